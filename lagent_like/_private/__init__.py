@@ -1,0 +1,1 @@
+"""Internals of ``lagent_like``; nothing here is public API."""

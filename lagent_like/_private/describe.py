@@ -1,0 +1,213 @@
+"""Turn a function into an API description: the engine behind ``tool_api``.
+
+Everything is read once, when the function is decorated or its class defined: the
+signature, the resolved type hints, the docstring. The result is an :class:`ApiSpec`
+holding the Lagent description dict plus what the parsers need at call time. All
+problems in one definition are collected and raised together.
+"""
+
+from __future__ import annotations
+
+import inspect
+from dataclasses import dataclass, field
+from typing import Any, Callable, Optional
+
+from typing_extensions import get_type_hints
+
+from ..exceptions import ToolDefinitionError
+from . import docstrings
+from .types import describe_annotation, describe_type_word, strip_annotated
+
+_EMPTY = inspect.Parameter.empty
+_VAR_KINDS = (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD)
+_SELF_NAMES = ("self", "cls")
+
+
+@dataclass
+class DescribeOptions:
+    """The options of ``tool_api``; see its docstring."""
+
+    name: Optional[str] = None
+    explode_return: bool = False
+    returns_named_value: bool = False
+    include_arguments: Optional[list[str]] = None
+    exclude_arguments: Optional[list[str]] = None
+
+
+@dataclass
+class ApiSpec:
+    """Everything known about one API after reading its definition.
+
+    Attributes:
+        name: the API name a model uses.
+        func: the function as defined (unbound for methods).
+        description: the Lagent description dict (never mutated after creation).
+        hints: resolved annotation of each described parameter (absent when unannotated).
+        accepts_any_kwargs: the function takes ``**kwargs``.
+        is_async: the function is a coroutine function.
+        options: the ``tool_api`` options it was described with (reused for overrides).
+    """
+
+    name: str
+    func: Callable[..., Any]
+    description: dict[str, Any]
+    options: DescribeOptions
+    hints: dict[str, Any] = field(default_factory=dict)
+    accepts_any_kwargs: bool = False
+    is_async: bool = False
+
+
+class _Hints:
+    """Stand-in that lets ``get_type_hints`` resolve one annotation in a function's globals."""
+
+    def __init__(self, name: str, annotation: Any, func: Callable[..., Any]) -> None:
+        self.__annotations__ = {name: annotation}
+        self.__globals__ = getattr(func, "__globals__", {})
+
+
+def _resolve_hints(func: Callable[..., Any], problems: list[str]) -> dict[str, Any]:
+    """Resolve string annotations (``from __future__ import annotations``).
+
+    Resolved one by one so that a return type naming the class being defined (not yet
+    bound) does not prevent reading the parameters.
+    """
+    try:
+        return get_type_hints(func, include_extras=True)
+    except Exception:  # noqa: BLE001 - retried per parameter below to find the culprit
+        pass
+    hints: dict[str, Any] = {}
+    for name, annotation in getattr(func, "__annotations__", {}).items():
+        if name == "return":
+            continue
+        try:
+            hints[name] = get_type_hints(_Hints(name, annotation, func), include_extras=True)[name]
+        except Exception as exc:  # noqa: BLE001 - any failure is a definition problem
+            problems.append(
+                f"cannot resolve the annotation {annotation!r} of parameter {name!r}: "
+                f"{type(exc).__name__}: {exc}"
+            )
+    return hints
+
+
+def _selected(
+    params: list[inspect.Parameter], opts: DescribeOptions, problems: list[str]
+) -> list[inspect.Parameter]:
+    names = [p.name for p in params]
+    for option in ("include_arguments", "exclude_arguments"):
+        chosen = getattr(opts, option)
+        unknown = [n for n in chosen or () if n not in names]
+        if unknown:
+            problems.append(f"{option} names {unknown}, which are not parameters; parameters are {names}")
+    if opts.include_arguments is not None:
+        hidden = {n for n in names if n not in opts.include_arguments}
+    else:
+        hidden = set(opts.exclude_arguments or ())
+    for param in params:
+        if param.name in hidden and param.default is _EMPTY:
+            problems.append(
+                f"parameter {param.name!r} is left out of the description but has no default, "
+                "so no call could supply it"
+            )
+    return [p for p in params if p.name not in hidden]
+
+
+def _return_data(info: docstrings.DocInfo, opts: DescribeOptions, problems: list[str]) -> list[dict]:
+    if opts.explode_return:
+        items = docstrings.exploded_return_items(info)
+        if not items:
+            problems.append(
+                "explode_return=True needs a Returns: entry whose indented lines list "
+                "the members, e.g. '- name (str): description'"
+            )
+    elif opts.returns_named_value:
+        items = docstrings.named_return_items(info)
+        if not items:
+            problems.append(
+                "returns_named_value=True needs Returns: entries of the form 'name (type): description'"
+            )
+    else:
+        return []
+    data = []
+    for item in items:
+        entry: dict[str, Any] = {"name": item.name, "description": item.description}
+        type_name = describe_type_word(item.type)
+        if type_name is not None:
+            entry["type"] = type_name
+        data.append(entry)
+    return data
+
+
+def _parameter(param: inspect.Parameter, hint: Any, doc: tuple[Optional[str], str]) -> dict[str, Any]:
+    doc_type, text = doc
+    entry: dict[str, Any] = {"name": param.name}
+    if hint is _EMPTY:
+        entry["type"] = describe_type_word(doc_type) or "STRING"
+        entry["description"] = text
+        return entry
+    info = describe_annotation(hint)
+    _, meta = strip_annotated(hint)
+    labels = [m for m in meta if isinstance(m, str)]
+    entry["type"] = info.name
+    entry["description"] = labels[0] if labels else text
+    if info.enum is not None:
+        entry["enum"] = info.enum
+    return entry
+
+
+def build_api_spec(func: Callable[..., Any], opts: DescribeOptions) -> ApiSpec:
+    """Read ``func`` into an :class:`ApiSpec`.
+
+    Raises:
+        ToolDefinitionError: listing every problem found, naming the function.
+    """
+    owner = getattr(func, "__qualname__", None) or repr(func)
+    if not callable(func):
+        raise ToolDefinitionError(owner, [f"tool_api needs a function, got {type(func).__name__}"])
+    problems: list[str] = []
+    try:
+        signature = inspect.signature(func)
+    except (TypeError, ValueError) as exc:
+        raise ToolDefinitionError(owner, [f"has no readable signature: {exc}"]) from None
+    params = list(signature.parameters.values())
+    if params and params[0].name in _SELF_NAMES and params[0].kind is not inspect.Parameter.KEYWORD_ONLY:
+        params = params[1:]
+    accepts_any_kwargs = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params)
+    params = [p for p in params if p.kind not in _VAR_KINDS]
+    for param in params:
+        if param.kind is inspect.Parameter.POSITIONAL_ONLY:
+            problems.append(f"parameter {param.name!r} is positional-only; tools receive keyword arguments")
+
+    info = docstrings.parse_docstring(func.__doc__)
+    known = {p.name for p in signature.parameters.values()}
+    stray = [n for n in info.params if n.lstrip("*") not in known]
+    if stray:
+        problems.append(
+            f"the docstring describes {stray}, which the signature does not have; "
+            f"parameters are {[p.name for p in params]}"
+        )
+    hints = _resolve_hints(func, problems)
+    described = _selected(params, opts, problems)
+    return_data = _return_data(info, opts, problems)
+    if problems:
+        raise ToolDefinitionError(owner, problems)
+
+    parameters = [
+        _parameter(p, hints.get(p.name, _EMPTY), info.params.get(p.name, (None, ""))) for p in described
+    ]
+    description: dict[str, Any] = {
+        "name": opts.name or func.__name__,
+        "description": info.description,
+        "parameters": parameters,
+        "required": [p.name for p in described if p.default is _EMPTY],
+    }
+    if return_data:
+        description["return_data"] = return_data
+    return ApiSpec(
+        name=description["name"],
+        func=func,
+        description=description,
+        options=opts,
+        hints={p.name: hints[p.name] for p in described if p.name in hints},
+        accepts_any_kwargs=accepts_any_kwargs,
+        is_async=inspect.iscoroutinefunction(func),
+    )

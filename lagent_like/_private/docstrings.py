@@ -1,0 +1,122 @@
+"""Read the parts of a docstring that tool descriptions need.
+
+docstring-parser detects the style (Google, NumPy, reST/Sphinx) and splits sections.
+Two things it does not do are done here: reducing reST roles (``:class:`str```) to
+their text, and reading the ``name (type): description`` items that Lagent's
+``returns_named_value`` and ``explode_return`` options put under ``Returns:``.
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+from dataclasses import dataclass, field
+from typing import Optional
+
+import docstring_parser
+
+_ROLE = re.compile(r":[\w.+-]+(?::[\w.+-]+)*:`~?([^`]+)`")
+_ITEM = re.compile(
+    r"^[-*+]?\s*(?P<name>[\w.]+)\s*(?:\((?P<type>[^()]*(?:\([^()]*\)[^()]*)*)\))?\s*:\s*(?P<desc>.*)$"
+)
+_BULLET = re.compile(r"^[-*+]\s+")
+
+
+@dataclass
+class ReturnItem:
+    """One named value under ``Returns:``.
+
+    Attributes:
+        name: the value's name.
+        type: the docstring's type text, or ``None`` when it gives none.
+        description: the text after the colon, continuation lines joined by spaces.
+    """
+
+    name: str
+    type: Optional[str]
+    description: str
+
+
+@dataclass
+class DocInfo:
+    """The parts of one docstring that a tool description uses.
+
+    Attributes:
+        description: short and long description joined by a blank line.
+        params: parameter name -> ``(type text or None, description)`` in docstring order.
+        returns_text: the ``Returns`` section as written (type, colon, description).
+        named_returns: named return values when the style names them itself (NumPy).
+    """
+
+    description: str = ""
+    params: dict[str, tuple[Optional[str], str]] = field(default_factory=dict)
+    returns_text: str = ""
+    named_returns: list[ReturnItem] = field(default_factory=list)
+
+
+def reduce_roles(text: str) -> str:
+    """Replace reST roles by their text: ``:class:`~a.B``` -> ``B``, ``:obj:`int``` -> ``int``."""
+
+    def _text(match: re.Match[str]) -> str:
+        target = match.group(1)
+        return target.rsplit(".", 1)[-1] if match.group(0).count("~") else target
+
+    return _ROLE.sub(_text, text)
+
+
+def parse_docstring(doc: Optional[str]) -> DocInfo:
+    """Parse a raw ``__doc__`` (any style) into a :class:`DocInfo`."""
+    if not doc or not doc.strip():
+        return DocInfo()
+    parsed = docstring_parser.parse(reduce_roles(inspect.cleandoc(doc)))
+    parts = [p.strip() for p in (parsed.short_description, parsed.long_description) if p]
+    info = DocInfo(description="\n\n".join(parts))
+    for param in parsed.params:
+        info.params[param.arg_name] = (param.type_name, (param.description or "").strip())
+    returns = parsed.many_returns
+    if returns:
+        first = returns[0]
+        head = f"{first.type_name}: " if first.type_name else ""
+        info.returns_text = head + (first.description or "")
+        if parsed.style is docstring_parser.DocstringStyle.NUMPYDOC:
+            info.named_returns = [
+                ReturnItem(r.return_name, r.type_name, (r.description or "").strip())
+                for r in returns
+                if r.return_name
+            ]
+    return info
+
+
+def parse_items(lines: list[str]) -> list[ReturnItem]:
+    """Read ``name (type): description`` items; other lines continue the previous item."""
+    items: list[ReturnItem] = []
+    for raw in lines:
+        line = raw.strip()
+        if not line:
+            continue
+        match = _ITEM.match(line)
+        if match:
+            items.append(
+                ReturnItem(match["name"], (match["type"] or "").strip() or None, match["desc"].strip())
+            )
+        elif items:
+            tail = _BULLET.sub("", line)
+            items[-1].description = f"{items[-1].description} {tail}".strip()
+    return items
+
+
+def named_return_items(info: DocInfo) -> list[ReturnItem]:
+    """The ``Returns:`` entries read as named values (``returns_named_value=True``)."""
+    if info.named_returns:
+        return info.named_returns
+    return parse_items(info.returns_text.splitlines())
+
+
+def exploded_return_items(info: DocInfo) -> list[ReturnItem]:
+    """The members listed under the ``Returns:`` entry (``explode_return=True``).
+
+    The first line describes the returned value as a whole; the lines below it list
+    its members.
+    """
+    lines = info.returns_text.splitlines()
+    return parse_items(lines[1:])

@@ -1,0 +1,41 @@
+"""Small text helpers shared by messages for models and programmers."""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Iterable
+
+_MAX_SHOWN = 120
+_FENCE = re.compile(r"```[ \t]*([\w+-]*)[^\n]*\n(.*?)(?:```|\Z)", re.DOTALL)
+
+
+def fenced_blocks(text: str) -> list[tuple[str, str]]:
+    """``(language tag, body)`` of each Markdown code fence in ``text``, in order.
+
+    An unclosed fence runs to the end of the text (models get cut off).
+    """
+    return _FENCE.findall(text)
+
+
+def close_matches(word: str, candidates: Iterable[str], limit: int = 3) -> list[str]:
+    """Candidates that look like ``word``: same spelling ignoring case first, then similar."""
+    pool = list(candidates)
+    lowered = word.lower()
+    exact = [c for c in pool if c.lower() == lowered and c != word]
+    fuzzy = difflib.get_close_matches(word, pool, n=limit, cutoff=0.6)
+    return list(dict.fromkeys(exact + fuzzy))[:limit]
+
+
+def did_you_mean(word: str, candidates: Iterable[str]) -> str:
+    """``" Did you mean 'x'?"`` when something close exists, else ``""``."""
+    matches = close_matches(word, candidates)
+    if not matches:
+        return ""
+    return " Did you mean " + " or ".join(repr(m) for m in matches) + "?"
+
+
+def preview(value: object) -> str:
+    """A short repr of a value for an error message."""
+    text = repr(value)
+    return text if len(text) <= _MAX_SHOWN else text[: _MAX_SHOWN - 3] + "..."

@@ -1,0 +1,146 @@
+"""Map Python annotations and docstring type words to Lagent's type names.
+
+Lagent describes every parameter with one of a few type names. The mapping is two
+lookup tables (one for classes, one for words found in docstrings) walked along the
+class's MRO, so subclasses (``bool`` before ``int``, ``OrderedDict``) resolve naturally.
+"""
+
+from __future__ import annotations
+
+import collections.abc
+import dataclasses
+import enum
+import re
+import types
+from typing import Any, NamedTuple, Optional, Union
+
+from typing_extensions import Annotated, Literal, get_args, get_origin, is_typeddict
+
+STRING = "STRING"
+NUMBER = "NUMBER"
+FLOAT = "FLOAT"
+BOOLEAN = "BOOLEAN"
+ARRAY = "Array"
+OBJECT = "OBJECT"
+
+#: Lagent type name of each class (and of the ABCs that parametrised aliases use).
+CLASS_TYPES: dict[Any, str] = {
+    str: STRING,
+    bytes: STRING,
+    bool: BOOLEAN,
+    int: NUMBER,
+    float: FLOAT,
+    list: ARRAY,
+    tuple: ARRAY,
+    set: ARRAY,
+    frozenset: ARRAY,
+    collections.abc.Sequence: ARRAY,
+    collections.abc.Set: ARRAY,
+    collections.abc.Iterable: ARRAY,
+    dict: OBJECT,
+    collections.abc.Mapping: OBJECT,
+}
+
+#: Lagent type name of the first word of a docstring type (``list of str``, ``Optional[int]``).
+WORD_TYPES: dict[str, str] = {
+    "str": STRING,
+    "string": STRING,
+    "bytes": STRING,
+    "int": NUMBER,
+    "integer": NUMBER,
+    "float": FLOAT,
+    "number": FLOAT,
+    "bool": BOOLEAN,
+    "boolean": BOOLEAN,
+    "list": ARRAY,
+    "tuple": ARRAY,
+    "set": ARRAY,
+    "sequence": ARRAY,
+    "iterable": ARRAY,
+    "array": ARRAY,
+    "dict": OBJECT,
+    "mapping": OBJECT,
+    "object": OBJECT,
+}
+
+#: Wrappers whose first argument is the type a model sees.
+_TRANSPARENT_WORDS = frozenset({"optional", "annotated", "typing"})
+
+_UNION_ORIGINS: tuple[Any, ...] = (Union,)
+if hasattr(types, "UnionType"):  # ``X | Y`` on Python 3.10+
+    _UNION_ORIGINS += (types.UnionType,)
+
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+class TypeInfo(NamedTuple):
+    """What a description says about one annotation.
+
+    Attributes:
+        name: the Lagent type name.
+        enum: the allowed values for ``Literal`` and ``Enum`` types, else ``None``.
+    """
+
+    name: str
+    enum: Optional[list[Any]] = None
+
+
+def strip_annotated(annotation: Any) -> tuple[Any, tuple[Any, ...]]:
+    """Split ``Annotated[X, *meta]`` into ``(X, meta)``; other annotations pass through."""
+    if get_origin(annotation) is Annotated:
+        inner, *meta = get_args(annotation)
+        return inner, tuple(meta)
+    return annotation, ()
+
+
+def _type_of_values(values: list[Any]) -> str:
+    names = {CLASS_TYPES.get(type(v), STRING) for v in values}
+    return names.pop() if len(names) == 1 else STRING
+
+
+def _class_type(cls: type) -> str:
+    if dataclasses.is_dataclass(cls) or is_typeddict(cls):
+        return OBJECT
+    for klass in cls.__mro__:
+        name = CLASS_TYPES.get(klass)
+        if name is not None:
+            return name
+    return STRING
+
+
+def describe_annotation(annotation: Any) -> TypeInfo:
+    """Return the Lagent type (and enum values) of a resolved annotation."""
+    annotation, _ = strip_annotated(annotation)
+    origin = get_origin(annotation)
+    if origin in _UNION_ORIGINS:
+        members = [describe_annotation(a) for a in get_args(annotation) if a is not type(None)]
+        if len(members) == 1:
+            return members[0]
+        names = {m.name for m in members}
+        return TypeInfo(names.pop() if len(names) == 1 else STRING)
+    if origin is Literal:
+        values = list(get_args(annotation))
+        return TypeInfo(_type_of_values(values), values)
+    if origin is not None:
+        annotation = origin
+    if isinstance(annotation, type):
+        if issubclass(annotation, enum.Enum):
+            values = [member.value for member in annotation]
+            return TypeInfo(_type_of_values(values), values)
+        return TypeInfo(_class_type(annotation))
+    return TypeInfo(STRING)
+
+
+def describe_type_word(text: Optional[str]) -> Optional[str]:
+    """Return the Lagent type named by a docstring type such as ``'list of str'``.
+
+    Returns ``None`` when the docstring gives no type, and ``STRING`` for words the
+    table does not know.
+    """
+    if not text:
+        return None
+    for word in _WORD.findall(text):
+        word = word.lower()
+        if word not in _TRANSPARENT_WORDS:
+            return WORD_TYPES.get(word, STRING)
+    return STRING

@@ -1,0 +1,272 @@
+"""``BaseAction`` and its metaclass: a class is a tool, its methods are its APIs.
+
+``ToolMeta`` reads a class once, when it is defined: it collects the ``@tool_api``
+methods (inherited ones too), checks the class is either a simple tool (``run``) or a
+toolkit (named APIs), builds ``__tool_description__`` and registers the class. An
+instance works on its own deep copy of that description and calls its APIs through
+its parser; ``__call__`` never raises, every outcome is an ``ActionReturn``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import copy
+import inspect
+import logging
+from abc import ABCMeta
+from typing import Any, Callable, Coroutine, Optional
+
+from .._private.describe import ApiSpec
+from .._private.docstrings import parse_docstring
+from .._private.text import did_you_mean
+from ..exceptions import ParseError, ToolDefinitionError
+from ..registry import TOOL_REGISTRY
+from ..schema import ActionReturn, ActionStatusCode
+from .parser import BaseParser, JsonParser
+from .tool_api import api_spec_of, tool_api
+
+__all__ = ["BaseAction", "ToolMeta", "tool_api"]
+
+logger = logging.getLogger("lagent_like")
+
+
+def _collect_specs(cls: type) -> dict[str, ApiSpec]:
+    """Attribute name -> spec of every API, parents first, overrides replacing them.
+
+    An override of an API method without ``@tool_api`` stays an API and is described
+    from its own signature with the parent's options.
+    """
+    specs: dict[str, ApiSpec] = {}
+    for klass in reversed(cls.__mro__[:-1]):
+        for attr, value in vars(klass).items():
+            spec = api_spec_of(value)
+            if spec is not None:
+                specs[attr] = spec
+            elif attr in specs:
+                if inspect.isfunction(value):
+                    options = specs[attr].options
+                    specs[attr] = api_spec_of(tool_api(**vars(options))(value))  # type: ignore[assignment]
+                else:
+                    del specs[attr]
+    return specs
+
+
+def _class_doc(cls: type) -> str:
+    # The framework's own docstrings describe the framework, not the tool.
+    for klass in cls.__mro__:
+        if isinstance(klass, ToolMeta) and klass.__module__ != __name__ and vars(klass).get("__doc__"):
+            return parse_docstring(vars(klass)["__doc__"]).description
+    return ""
+
+
+def _tool_description(cls: type, specs: dict[str, ApiSpec]) -> dict[str, Any]:
+    tool_name = vars(cls).get("__tool_name__") or cls.__name__
+    run = specs.get("run")
+    apis = [spec for attr, spec in specs.items() if attr != "run"]
+    problems = []
+    if apis and (run is not None or inspect.isfunction(getattr(cls, "run", None))):
+        problems.append(
+            f"defines run and the tool APIs {[s.name for s in apis]}; a class is either a simple "
+            "tool (one run method) or a toolkit (@tool_api methods), not both"
+        )
+    names = [s.name for s in apis]
+    clashes = sorted({n for n in names if names.count(n) > 1})
+    if clashes:
+        problems.append(f"several methods use the API names {clashes}")
+    if not isinstance(tool_name, str) or not tool_name:
+        problems.append(f"__tool_name__ must be a non-empty string, got {tool_name!r}")
+    if problems:
+        raise ToolDefinitionError(cls.__qualname__, problems)
+    class_doc = _class_doc(cls)
+    if apis:
+        return {
+            "name": tool_name,
+            "description": class_doc,
+            "api_list": [copy.deepcopy(s.description) for s in apis],
+        }
+    description: dict[str, Any] = {"name": tool_name, "description": class_doc, "parameters": [], "required": []}
+    if run is not None:
+        api = copy.deepcopy(run.description)
+        description["description"] = api["description"] or class_doc
+        description["parameters"] = api["parameters"]
+        description["required"] = api["required"]
+        if "return_data" in api:
+            description["return_data"] = api["return_data"]
+    return description
+
+
+class ToolMeta(ABCMeta):
+    """Metaclass that turns a ``BaseAction`` subclass into a described, registered tool.
+
+    Class keyword ``register=False`` keeps a class (an abstract base) out of the registry.
+    """
+
+    __tool_apis__: dict[str, ApiSpec]
+    __tool_description__: dict[str, Any]
+
+    def __new__(
+        mcs, name: str, bases: tuple[type, ...], namespace: dict[str, Any], register: bool = True, **kwargs: Any
+    ) -> ToolMeta:
+        cls = super().__new__(mcs, name, bases, namespace, **kwargs)
+        specs = _collect_specs(cls)
+        run = getattr(cls, "run", None)
+        if len(specs) == 0 and inspect.isfunction(run):
+            specs["run"] = api_spec_of(tool_api(run))  # type: ignore[assignment]
+        cls.__tool_apis__ = specs
+        cls.__tool_description__ = _tool_description(cls, specs)
+        if register:
+            TOOL_REGISTRY.register(cls, cls.__tool_description__["name"])
+        return cls
+
+
+def _run_coroutine(coro: Coroutine[Any, Any, Any]) -> Any:
+    """Run an async API to completion from synchronous code.
+
+    Inside a running event loop the coroutine runs on a fresh loop in a worker thread,
+    because the caller's loop cannot be re-entered.
+    """
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(coro)
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, coro).result()
+
+
+class BaseAction(metaclass=ToolMeta):
+    """Base class of every tool.
+
+    Subclass it with a ``run`` method (a simple tool) or with ``@tool_api`` methods (a
+    toolkit). The class docstring describes a toolkit; a simple tool is described by
+    its ``run`` docstring.
+
+    Args:
+        description: a Lagent description dict to use instead of the class's
+            ``__tool_description__``; it is deep-copied either way.
+        parser: the :class:`BaseParser` subclass that reads a model's arguments.
+        enable: whether the executor offers and runs this tool.
+    """
+
+    def __init__(
+        self,
+        description: Optional[dict[str, Any]] = None,
+        parser: type[BaseParser] = JsonParser,
+        enable: bool = True,
+    ) -> None:
+        source = description if description is not None else type(self).__tool_description__
+        self._description: dict[str, Any] = copy.deepcopy(source)
+        name = self._description.get("name") if isinstance(self._description, dict) else None
+        if not isinstance(name, str) or not name:
+            raise ToolDefinitionError(
+                type(self).__qualname__, [f"a description needs a non-empty 'name', got {description!r}"]
+            )
+        self._name = name
+        self._enable = bool(enable)
+        self._is_toolkit = "api_list" in self._description
+        attrs = self._api_attrs()
+        self._api_specs = {key: type(self).__tool_apis__[attr] for key, attr in attrs.items()}
+        self._apis: dict[str, tuple[Callable[..., Any], bool]] = {
+            key: (getattr(self, attr), self._api_specs[key].is_async) for key, attr in attrs.items()
+        }
+        self._parser = parser(self)
+        self._parse_inputs = self._parser.parse_inputs
+        self._parse_outputs = self._parser.parse_outputs
+
+    def _api_attrs(self) -> dict[str, str]:
+        """API key (``'run'`` for a simple tool) -> name of the method implementing it."""
+        specs = type(self).__tool_apis__
+        if self._is_toolkit:
+            return {spec.name: attr for attr, spec in specs.items() if attr != "run"}
+        return {"run": "run"} if "run" in specs else {}
+
+    @property
+    def name(self) -> str:
+        """The tool name a model uses."""
+        return self._name
+
+    @property
+    def enable(self) -> bool:
+        """Whether the executor offers and runs this tool."""
+        return self._enable
+
+    @enable.setter
+    def enable(self, value: bool) -> None:
+        self._enable = bool(value)
+
+    @property
+    def is_toolkit(self) -> bool:
+        """True for a toolkit (``api_list``), False for a simple tool (``run``)."""
+        return self._is_toolkit
+
+    @property
+    def description(self) -> dict[str, Any]:
+        """This instance's own description dict, with the parser's ``parameter_description``."""
+        return self._description
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} name={self._name!r} enable={self._enable}>"
+
+    def __call__(self, inputs: Any, name: str = "run") -> ActionReturn:
+        """Parse ``inputs`` for the API ``name``, call it and wrap the outcome.
+
+        Never raises for bad input or a failing tool: an unknown API or an exception in
+        the tool gives ``API_ERROR``, unparsable or invalid arguments ``ARGS_ERROR``.
+        """
+        try:
+            func, is_async = self._apis[name]
+        except (KeyError, TypeError):
+            return self._unknown_api(inputs, name)
+        try:
+            args = self._parse_inputs(inputs, name)
+        except ParseError as exc:
+            return ActionReturn(
+                args={"inputs": inputs, "name": name},
+                type=self._name,
+                errmsg=exc.err_msg,
+                state=ActionStatusCode.ARGS_ERROR,
+            )
+        except Exception as exc:  # noqa: BLE001 - a faulty parser must not escape either
+            logger.warning("parser %s failed on %r", type(self._parser).__name__, inputs, exc_info=True)
+            return ActionReturn(
+                args={"inputs": inputs, "name": name},
+                type=self._name,
+                errmsg=f"could not read the arguments: {type(exc).__name__}: {exc}",
+                state=ActionStatusCode.ARGS_ERROR,
+            )
+        try:
+            outputs = func(**args)
+            if is_async:
+                outputs = _run_coroutine(outputs)
+            if isinstance(outputs, ActionReturn):
+                if not outputs.args:
+                    outputs.args = args
+                if not outputs.type:
+                    outputs.type = self._name
+                return outputs
+            # Positional: about twice as fast as keywords on the per-call path.
+            return ActionReturn(args, None, self._name, self._parse_outputs(outputs))
+        except (Exception, SystemExit) as exc:  # noqa: BLE001 - a tool's failure is a result
+            logger.warning("tool %s.%s raised", self._name, name, exc_info=True)
+            return ActionReturn(
+                args=args,
+                type=self._name,
+                errmsg=f"{type(exc).__name__}: {exc}",
+                state=ActionStatusCode.API_ERROR,
+            )
+
+    def _unknown_api(self, inputs: Any, name: Any) -> ActionReturn:
+        if self._is_toolkit:
+            labels = [f"{self._name}.{api}" for api in self._apis]
+            hint = did_you_mean(str(name), self._apis)
+            message = f"{self._name} has no API {name!r}.{hint} Call one of: {', '.join(labels) or 'none'}"
+        elif self._apis:
+            message = f"{self._name} is a simple tool; call it as {self._name!r} (API 'run'), not {name!r}"
+        else:
+            message = f"{self._name} has no callable API"
+        return ActionReturn(
+            args={"inputs": inputs, "name": name},
+            type=self._name,
+            errmsg=message,
+            state=ActionStatusCode.API_ERROR,
+        )

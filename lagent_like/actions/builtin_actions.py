@@ -1,0 +1,129 @@
+"""The three actions every executor has: invalid, no action, and finish.
+
+The executor routes a call here when the model names a tool that does not exist
+(``InvalidAction``), names none at all (``NoAction``), or gives its final answer
+(``FinishAction``). Their ``valid`` codes tell the agent loop what happened.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Optional
+
+from ..schema import ActionReturn, ActionStatusCode, ActionValidCode
+from .base_action import BaseAction, tool_api
+from .parser import BaseParser
+
+__all__ = ["FinishAction", "InvalidAction", "NoAction"]
+
+
+class InvalidAction(BaseAction):
+    """Answers a call to a tool that does not exist or is disabled.
+
+    Args:
+        err_msg: the message used when the call gives none.
+        description: see :class:`BaseAction`.
+        parser: see :class:`BaseAction`; the raw input becomes ``err_msg``.
+    """
+
+    def __init__(
+        self,
+        err_msg: str = "The action is invalid, please check the action name.",
+        description: Optional[dict[str, Any]] = None,
+        parser: type[BaseParser] = BaseParser,
+    ) -> None:
+        super().__init__(description, parser)
+        self._err_msg = err_msg
+
+    @tool_api
+    def run(self, err_msg: Optional[str] = None) -> ActionReturn:
+        """Report that the requested action is invalid.
+
+        Args:
+            err_msg: what was wrong with the request.
+        """
+        return ActionReturn(
+            args={"text": err_msg},
+            type=self.name,
+            errmsg=err_msg or self._err_msg,
+            valid=ActionValidCode.INVALID,
+            state=ActionStatusCode.API_ERROR,
+        )
+
+
+class NoAction(BaseAction):
+    """Answers a model turn that named no tool.
+
+    Args:
+        err_msg: the message used when the call gives none.
+        description: see :class:`BaseAction`.
+        parser: see :class:`BaseAction`; the raw input becomes ``err_msg``.
+    """
+
+    def __init__(
+        self,
+        err_msg: str = "Please follow the format",
+        description: Optional[dict[str, Any]] = None,
+        parser: type[BaseParser] = BaseParser,
+    ) -> None:
+        super().__init__(description, parser)
+        self._err_msg = err_msg
+
+    @tool_api
+    def run(self, err_msg: Optional[str] = None) -> ActionReturn:
+        """Report that no action was given.
+
+        Args:
+            err_msg: what the model should do instead.
+        """
+        return ActionReturn(
+            args={"text": err_msg},
+            type=self.name,
+            errmsg=err_msg or self._err_msg,
+            valid=ActionValidCode.INVALID,
+            state=ActionStatusCode.API_ERROR,
+        )
+
+
+def _final_text(response: Any) -> str:
+    # Function-calling models send {"response": ...}; ReAct models send the text itself.
+    if isinstance(response, str) and response.lstrip().startswith("{"):
+        try:
+            response = json.loads(response)
+        except ValueError:
+            return response
+    if isinstance(response, dict) and "response" in response and len(response) == 1:
+        response = response["response"]
+    if isinstance(response, str):
+        return response
+    return json.dumps(response, ensure_ascii=False, default=str)
+
+
+class FinishAction(BaseAction):
+    """Ends the episode with the model's final answer.
+
+    Args:
+        description: see :class:`BaseAction`.
+        parser: see :class:`BaseAction`; the raw input becomes ``response``.
+    """
+
+    def __init__(
+        self, description: Optional[dict[str, Any]] = None, parser: type[BaseParser] = BaseParser
+    ) -> None:
+        super().__init__(description, parser)
+
+    @tool_api
+    def run(self, response: str) -> ActionReturn:
+        """Give the final answer to the user.
+
+        Args:
+            response: the final answer.
+        """
+        text = _final_text(response)
+        return ActionReturn(
+            args={"text": text},
+            type=self.name,
+            result=[{"type": "text", "content": text}],
+            valid=ActionValidCode.FINISH,
+            state=ActionStatusCode.SUCCESS,
+        )

@@ -1,0 +1,275 @@
+"""Parsers: turn what a model wrote into keyword arguments, and results into text.
+
+A parser is chosen per action (``BaseAction(parser=JsonParser)``). It does three jobs:
+it tells the model how to pass arguments (``PARAMETER_DESCRIPTION``, inserted into the
+action's description as ``parameter_description``), it parses and checks the model's
+argument string for one API (``parse_inputs``), and it renders a tool's return value
+as result items (``parse_outputs``). Everything a parser needs per API is computed in
+its constructor so a call does dictionary and set lookups only.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+from typing import TYPE_CHECKING, Any
+
+from .._private.lenient_json import loads_lenient
+from .._private.text import close_matches, did_you_mean, fenced_blocks, preview
+from ..exceptions import ParseError, ToolDefinitionError
+
+if TYPE_CHECKING:
+    from .base_action import BaseAction
+
+__all__ = ["BaseParser", "JsonParser", "TupleParser"]
+
+
+class _ApiArgs:
+    """The argument facts of one API that ``parse_inputs`` checks against.
+
+    Attributes:
+        label: the name a model uses for the API (``'Tool.api'`` or ``'Tool'``).
+        order: parameter names in signature order.
+        names: the same names as a set.
+        required: names that must be given.
+        open: the API also takes arbitrary keyword arguments.
+        types: Lagent type name per parameter, for examples in messages.
+    """
+
+    # Slots: these attributes are read on every call.
+    __slots__ = ("label", "names", "open", "order", "required", "types")
+
+    def __init__(self, label: str, order: tuple[str, ...], required: list[str], open: bool, types: tuple[str, ...]) -> None:
+        self.label = label
+        self.order = order
+        self.names = frozenset(order)
+        self.required = frozenset(required)
+        self.open = open
+        self.types = types
+
+    def example_object(self) -> str:
+        fields = ", ".join(f'"{n}": <{t}>' for n, t in zip(self.order, self.types))
+        return "{" + fields + "}"
+
+    def example_tuple(self) -> str:
+        items = ", ".join(f"<{n}: {t}>" for n, t in zip(self.order, self.types))
+        return f"({items},)" if len(self.order) == 1 else f"({items})"
+
+
+# Bound once: ``json.loads`` re-checks its arguments on every call.
+_json_decode = json.JSONDecoder().decode
+
+
+def _is_items(outputs: list[Any]) -> bool:
+    return bool(outputs) and all(isinstance(i, dict) and "type" in i and "content" in i for i in outputs)
+
+
+class BaseParser:
+    """Parser that hands the raw input to the API's first parameter.
+
+    Subclasses override :meth:`parse_inputs` and set :attr:`PARAMETER_DESCRIPTION`.
+
+    Args:
+        action: the action whose description this parser reads and annotates.
+
+    Raises:
+        ToolDefinitionError: an API's ``required`` names a parameter it does not have.
+    """
+
+    #: How a model must pass arguments; inserted into each API description when non-empty.
+    PARAMETER_DESCRIPTION: str = ""
+
+    def __init__(self, action: BaseAction) -> None:
+        self.action = action
+        self._api2param: dict[str, list[dict[str, Any]]] = {}
+        self._api2required: dict[str, list[str]] = {}
+        self._args: dict[str, _ApiArgs] = {}
+        description = action.description
+        toolkit = "api_list" in description
+        apis = description["api_list"] if toolkit else [description]
+        open_apis = {k for k, s in getattr(action, "_api_specs", {}).items() if s.accepts_any_kwargs}
+        problems: list[str] = []
+        for api in apis:
+            key = api["name"] if toolkit else "run"
+            label = f"{action.name}.{api['name']}" if toolkit else action.name
+            params = list(api.get("parameters", []))
+            required = list(api.get("required", []))
+            order = tuple(p["name"] for p in params)
+            stray = [r for r in required if r not in order]
+            if stray:
+                problems.append(f"API {label!r} requires {stray}, which are not among its parameters {list(order)}")
+            if self.PARAMETER_DESCRIPTION:
+                api["parameter_description"] = self.PARAMETER_DESCRIPTION
+            self._api2param[key] = params
+            self._api2required[key] = required
+            types = tuple(str(p.get("type", "STRING")) for p in params)
+            self._args[key] = _ApiArgs(label, order, required, key in open_apis, types)
+        if problems:
+            raise ToolDefinitionError(f"{type(action).__qualname__} with {type(self).__name__}", problems)
+
+    def _api(self, name: str) -> _ApiArgs:
+        try:
+            return self._args[name]
+        except (KeyError, TypeError):
+            known = ", ".join(a.label for a in self._args.values())
+            raise ParseError(
+                f"{self.action.name} has no API {name!r}.{did_you_mean(str(name), self._args)} APIs: {known}"
+            ) from None
+
+    def parse_inputs(self, inputs: Any, name: str = "run") -> dict[str, Any]:
+        """Map the raw input to the API's first parameter (no arguments if it has none)."""
+        api = self._api(name)
+        return {api.order[0]: inputs} if api.order else {}
+
+    def parse_outputs(self, outputs: Any) -> list[dict[str, Any]]:
+        """Render a tool's return value as result items.
+
+        A dict, list or tuple becomes JSON text (non-ASCII kept, unknown objects via
+        ``str``); a list of ``{'type', 'content'}`` items passes through unchanged;
+        anything else becomes ``str(outputs)``.
+        """
+        if type(outputs) is str:
+            content = outputs
+        elif isinstance(outputs, (dict, list, tuple)):
+            if isinstance(outputs, list) and _is_items(outputs):
+                return list(outputs)
+            content = json.dumps(outputs, ensure_ascii=False, default=str)
+        else:
+            content = str(outputs)
+        return [{"type": "text", "content": content}]
+
+
+def _name_problems(api: _ApiArgs, args: dict[str, Any]) -> ParseError:
+    """The error for arguments whose names do not fit the API (all problems at once)."""
+    problems = []
+    if not api.open:
+        for key in args:
+            if key not in api.names:
+                matches = close_matches(str(key), api.order)
+                hint = f" (did you mean {matches[0]!r}?)" if matches else ""
+                problems.append(f"{key!r} is not a parameter{hint}; parameters: {', '.join(api.order) or 'none'}")
+    problems += [f"{name!r} is required" for name in api.order if name in api.required and name not in args]
+    return ParseError(f"{api.label}: " + "; ".join(problems))
+
+
+class JsonParser(BaseParser):
+    """Parser for a JSON object (or a dict) mapping parameter names to values.
+
+    Strict JSON is read directly; otherwise the object is extracted from code fences
+    and surrounding prose and read leniently (single quotes, trailing commas,
+    comments, ``True``/``False``/``None``). Blank input means no arguments.
+    """
+
+    PARAMETER_DESCRIPTION = (
+        "If you call this tool, you must pass arguments in JSON format {key: value}, "
+        "where key is the parameter name."
+    )
+
+    def parse_inputs(self, inputs: Any, name: str = "run") -> dict[str, Any]:
+        """Parse a JSON object string or a dict and check names against the API.
+
+        Raises:
+            ParseError: invalid JSON (with its position), not an object, unknown or
+                missing arguments.
+        """
+        try:
+            api = self._args[name]
+        except (KeyError, TypeError):
+            api = self._api(name)
+        if type(inputs) is str:
+            try:
+                args = _json_decode(inputs)
+            except (ValueError, RecursionError):
+                args = self._lenient(api, inputs)
+            if type(args) is str:
+                args = self._lenient(api, args)
+        elif inputs is None:
+            args = {}
+        else:
+            args = inputs
+        if not isinstance(args, dict):
+            raise ParseError(
+                f"{api.label}: expected a JSON object such as {api.example_object()}, "
+                f"got {type(args).__name__} {preview(args)}"
+            )
+        keys = args.keys()
+        if (api.open or keys <= api.names) and keys >= api.required:
+            return args
+        raise _name_problems(api, args)
+
+    @staticmethod
+    def _lenient(api: _ApiArgs, text: str) -> Any:
+        if not text.strip():
+            return {}
+        try:
+            return loads_lenient(text)
+        except ValueError as exc:
+            raise ParseError(
+                f"{api.label}: invalid JSON arguments: {exc}. "
+                f"Write one JSON object such as {api.example_object()}"
+            ) from None
+
+
+class TupleParser(BaseParser):
+    """Parser for a Python tuple literal of arguments in parameter order.
+
+    Strings are read with :func:`ast.literal_eval` only, never evaluated as code. A
+    single literal that is not a tuple is taken as a 1-tuple.
+    """
+
+    PARAMETER_DESCRIPTION = (
+        "If you call this tool, you must pass arguments as a Python tuple (arg1, arg2, arg3), "
+        "with the arguments in the order of the parameters."
+    )
+
+    def parse_inputs(self, inputs: Any, name: str = "run") -> dict[str, Any]:
+        """Parse a tuple literal string or a tuple and map it onto the parameters.
+
+        Raises:
+            ParseError: not a literal (with its position), too few or too many arguments.
+        """
+        api = self._api(name)
+        if type(inputs) is str:
+            values = self._literal(api, inputs)
+        elif isinstance(inputs, (tuple, list)):
+            values = tuple(inputs)
+        elif inputs is None:
+            values = ()
+        else:
+            raise ParseError(
+                f"{api.label}: expected a tuple such as {api.example_tuple()}, got {type(inputs).__name__} {preview(inputs)}"
+            )
+        given = len(values)
+        if given > len(api.order):
+            raise ParseError(
+                f"{api.label}: too many arguments: takes at most {len(api.order)} "
+                f"({', '.join(api.order) or 'none'}), got {given}"
+            )
+        missing = [n for n in api.order[given:] if n in api.required]
+        if missing:
+            raise ParseError(
+                f"{api.label}: too few arguments: got {given}, missing "
+                + ", ".join(repr(n) for n in missing)
+                + f"; write {api.example_tuple()}"
+            )
+        return dict(zip(api.order, values))
+
+    @staticmethod
+    def _literal(api: _ApiArgs, text: str) -> tuple[Any, ...]:
+        fences = fenced_blocks(text)
+        source = (fences[0][1] if fences else text).strip()
+        if not source:
+            return ()
+        try:
+            value = ast.literal_eval(source)
+        except SyntaxError as exc:
+            where = f" at line {exc.lineno}, column {exc.offset}" if exc.lineno else ""
+            raise ParseError(
+                f"{api.label}: invalid tuple arguments: {exc.msg}{where}. Write a Python tuple such as {api.example_tuple()}"
+            ) from None
+        except (ValueError, TypeError, MemoryError, RecursionError) as exc:
+            raise ParseError(
+                f"{api.label}: invalid tuple arguments: only Python literals are accepted "
+                f"({type(exc).__name__}). Write a Python tuple such as {api.example_tuple()}"
+            ) from None
+        return value if type(value) is tuple else (value,)

@@ -1,0 +1,89 @@
+"""The ``tool_api`` decorator: describe a function for a model from its own source.
+
+The decorator reads the signature, type hints and docstring once, at definition time,
+and attaches the Lagent description as ``api_description``. The function itself is
+returned unchanged (no wrapper), so it stays callable exactly as before, sync or async,
+and pays nothing per call.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Optional, TypeVar, overload
+
+from .._private.describe import ApiSpec, DescribeOptions, build_api_spec
+
+__all__ = ["api_spec_of", "tool_api"]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+#: Attribute holding the :class:`ApiSpec` on a decorated function.
+SPEC_ATTR = "__lagent_like_api__"
+
+
+@overload
+def tool_api(func: F) -> F: ...
+
+
+@overload
+def tool_api(
+    func: None = None,
+    *,
+    name: Optional[str] = None,
+    explode_return: bool = False,
+    returns_named_value: bool = False,
+    include_arguments: Optional[list[str]] = None,
+    exclude_arguments: Optional[list[str]] = None,
+) -> Callable[[F], F]: ...
+
+
+def tool_api(
+    func: Optional[F] = None,
+    *,
+    name: Optional[str] = None,
+    explode_return: bool = False,
+    returns_named_value: bool = False,
+    include_arguments: Optional[list[str]] = None,
+    exclude_arguments: Optional[list[str]] = None,
+) -> Any:
+    """Mark a function or method as a tool API and describe it.
+
+    Usable bare (``@tool_api``) or with options (``@tool_api(explode_return=True)``).
+
+    Args:
+        func: the function, when used bare.
+        name: the API name a model uses; defaults to the function's name.
+        explode_return: describe each member listed under the ``Returns:`` entry
+            (``- name (type): description``) as ``return_data``.
+        returns_named_value: read the ``Returns:`` entries as
+            ``name (type): description`` items into ``return_data``.
+        include_arguments: describe only these parameters.
+        exclude_arguments: describe all parameters but these.
+
+    Returns:
+        The function itself with ``api_description`` attached, or a decorator.
+
+    Raises:
+        ToolDefinitionError: the function cannot be described; the message names it
+            and lists every problem.
+    """
+    options = DescribeOptions(
+        name=name,
+        explode_return=explode_return,
+        returns_named_value=returns_named_value,
+        include_arguments=list(include_arguments) if include_arguments is not None else None,
+        exclude_arguments=list(exclude_arguments) if exclude_arguments is not None else None,
+    )
+
+    def decorate(function: F) -> F:
+        spec = build_api_spec(function, options)
+        function.api_description = spec.description  # type: ignore[attr-defined]
+        setattr(function, SPEC_ATTR, spec)
+        return function
+
+    return decorate if func is None else decorate(func)
+
+
+def api_spec_of(obj: Any) -> Optional[ApiSpec]:
+    """Return the :class:`ApiSpec` attached by :func:`tool_api`, or ``None``."""
+    spec = getattr(obj, SPEC_ATTR, None)
+    return spec if isinstance(spec, ApiSpec) else None

@@ -1,0 +1,109 @@
+"""Every exception the package raises on purpose, in one tree.
+
+Two kinds of mistakes reach this package and they go to different people:
+
+* a programmer's mistake (a bad tool definition, a registry name clash, an unknown
+  tool name in code) is raised where it is made, with a message naming the class and
+  method, so it is fixed before any model sees the tool;
+* a model's mistake (an argument string that cannot be parsed or does not match the
+  tool) is never raised out of an action or the executor: it becomes an
+  :class:`~lagent_like.schema.ActionReturn` whose ``errmsg`` tells the model what to fix.
+
+::
+
+    LagentLikeError
+    ├── DefinitionError            raised to the programmer (also a ValueError)
+    │   ├── ToolDefinitionError    bad @tool_api function or BaseAction subclass
+    │   ├── RegistryError          a tool name taken by a different class
+    │   └── ToolNotFoundError      unknown name in the registry (also a KeyError)
+    └── ModelInputError            turned into an ActionReturn, never raised to callers
+        └── ParseError             arguments unparsable or not matching the API
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+__all__ = [
+    "DefinitionError",
+    "LagentLikeError",
+    "ModelInputError",
+    "ParseError",
+    "RegistryError",
+    "ToolDefinitionError",
+    "ToolNotFoundError",
+]
+
+
+class LagentLikeError(Exception):
+    """Root of every exception raised on purpose by ``lagent_like``."""
+
+
+class DefinitionError(LagentLikeError, ValueError):
+    """A programmer's mistake, raised where it is made (definition time)."""
+
+
+class ToolDefinitionError(DefinitionError):
+    """A ``@tool_api`` function or ``BaseAction`` subclass that cannot be described.
+
+    All problems found in one definition are listed in one message.
+
+    Attributes:
+        owner: what was being defined, e.g. ``'Calc.add'`` or ``'Calc'``.
+        problems: every problem found, one sentence each.
+    """
+
+    def __init__(self, owner: str, problems: Iterable[str]) -> None:
+        self.owner = owner
+        self.problems = list(problems)
+        if len(self.problems) == 1:
+            text = f"{owner}: {self.problems[0]}"
+        else:
+            lines = "\n".join(f"  - {p}" for p in self.problems)
+            text = f"{owner}: {len(self.problems)} problems:\n{lines}"
+        super().__init__(text)
+
+
+class RegistryError(DefinitionError):
+    """A tool name is already registered by a different class."""
+
+
+class ToolNotFoundError(DefinitionError, KeyError):
+    """No tool has the requested name (in the registry, or in an executor).
+
+    Attributes:
+        name: the name that was asked for.
+        suggestions: registered names close to it.
+    """
+
+    def __init__(self, name: str, suggestions: Iterable[str] = (), where: str = "in the registry") -> None:
+        self.name = name
+        self.suggestions = list(suggestions)
+        text = f"no tool named {name!r} {where}"
+        if self.suggestions:
+            text += "; did you mean " + " or ".join(repr(s) for s in self.suggestions) + "?"
+        super().__init__(text)
+
+    def __str__(self) -> str:
+        # KeyError would show the repr of the message; a user wants the sentence.
+        return str(self.args[0])
+
+
+class ModelInputError(LagentLikeError):
+    """Input written by a model that a tool cannot accept.
+
+    Actions and the executor catch these and return them as ``ActionReturn``s; a
+    model reads the message, so it says what was expected and what arrived.
+    """
+
+
+class ParseError(ModelInputError):
+    """The argument string could not be parsed, or does not fit the API.
+
+    Attributes:
+        err_msg: the message for the model (Lagent's attribute name).
+    """
+
+    def __init__(self, err_msg: str) -> None:
+        self.err_msg = err_msg
+        super().__init__(err_msg)

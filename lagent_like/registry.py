@@ -1,0 +1,183 @@
+"""The global tool registry: find tool classes by name.
+
+Every ``BaseAction`` subclass registers itself under its tool name when it is defined
+(opt out with ``class Base(BaseAction, register=False)``). Third-party packages add
+tools through the entry-point group ``lagent_like.tools``; those are imported all at
+once, the first time a name is missing or the list is read, so the set of imported
+modules depends on what is installed, never on a name a model wrote.
+
+Rules: re-defining a class with the same module and qualified name (a re-run notebook
+cell) replaces its entry in place; a different class claiming a taken name is an error.
+All operations are safe from several threads.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from importlib import metadata
+from typing import Any, Union, overload
+
+from typing_extensions import Literal
+
+from ._private.text import close_matches
+from .exceptions import RegistryError, ToolNotFoundError
+
+__all__ = ["ENTRY_POINT_GROUP", "ToolRegistry", "get_tool", "get_tool_cls", "list_tools"]
+
+#: Entry-point group that third-party packages use to contribute tools.
+ENTRY_POINT_GROUP = "lagent_like.tools"
+
+logger = logging.getLogger("lagent_like")
+
+
+def _identity(cls: type) -> tuple[str, str]:
+    return (cls.__module__, cls.__qualname__)
+
+
+def _entry_points(group: str) -> list[metadata.EntryPoint]:
+    found = metadata.entry_points()
+    if hasattr(found, "select"):
+        return list(found.select(group=group))
+    return list(found.get(group, []))  # type: ignore[attr-defined]  # Python 3.9
+
+
+class ToolRegistry:
+    """A thread-safe map from tool names to tool classes.
+
+    Args:
+        group: the entry-point group read for third-party tools.
+    """
+
+    def __init__(self, group: str = ENTRY_POINT_GROUP) -> None:
+        self._group = group
+        self._tools: dict[str, type] = {}
+        self._lock = threading.RLock()
+        self._plugins_lock = threading.Lock()
+        self._plugins_loaded = False
+
+    def register(self, cls: type, name: str) -> None:
+        """Register ``cls`` under ``name``.
+
+        Raises:
+            RegistryError: ``name`` belongs to a different class.
+        """
+        with self._lock:
+            taken = self._tools.get(name)
+            if taken is not None and taken is not cls and _identity(taken) != _identity(cls):
+                module, qualname = _identity(taken)
+                raise RegistryError(
+                    f"tool name {name!r} is already registered by {module}.{qualname}; "
+                    f"cannot register {cls.__module__}.{cls.__qualname__} under it. Set "
+                    f"__tool_name__ on the class to choose another name, or define it with "
+                    f"register=False"
+                )
+            self._tools[name] = cls
+
+    def unregister(self, name: str) -> None:
+        """Remove ``name``; unknown names are ignored."""
+        with self._lock:
+            self._tools.pop(name, None)
+
+    def load_entry_points(self) -> None:
+        """Import the tools of the entry-point group, once per registry.
+
+        A plugin that fails to import, or is not a tool class, is logged and skipped so
+        that one broken package cannot hide every other tool.
+        """
+        with self._plugins_lock:
+            if self._plugins_loaded:
+                return
+            for entry in _entry_points(self._group):
+                try:
+                    obj = entry.load()
+                except Exception:  # noqa: BLE001 - a broken plugin must not break the registry
+                    logger.warning("could not load tool entry point %s = %s", entry.name, entry.value, exc_info=True)
+                    continue
+                if not (isinstance(obj, type) and hasattr(obj, "__tool_description__")):
+                    logger.warning("tool entry point %s = %s is not a BaseAction subclass", entry.name, entry.value)
+                    continue
+                try:
+                    self.register(obj, entry.name)
+                except RegistryError as exc:
+                    logger.warning("tool entry point %s skipped: %s", entry.name, exc)
+            self._plugins_loaded = True
+
+    def names(self) -> list[str]:
+        """Registered names in registration order (plugins are loaded first)."""
+        self.load_entry_points()
+        with self._lock:
+            return list(self._tools)
+
+    def items(self) -> list[tuple[str, type]]:
+        """``(name, class)`` pairs in registration order (plugins are loaded first)."""
+        self.load_entry_points()
+        with self._lock:
+            return list(self._tools.items())
+
+    def get(self, name: str) -> type:
+        """The class registered under ``name``.
+
+        Raises:
+            ToolNotFoundError: nothing is registered under ``name``; the message lists
+                close matches.
+        """
+        with self._lock:
+            cls = self._tools.get(name)
+        if cls is None:
+            self.load_entry_points()
+            with self._lock:
+                cls = self._tools.get(name)
+                names = list(self._tools)
+            if cls is None:
+                raise ToolNotFoundError(name, close_matches(str(name), names))
+        return cls
+
+    def snapshot(self) -> dict[str, type]:
+        """A copy of the current entries (for tests that restore the registry)."""
+        with self._lock:
+            return dict(self._tools)
+
+    def restore(self, entries: dict[str, type]) -> None:
+        """Replace all entries by ``entries`` (the output of :meth:`snapshot`)."""
+        with self._lock:
+            self._tools = dict(entries)
+
+
+#: The registry that ``BaseAction`` subclasses join when they are defined.
+TOOL_REGISTRY = ToolRegistry()
+
+
+@overload
+def list_tools(with_class: Literal[False] = False) -> list[str]: ...
+
+
+@overload
+def list_tools(with_class: Literal[True]) -> list[tuple[str, type]]: ...
+
+
+def list_tools(with_class: bool = False) -> Union[list[str], list[tuple[str, type]]]:
+    """List registered tools in definition order, the built-ins first.
+
+    Args:
+        with_class: return ``(name, class)`` pairs instead of names.
+    """
+    return TOOL_REGISTRY.items() if with_class else TOOL_REGISTRY.names()
+
+
+def get_tool_cls(name: str) -> type:
+    """Return the tool class registered under ``name``.
+
+    Raises:
+        ToolNotFoundError: unknown name (a ``KeyError``); the message suggests close names.
+    """
+    return TOOL_REGISTRY.get(name)
+
+
+def get_tool(name: str, *args: Any, **kwargs: Any) -> Any:
+    """Instantiate the tool registered under ``name`` with ``args`` and ``kwargs``.
+
+    Raises:
+        ToolNotFoundError: unknown name (a ``KeyError``); the message suggests close names.
+    """
+    return TOOL_REGISTRY.get(name)(*args, **kwargs)

@@ -1,0 +1,110 @@
+"""The record every tool call produces: :class:`ActionReturn` and its status codes.
+
+Lagent's agents read these fields, so names, defaults and code values are Lagent's.
+The record is plain data and round-trips through JSON-able dicts, so traces can be
+stored and replayed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from enum import IntEnum
+from typing import Any, Optional, Union
+
+__all__ = ["ActionReturn", "ActionStatusCode", "ActionValidCode"]
+
+
+class ActionStatusCode(IntEnum):
+    """How a call ended. Extensions add codes below ``API_ERROR``."""
+
+    ING = 1
+    SUCCESS = 0
+    HTTP_ERROR = -1000
+    ARGS_ERROR = -1001
+    API_ERROR = -1002
+
+
+class ActionValidCode(IntEnum):
+    """Whether the model asked for a tool that exists and is enabled."""
+
+    FINISH = 1
+    OPEN = 0
+    CLOSED = -1
+    INVALID = -2
+    ABSENT = -3
+
+
+def _code(enum: type[IntEnum], value: int) -> Union[IntEnum, int]:
+    # Codes added by extensions are kept as plain ints instead of failing.
+    try:
+        return enum(value)
+    except ValueError:
+        return value
+
+
+@dataclass
+class ActionReturn:
+    """The outcome of one tool call.
+
+    Attributes:
+        args: the parsed arguments; for unparsable input, ``{'inputs': <raw>, 'name': <api>}``.
+        url: a link to the source of the result, if any.
+        type: the name of the tool that answered.
+        result: the output as ``[{'type': 'text', 'content': ...}, ...]``; ``None`` on error.
+        errmsg: what went wrong, written for the model; ``None`` on success.
+        state: an :class:`ActionStatusCode` (or an extension's int code).
+        thought: the model's reasoning that led to the call, if the agent records it.
+        valid: an :class:`ActionValidCode`.
+    """
+
+    args: Optional[dict] = None
+    url: Optional[str] = None
+    type: Optional[str] = None
+    result: Optional[list[dict]] = None
+    errmsg: Optional[str] = None
+    state: Union[ActionStatusCode, int] = ActionStatusCode.SUCCESS
+    thought: Optional[str] = None
+    valid: Union[ActionValidCode, int] = ActionValidCode.OPEN
+
+    def format_result(self) -> str:
+        """Render the result for a model's observation.
+
+        Text items are joined with newlines; other items (images, files) become
+        ``[type](content)``. A call without a result renders its ``errmsg``.
+        """
+        if self.result is None:
+            return self.errmsg or ""
+        parts = []
+        for item in self.result:
+            if item.get("type") == "text":
+                parts.append(str(item.get("content", "")))
+            else:
+                parts.append(f"[{item.get('type')}]({item.get('content')})")
+        return "\n".join(parts)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Return the record as a JSON-able dict; codes become plain ints."""
+        data = {f.name: getattr(self, f.name) for f in fields(self)}
+        data["state"] = int(self.state)
+        data["valid"] = int(self.valid)
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> ActionReturn:
+        """Rebuild a record from :meth:`to_dict` output.
+
+        Raises:
+            TypeError: ``data`` has keys that are not fields of ``ActionReturn``.
+        """
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise TypeError(
+                f"ActionReturn.from_dict: unknown keys {unknown}; expected some of {sorted(known)}"
+            )
+        values = dict(data)
+        if "state" in values:
+            values["state"] = _code(ActionStatusCode, values["state"])
+        if "valid" in values:
+            values["valid"] = _code(ActionValidCode, values["valid"])
+        return cls(**values)

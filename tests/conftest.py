@@ -1,0 +1,17 @@
+"""Shared fixtures: every test leaves the global tool registry as it found it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from lagent_like.registry import TOOL_REGISTRY
+
+
+@pytest.fixture(autouse=True)
+def _restore_registry() -> Iterator[None]:
+    # Tests define tool classes freely; each class registers itself globally.
+    saved = TOOL_REGISTRY.snapshot()
+    yield
+    TOOL_REGISTRY.restore(saved)
