@@ -13,29 +13,32 @@ All operations are safe from several threads.
 
 from __future__ import annotations
 
-import logging
 import threading
-from importlib import metadata
-from typing import Any, Union, overload
+from typing import TYPE_CHECKING, Any, Union, overload
 
 from typing_extensions import Literal
 
+from ._private.log import logger
 from ._private.text import close_matches
 from .exceptions import RegistryError, ToolNotFoundError
+
+if TYPE_CHECKING:
+    from importlib.metadata import EntryPoint
 
 __all__ = ["ENTRY_POINT_GROUP", "ToolRegistry", "get_tool", "get_tool_cls", "list_tools"]
 
 #: Entry-point group that third-party packages use to contribute tools.
 ENTRY_POINT_GROUP = "lagent_like.tools"
 
-logger = logging.getLogger("lagent_like")
-
 
 def _identity(cls: type) -> tuple[str, str]:
     return (cls.__module__, cls.__qualname__)
 
 
-def _entry_points(group: str) -> list[metadata.EntryPoint]:
+def _entry_points(group: str) -> list[EntryPoint]:
+    # Imported here: importlib.metadata costs tens of milliseconds at import time.
+    from importlib import metadata
+
     found = metadata.entry_points()
     if hasattr(found, "select"):
         return list(found.select(group=group))
@@ -91,16 +94,20 @@ class ToolRegistry:
             for entry in _entry_points(self._group):
                 try:
                     obj = entry.load()
-                except Exception:  # noqa: BLE001 - a broken plugin must not break the registry
-                    logger.warning("could not load tool entry point %s = %s", entry.name, entry.value, exc_info=True)
+                except Exception:  # noqa: BLE001 - one broken plugin must not hide the others
+                    logger().warning(
+                        "could not load tool entry point %s = %s", entry.name, entry.value, exc_info=True
+                    )
                     continue
                 if not (isinstance(obj, type) and hasattr(obj, "__tool_description__")):
-                    logger.warning("tool entry point %s = %s is not a BaseAction subclass", entry.name, entry.value)
+                    logger().warning(
+                        "tool entry point %s = %s is not a BaseAction subclass", entry.name, entry.value
+                    )
                     continue
                 try:
                     self.register(obj, entry.name)
                 except RegistryError as exc:
-                    logger.warning("tool entry point %s skipped: %s", entry.name, exc)
+                    logger().warning("tool entry point %s skipped: %s", entry.name, exc)
             self._plugins_loaded = True
 
     def names(self) -> list[str]:

@@ -57,10 +57,10 @@ class ActionReturn:
         valid: an :class:`ActionValidCode`.
     """
 
-    args: Optional[dict] = None
+    args: Optional[dict[str, Any]] = None
     url: Optional[str] = None
     type: Optional[str] = None
-    result: Optional[list[dict]] = None
+    result: Optional[list[dict[str, Any]]] = None
     errmsg: Optional[str] = None
     state: Union[ActionStatusCode, int] = ActionStatusCode.SUCCESS
     thought: Optional[str] = None

@@ -16,9 +16,10 @@ from typing_extensions import get_type_hints
 
 from ..exceptions import ToolDefinitionError
 from . import docstrings
-from .types import describe_annotation, describe_type_word, strip_annotated
+from .signature import EMPTY as _EMPTY
+from .signature import Param, read_parameters
+from .types import describe_annotation, describe_type_word
 
-_EMPTY = inspect.Parameter.empty
 _VAR_KINDS = (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD)
 _SELF_NAMES = ("self", "cls")
 
@@ -71,6 +72,9 @@ def _resolve_hints(func: Callable[..., Any], problems: list[str]) -> dict[str, A
     Resolved one by one so that a return type naming the class being defined (not yet
     bound) does not prevent reading the parameters.
     """
+    annotations = getattr(func, "__annotations__", None) or {}
+    if not any(isinstance(a, str) for a in annotations.values()):
+        return {k: v for k, v in annotations.items() if k != "return"}
     try:
         return get_type_hints(func, include_extras=True)
     except Exception:  # noqa: BLE001 - retried per parameter below to find the culprit
@@ -89,9 +93,9 @@ def _resolve_hints(func: Callable[..., Any], problems: list[str]) -> dict[str, A
     return hints
 
 
-def _selected(
-    params: list[inspect.Parameter], opts: DescribeOptions, problems: list[str]
-) -> list[inspect.Parameter]:
+def _selected(params: list[Param], opts: DescribeOptions, problems: list[str]) -> list[Param]:
+    if opts.include_arguments is None and opts.exclude_arguments is None:
+        return params
     names = [p.name for p in params]
     for option in ("include_arguments", "exclude_arguments"):
         chosen = getattr(opts, option)
@@ -111,7 +115,9 @@ def _selected(
     return [p for p in params if p.name not in hidden]
 
 
-def _return_data(info: docstrings.DocInfo, opts: DescribeOptions, problems: list[str]) -> list[dict]:
+def _return_data(
+    info: docstrings.DocInfo, opts: DescribeOptions, problems: list[str]
+) -> list[dict[str, Any]]:
     if opts.explode_return:
         items = docstrings.exploded_return_items(info)
         if not items:
@@ -137,7 +143,7 @@ def _return_data(info: docstrings.DocInfo, opts: DescribeOptions, problems: list
     return data
 
 
-def _parameter(param: inspect.Parameter, hint: Any, doc: tuple[Optional[str], str]) -> dict[str, Any]:
+def _parameter(param: Param, hint: Any, doc: tuple[Optional[str], str]) -> dict[str, Any]:
     doc_type, text = doc
     entry: dict[str, Any] = {"name": param.name}
     if hint is _EMPTY:
@@ -145,13 +151,24 @@ def _parameter(param: inspect.Parameter, hint: Any, doc: tuple[Optional[str], st
         entry["description"] = text
         return entry
     info = describe_annotation(hint)
-    _, meta = strip_annotated(hint)
-    labels = [m for m in meta if isinstance(m, str)]
     entry["type"] = info.name
-    entry["description"] = labels[0] if labels else text
+    entry["description"] = text if info.label is None else info.label
     if info.enum is not None:
         entry["enum"] = info.enum
     return entry
+
+
+def copy_description(value: Any) -> Any:
+    """Deep-copy a description: dicts and lists are rebuilt, everything else shared.
+
+    Descriptions hold only dicts, lists and immutable scalars (enum values are shared
+    as they are), so this is a deep copy at a fraction of ``copy.deepcopy``'s cost.
+    """
+    if type(value) is dict:
+        return {k: copy_description(v) for k, v in value.items()}
+    if type(value) is list:
+        return [copy_description(v) for v in value]
+    return value
 
 
 def build_api_spec(func: Callable[..., Any], opts: DescribeOptions) -> ApiSpec:
@@ -165,10 +182,10 @@ def build_api_spec(func: Callable[..., Any], opts: DescribeOptions) -> ApiSpec:
         raise ToolDefinitionError(owner, [f"tool_api needs a function, got {type(func).__name__}"])
     problems: list[str] = []
     try:
-        signature = inspect.signature(func)
+        all_params = read_parameters(func)
     except (TypeError, ValueError) as exc:
         raise ToolDefinitionError(owner, [f"has no readable signature: {exc}"]) from None
-    params = list(signature.parameters.values())
+    params = all_params
     if params and params[0].name in _SELF_NAMES and params[0].kind is not inspect.Parameter.KEYWORD_ONLY:
         params = params[1:]
     accepts_any_kwargs = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params)
@@ -177,8 +194,12 @@ def build_api_spec(func: Callable[..., Any], opts: DescribeOptions) -> ApiSpec:
         if param.kind is inspect.Parameter.POSITIONAL_ONLY:
             problems.append(f"parameter {param.name!r} is positional-only; tools receive keyword arguments")
 
-    info = docstrings.parse_docstring(func.__doc__)
-    known = {p.name for p in signature.parameters.values()}
+    try:
+        info = docstrings.parse_docstring(func.__doc__)
+    except docstrings.DocstringSyntaxError as exc:
+        problems.append(str(exc))
+        info = docstrings.DocInfo()
+    known = {p.name for p in all_params}
     stray = [n for n in info.params if n.lstrip("*") not in known]
     if stray:
         problems.append(

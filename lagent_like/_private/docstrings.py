@@ -11,15 +11,32 @@ from __future__ import annotations
 import inspect
 import re
 from dataclasses import dataclass, field
-from typing import Optional
+from typing import Callable, Optional
 
 import docstring_parser
+from docstring_parser.google import GoogleParser
+from docstring_parser.numpydoc import NumpydocParser
+from docstring_parser.rest import parse as parse_rest
+
+from .google_docstring import GoogleDoc, read_google
 
 _ROLE = re.compile(r":[\w.+-]+(?::[\w.+-]+)*:`~?([^`]+)`")
 _ITEM = re.compile(
     r"^[-*+]?\s*(?P<name>[\w.]+)\s*(?:\((?P<type>[^()]*(?:\([^()]*\)[^()]*)*)\))?\s*:\s*(?P<desc>.*)$"
 )
 _BULLET = re.compile(r"^[-*+]\s+")
+
+# Style detection by cheap markers; docstring-parser's automatic mode runs every
+# style's parser and keeps the best, which costs several times one parse.
+_REST_MARKER = re.compile(
+    r"^\s*:(?:param|parameter|arg|argument|key|keyword|type|returns?|rtype|raises?)\b", re.M
+)
+_NUMPY_MARKER = re.compile(r"^\s*-{3,}\s*$", re.M)
+_PARSERS: dict[str, Callable[[str], docstring_parser.Docstring]] = {
+    "google": GoogleParser().parse,
+    "numpy": NumpydocParser().parse,
+    "rest": parse_rest,
+}
 
 
 @dataclass
@@ -61,16 +78,62 @@ def reduce_roles(text: str) -> str:
         target = match.group(1)
         return target.rsplit(".", 1)[-1] if match.group(0).count("~") else target
 
-    return _ROLE.sub(_text, text)
+    return _ROLE.sub(_text, text) if "`" in text else text
+
+
+def _style(text: str) -> str:
+    if _REST_MARKER.search(text):
+        return "rest"
+    if _NUMPY_MARKER.search(text):
+        return "numpy"
+    return "google"
+
+
+class DocstringSyntaxError(ValueError):
+    """docstring-parser could not read a docstring; the message says why."""
 
 
 def parse_docstring(doc: Optional[str]) -> DocInfo:
-    """Parse a raw ``__doc__`` (any style) into a :class:`DocInfo`."""
+    """Parse a raw ``__doc__`` (any style) into a :class:`DocInfo`.
+
+    Raises:
+        DocstringSyntaxError: the docstring is malformed for its style.
+    """
     if not doc or not doc.strip():
         return DocInfo()
-    parsed = docstring_parser.parse(reduce_roles(inspect.cleandoc(doc)))
-    parts = [p.strip() for p in (parsed.short_description, parsed.long_description) if p]
-    info = DocInfo(description="\n\n".join(parts))
+    text = reduce_roles(inspect.cleandoc(doc))
+    style = _style(text)
+    if style == "google":
+        fast = read_google(text)
+        if fast is not None:
+            return _from_google(fast)
+    return parse_with_library(text, style)
+
+
+def _from_google(doc: GoogleDoc) -> DocInfo:
+    separator = "\n\n" if doc.blank_after_short else "\n"
+    info = DocInfo(description=separator.join(p for p in (doc.short, doc.long) if p))
+    for name, type_name, description in doc.params:
+        info.params[name] = (type_name, description.strip())
+    if doc.returns is not None:
+        type_name, description = doc.returns
+        info.returns_text = (f"{type_name}: " if type_name else "") + description
+    return info
+
+
+def parse_with_library(text: str, style: str) -> DocInfo:
+    """Parse a cleaned docstring with docstring-parser's parser for ``style``.
+
+    Raises:
+        DocstringSyntaxError: the docstring is malformed for its style.
+    """
+    try:
+        parsed = _PARSERS[style](text)
+    except docstring_parser.ParseError as exc:
+        raise DocstringSyntaxError(f"cannot parse the {style} docstring: {exc}") from None
+    short, long = (parsed.short_description or "").strip(), (parsed.long_description or "").strip()
+    separator = "\n\n" if parsed.blank_after_short_description else "\n"
+    info = DocInfo(description=separator.join(p for p in (short, long) if p))
     for param in parsed.params:
         info.params[param.arg_name] = (param.type_name, (param.description or "").strip())
     returns = parsed.many_returns

@@ -13,8 +13,6 @@ import json
 import re
 from typing import Any
 
-import json5
-
 from .text import fenced_blocks
 
 _PY_LITERALS = re.compile(r"(\"(?:\\.|[^\"\\])*\"|'(?:\\.|[^'\\])*')|\b(True|False|None)\b")
@@ -82,6 +80,8 @@ def loads_lenient(text: str) -> Any:
         ValueError: nothing in ``text`` parses; the message gives the reason and its
             position in the most likely candidate.
     """
+    import json5  # the strict path never needs it
+
     candidates = _candidates(text)
     if not candidates:
         raise ValueError("the input is empty")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Iterable
 
@@ -20,6 +19,8 @@ def fenced_blocks(text: str) -> list[tuple[str, str]]:
 
 def close_matches(word: str, candidates: Iterable[str], limit: int = 3) -> list[str]:
     """Candidates that look like ``word``: same spelling ignoring case first, then similar."""
+    import difflib  # only failures need it; keeps importing the package cheap
+
     pool = list(candidates)
     lowered = word.lower()
     exact = [c for c in pool if c.lower() == lowered and c != word]

@@ -79,10 +79,12 @@ class TypeInfo(NamedTuple):
     Attributes:
         name: the Lagent type name.
         enum: the allowed values for ``Literal`` and ``Enum`` types, else ``None``.
+        label: the first string in ``Annotated[X, 'label', ...]``, else ``None``.
     """
 
     name: str
     enum: Optional[list[Any]] = None
+    label: Optional[str] = None
 
 
 def strip_annotated(annotation: Any) -> tuple[Any, tuple[Any, ...]]:
@@ -108,9 +110,22 @@ def _class_type(cls: type) -> str:
     return STRING
 
 
+#: Ready answers for plain classes, the common case, without any ``typing`` introspection.
+_PLAIN: dict[Any, TypeInfo] = {cls: TypeInfo(name) for cls, name in CLASS_TYPES.items()}
+
+
 def describe_annotation(annotation: Any) -> TypeInfo:
-    """Return the Lagent type (and enum values) of a resolved annotation."""
-    annotation, _ = strip_annotated(annotation)
+    """Return the Lagent type, enum values and ``Annotated`` label of a resolved annotation."""
+    try:
+        plain = _PLAIN.get(annotation)
+    except TypeError:  # an unhashable annotation object
+        plain = None
+    if plain is not None:
+        return plain
+    annotation, meta = strip_annotated(annotation)
+    if meta:
+        labels = [m for m in meta if isinstance(m, str)]
+        return describe_annotation(annotation)._replace(label=labels[0] if labels else None)
     origin = get_origin(annotation)
     if origin in _UNION_ORIGINS:
         members = [describe_annotation(a) for a in get_args(annotation) if a is not type(None)]

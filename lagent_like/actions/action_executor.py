@@ -8,10 +8,10 @@ the set of actions changes, so the per-call path stays as short as a plain call.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Iterable
 from typing import Any, Optional
 
+from .._private.describe import copy_description
 from .._private.text import close_matches, did_you_mean, preview
 from ..exceptions import ToolDefinitionError, ToolNotFoundError
 from ..schema import ActionReturn, ActionValidCode
@@ -25,7 +25,9 @@ _Route = tuple[BaseAction, str]
 
 def _routes_of(action: BaseAction) -> dict[str, _Route]:
     if action.is_toolkit:
-        return {f"{action.name}.{api['name']}": (action, api["name"]) for api in action.description["api_list"]}
+        return {
+            f"{action.name}.{api['name']}": (action, api["name"]) for api in action.description["api_list"]
+        }
     return {action.name: (action, "run")}
 
 
@@ -59,7 +61,11 @@ class ActionExecutor:
             given.append(self.finish_action)
         problems = [
             f"actions[{i}] is {type(a).__name__} {preview(a)}, expected a BaseAction instance"
-            + (" (pass an instance, not the class)" if isinstance(a, type) and issubclass(a, BaseAction) else "")
+            + (
+                " (pass an instance, not the class)"
+                if isinstance(a, type) and issubclass(a, BaseAction)
+                else ""
+            )
             for i, a in enumerate(given)
             if not isinstance(a, BaseAction)
         ]
@@ -116,11 +122,10 @@ class ActionExecutor:
     def _unknown_message(self, name: Any) -> str:
         available = self.api_names()
         tool = name.partition(".")[0] if isinstance(name, str) else None
-        if tool in self.actions:
-            head = f"Tool {name!r} is disabled."
-        else:
-            head = f"Unknown tool {preview(name)}."
-        return f"{head}{did_you_mean(str(name), available)} Available tools: {', '.join(available) or 'none'}."
+        head = f"Tool {name!r} is disabled." if tool in self.actions else f"Unknown tool {preview(name)}."
+        return (
+            f"{head}{did_you_mean(str(name), available)} Available tools: {', '.join(available) or 'none'}."
+        )
 
     def get_actions_info(self) -> list[dict[str, Any]]:
         """Descriptions of the enabled tools for a system prompt.
@@ -134,11 +139,11 @@ class ActionExecutor:
                 continue
             if action.is_toolkit:
                 for api in action.description["api_list"]:
-                    entry = copy.deepcopy(api)
+                    entry = copy_description(api)
                     entry["name"] = f"{action.name}.{api['name']}"
                     info.append(entry)
             else:
-                info.append(copy.deepcopy(action.description))
+                info.append(copy_description(action.description))
         return info
 
     def api_names(self, only_enable: bool = True) -> list[str]:

@@ -9,16 +9,13 @@ its parser; ``__call__`` never raises, every outcome is an ``ActionReturn``.
 
 from __future__ import annotations
 
-import asyncio
-import concurrent.futures
-import copy
 import inspect
-import logging
 from abc import ABCMeta
 from typing import Any, Callable, Coroutine, Optional
 
-from .._private.describe import ApiSpec
-from .._private.docstrings import parse_docstring
+from .._private.describe import ApiSpec, copy_description
+from .._private.docstrings import DocstringSyntaxError, parse_docstring
+from .._private.log import logger
 from .._private.text import did_you_mean
 from ..exceptions import ParseError, ToolDefinitionError
 from ..registry import TOOL_REGISTRY
@@ -27,8 +24,6 @@ from .parser import BaseParser, JsonParser
 from .tool_api import api_spec_of, tool_api
 
 __all__ = ["BaseAction", "ToolMeta", "tool_api"]
-
-logger = logging.getLogger("lagent_like")
 
 
 def _collect_specs(cls: type) -> dict[str, ApiSpec]:
@@ -52,11 +47,14 @@ def _collect_specs(cls: type) -> dict[str, ApiSpec]:
     return specs
 
 
-def _class_doc(cls: type) -> str:
+def _class_doc(cls: type, problems: list[str]) -> str:
     # The framework's own docstrings describe the framework, not the tool.
     for klass in cls.__mro__:
         if isinstance(klass, ToolMeta) and klass.__module__ != __name__ and vars(klass).get("__doc__"):
-            return parse_docstring(vars(klass)["__doc__"]).description
+            try:
+                return parse_docstring(vars(klass)["__doc__"]).description
+            except DocstringSyntaxError as exc:
+                problems.append(f"class docstring: {exc}")
     return ""
 
 
@@ -76,18 +74,25 @@ def _tool_description(cls: type, specs: dict[str, ApiSpec]) -> dict[str, Any]:
         problems.append(f"several methods use the API names {clashes}")
     if not isinstance(tool_name, str) or not tool_name:
         problems.append(f"__tool_name__ must be a non-empty string, got {tool_name!r}")
+    class_doc = _class_doc(cls, problems)
     if problems:
         raise ToolDefinitionError(cls.__qualname__, problems)
-    class_doc = _class_doc(cls)
     if apis:
         return {
             "name": tool_name,
             "description": class_doc,
-            "api_list": [copy.deepcopy(s.description) for s in apis],
+            # Shared with the functions' api_description; nothing mutates either, and
+            # every instance works on its own copy.
+            "api_list": [s.description for s in apis],
         }
-    description: dict[str, Any] = {"name": tool_name, "description": class_doc, "parameters": [], "required": []}
+    description: dict[str, Any] = {
+        "name": tool_name,
+        "description": class_doc,
+        "parameters": [],
+        "required": [],
+    }
     if run is not None:
-        api = copy.deepcopy(run.description)
+        api = run.description
         description["description"] = api["description"] or class_doc
         description["parameters"] = api["parameters"]
         description["required"] = api["required"]
@@ -106,7 +111,12 @@ class ToolMeta(ABCMeta):
     __tool_description__: dict[str, Any]
 
     def __new__(
-        mcs, name: str, bases: tuple[type, ...], namespace: dict[str, Any], register: bool = True, **kwargs: Any
+        mcs,
+        name: str,
+        bases: tuple[type, ...],
+        namespace: dict[str, Any],
+        register: bool = True,
+        **kwargs: Any,
     ) -> ToolMeta:
         cls = super().__new__(mcs, name, bases, namespace, **kwargs)
         specs = _collect_specs(cls)
@@ -126,6 +136,10 @@ def _run_coroutine(coro: Coroutine[Any, Any, Any]) -> Any:
     Inside a running event loop the coroutine runs on a fresh loop in a worker thread,
     because the caller's loop cannot be re-entered.
     """
+    # Imported here: asyncio costs milliseconds at import and only async APIs need it.
+    import asyncio
+    import concurrent.futures
+
     try:
         asyncio.get_running_loop()
     except RuntimeError:
@@ -155,7 +169,7 @@ class BaseAction(metaclass=ToolMeta):
         enable: bool = True,
     ) -> None:
         source = description if description is not None else type(self).__tool_description__
-        self._description: dict[str, Any] = copy.deepcopy(source)
+        self._description: dict[str, Any] = copy_description(source)
         name = self._description.get("name") if isinstance(self._description, dict) else None
         if not isinstance(name, str) or not name:
             raise ToolDefinitionError(
@@ -227,7 +241,7 @@ class BaseAction(metaclass=ToolMeta):
                 state=ActionStatusCode.ARGS_ERROR,
             )
         except Exception as exc:  # noqa: BLE001 - a faulty parser must not escape either
-            logger.warning("parser %s failed on %r", type(self._parser).__name__, inputs, exc_info=True)
+            logger().warning("parser %s failed on %r", type(self._parser).__name__, inputs, exc_info=True)
             return ActionReturn(
                 args={"inputs": inputs, "name": name},
                 type=self._name,
@@ -246,8 +260,8 @@ class BaseAction(metaclass=ToolMeta):
                 return outputs
             # Positional: about twice as fast as keywords on the per-call path.
             return ActionReturn(args, None, self._name, self._parse_outputs(outputs))
-        except (Exception, SystemExit) as exc:  # noqa: BLE001 - a tool's failure is a result
-            logger.warning("tool %s.%s raised", self._name, name, exc_info=True)
+        except (Exception, SystemExit) as exc:  # noqa: BLE001 - a failing tool is a result
+            logger().warning("tool %s.%s raised", self._name, name, exc_info=True)
             return ActionReturn(
                 args=args,
                 type=self._name,

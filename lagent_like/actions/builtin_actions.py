@@ -91,7 +91,7 @@ def _final_text(response: Any) -> str:
         try:
             response = json.loads(response)
         except ValueError:
-            return response
+            return str(response)
     if isinstance(response, dict) and "response" in response and len(response) == 1:
         response = response["response"]
     if isinstance(response, str):

@@ -39,7 +39,9 @@ class _ApiArgs:
     # Slots: these attributes are read on every call.
     __slots__ = ("label", "names", "open", "order", "required", "types")
 
-    def __init__(self, label: str, order: tuple[str, ...], required: list[str], open: bool, types: tuple[str, ...]) -> None:
+    def __init__(
+        self, label: str, order: tuple[str, ...], required: list[str], open: bool, types: tuple[str, ...]
+    ) -> None:
         self.label = label
         self.order = order
         self.names = frozenset(order)
@@ -97,7 +99,9 @@ class BaseParser:
             order = tuple(p["name"] for p in params)
             stray = [r for r in required if r not in order]
             if stray:
-                problems.append(f"API {label!r} requires {stray}, which are not among its parameters {list(order)}")
+                problems.append(
+                    f"API {label!r} requires {stray}, which are not among its parameters {list(order)}"
+                )
             if self.PARAMETER_DESCRIPTION:
                 api["parameter_description"] = self.PARAMETER_DESCRIPTION
             self._api2param[key] = params
@@ -147,7 +151,9 @@ def _name_problems(api: _ApiArgs, args: dict[str, Any]) -> ParseError:
             if key not in api.names:
                 matches = close_matches(str(key), api.order)
                 hint = f" (did you mean {matches[0]!r}?)" if matches else ""
-                problems.append(f"{key!r} is not a parameter{hint}; parameters: {', '.join(api.order) or 'none'}")
+                problems.append(
+                    f"{key!r} is not a parameter{hint}; parameters: {', '.join(api.order) or 'none'}"
+                )
     problems += [f"{name!r} is required" for name in api.order if name in api.required and name not in args]
     return ParseError(f"{api.label}: " + "; ".join(problems))
 
@@ -237,7 +243,8 @@ class TupleParser(BaseParser):
             values = ()
         else:
             raise ParseError(
-                f"{api.label}: expected a tuple such as {api.example_tuple()}, got {type(inputs).__name__} {preview(inputs)}"
+                f"{api.label}: expected a tuple such as {api.example_tuple()}, "
+                f"got {type(inputs).__name__} {preview(inputs)}"
             )
         given = len(values)
         if given > len(api.order):
@@ -265,7 +272,8 @@ class TupleParser(BaseParser):
         except SyntaxError as exc:
             where = f" at line {exc.lineno}, column {exc.offset}" if exc.lineno else ""
             raise ParseError(
-                f"{api.label}: invalid tuple arguments: {exc.msg}{where}. Write a Python tuple such as {api.example_tuple()}"
+                f"{api.label}: invalid tuple arguments: {exc.msg}{where}. "
+                f"Write a Python tuple such as {api.example_tuple()}"
             ) from None
         except (ValueError, TypeError, MemoryError, RecursionError) as exc:
             raise ParseError(

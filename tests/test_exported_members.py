@@ -1,0 +1,46 @@
+"""The public API: what ``lagent_like`` exports is deliberate and importing it is inert."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+
+import lagent_like
+import lagent_like.actions
+
+
+def test_all_is_sorted_and_complete() -> None:
+    exported = lagent_like.__all__
+    assert exported == sorted(exported)
+    public = {name for name in dir(lagent_like) if not name.startswith("_")}
+    submodules = {"actions", "exceptions", "registry", "schema"}
+    assert public - submodules == set(exported) - {"__version__"}
+
+
+def test_every_exported_member_exists() -> None:
+    for name in lagent_like.__all__:
+        assert getattr(lagent_like, name) is not None
+
+
+def test_actions_package_exports_the_same_objects() -> None:
+    assert lagent_like.actions.__all__ == sorted(lagent_like.actions.__all__)
+    for name in lagent_like.actions.__all__:
+        assert getattr(lagent_like.actions, name) is getattr(lagent_like, name)
+
+
+def test_import_changes_no_global_state_and_stays_light() -> None:
+    probe = textwrap.dedent(
+        """
+        import logging, sys, warnings
+        before = (logging.root.level, list(logging.root.handlers), list(warnings.filters))
+        import lagent_like
+        after = (logging.root.level, list(logging.root.handlers), list(warnings.filters))
+        assert before == after, (before, after)
+        assert logging.getLogger("lagent_like").handlers == []
+        heavy = sorted(m for m in ("requests", "json5", "asyncio") if m in sys.modules)
+        print(heavy)
+        """
+    )
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"

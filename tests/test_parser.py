@@ -1,0 +1,267 @@
+"""Parsers: reading what models write, and rendering what tools return."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from lagent_like import (
+    BaseAction,
+    BaseParser,
+    JsonParser,
+    ParseError,
+    ToolDefinitionError,
+    TupleParser,
+    tool_api,
+)
+
+
+class ParserWeather(BaseAction):
+    """Weather look-ups."""
+
+    @tool_api
+    def current(self, city: str, unit: str = "C") -> dict[str, Any]:
+        """Current weather of a city.
+
+        Args:
+            city: city name
+            unit: temperature unit
+        """
+        return {"city": city, "unit": unit}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        pytest.param('{"city": "Paris"}', {"city": "Paris"}, id="strict"),
+        pytest.param('```json\n{"city": "Paris"}\n```', {"city": "Paris"}, id="json-fence"),
+        pytest.param('```\n{"city": "Paris"}\n```', {"city": "Paris"}, id="bare-fence"),
+        pytest.param('```python\n{"city": "Paris"}\n```', {"city": "Paris"}, id="other-fence"),
+        pytest.param('```json\n{"city": "Paris"}', {"city": "Paris"}, id="unclosed-fence"),
+        pytest.param(
+            'Sure! The arguments are {"city": "Paris", "unit": "F"} as requested.',
+            {"city": "Paris", "unit": "F"},
+            id="prose-around",
+        ),
+        pytest.param("{'city': 'Paris'}", {"city": "Paris"}, id="single-quotes"),
+        pytest.param('{"city": "Paris",}', {"city": "Paris"}, id="trailing-comma"),
+        pytest.param('{\n  // the city\n  "city": "Paris" /* c */\n}', {"city": "Paris"}, id="comments"),
+        pytest.param("{city: 'Paris'}", {"city": "Paris"}, id="unquoted-key"),
+        pytest.param(
+            "{'city': 'True or None', 'unit': None}",
+            {"city": "True or None", "unit": None},
+            id="python-literals-outside-strings-only",
+        ),
+        pytest.param('"{\\"city\\": \\"Paris\\"}"', {"city": "Paris"}, id="double-encoded"),
+        pytest.param('{"city": "Zürich 東京"}', {"city": "Zürich 東京"}, id="non-ascii"),
+        pytest.param('{"city": "a}b{c"} trailing', {"city": "a}b{c"}, id="braces-inside-strings"),
+    ],
+)
+def test_json_parser_reads_dirty_model_json(text: str, expected: dict[str, Any]) -> None:
+    parser = JsonParser(ParserWeather())
+    assert parser.parse_inputs(text, "current") == expected
+
+
+def test_json_parser_accepts_python_true_false() -> None:
+    class ParserFlags(BaseAction):
+        @tool_api
+        def set(self, on: bool, off: bool) -> str:
+            """Set flags."""
+            return f"{on} {off}"
+
+    parser = JsonParser(ParserFlags())
+    assert parser.parse_inputs("{'on': True, 'off': False,}", "set") == {"on": True, "off": False}
+
+
+def test_json_parser_accepts_a_dict() -> None:
+    parser = JsonParser(ParserWeather())
+    assert parser.parse_inputs({"city": "Oslo"}, "current") == {"city": "Oslo"}
+
+
+@pytest.mark.parametrize("blank", [pytest.param("", id="empty"), pytest.param("  \n", id="spaces"), None])
+def test_json_parser_reads_blank_input_as_no_arguments(blank: Any) -> None:
+    class ParserClock(BaseAction):
+        def run(self, zone: str = "UTC") -> str:
+            """Current time."""
+            return zone
+
+    assert JsonParser(ParserClock()).parse_inputs(blank) == {}
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        pytest.param(
+            '{"city": "Paris",, }',
+            r'^ParserWeather\.current: invalid JSON arguments: Unexpected " " at line 1, column 19\. '
+            r'Write one JSON object such as \{"city": <STRING>, "unit": <STRING>\}$',
+            id="syntax-with-position",
+        ),
+        pytest.param(
+            '{"city": "Paris"',
+            r"invalid JSON arguments: .*at line 1, column 17",
+            id="unterminated",
+        ),
+        pytest.param(
+            "[1, 2]",
+            r'^ParserWeather\.current: expected a JSON object such as \{"city": <STRING>, "unit": <STRING>\}, '
+            r"got list \[1, 2\]$",
+            id="array",
+        ),
+        pytest.param("42", r"expected a JSON object .*, got int 42$", id="number"),
+        pytest.param(
+            '{"town": "Paris"}',
+            r"^ParserWeather\.current: 'town' is not a parameter; parameters: city, unit; 'city' is required$",
+            id="unknown-and-missing",
+        ),
+        pytest.param(
+            '{"citi": "Paris"}',
+            r"'citi' is not a parameter \(did you mean 'city'\?\)",
+            id="suggestion",
+        ),
+        pytest.param('{"unit": "F"}', r"^ParserWeather\.current: 'city' is required$", id="missing"),
+        pytest.param("just prose, no json", r"invalid JSON arguments: ", id="prose-only"),
+        pytest.param("[" * 100_000, r"invalid JSON arguments", id="deep-nesting"),
+    ],
+)
+def test_json_parser_says_what_is_wrong(text: str, message: str) -> None:
+    parser = JsonParser(ParserWeather())
+    with pytest.raises(ParseError, match=message):
+        parser.parse_inputs(text, "current")
+
+
+def test_json_parser_rejects_other_input_types() -> None:
+    parser = JsonParser(ParserWeather())
+    with pytest.raises(ParseError, match=r"expected a JSON object .*, got tuple \('Paris',\)"):
+        parser.parse_inputs(("Paris",), "current")
+
+
+def test_parser_names_the_unknown_api() -> None:
+    parser = JsonParser(ParserWeather())
+    with pytest.raises(ParseError, match=r"^ParserWeather has no API 'curent'\. Did you mean 'current'\?"):
+        parser.parse_inputs("{}", "curent")
+
+
+def test_json_parser_accepts_any_argument_for_kwargs_apis() -> None:
+    class ParserOpen(BaseAction):
+        @tool_api
+        def call(self, a: int, **extra: Any) -> str:
+            """Takes anything."""
+            return "ok"
+
+    assert JsonParser(ParserOpen()).parse_inputs('{"a": 1, "z": 2}', "call") == {"a": 1, "z": 2}
+
+
+class ParserAdd(BaseAction):
+    def run(self, a: int, b: int, c: int = 0) -> int:
+        """Add numbers.
+
+        Args:
+            a: first
+            b: second
+            c: third
+        """
+        return a + b + c
+
+
+@pytest.mark.parametrize(
+    ("inputs", "expected"),
+    [
+        pytest.param("(1, 2)", {"a": 1, "b": 2}, id="tuple-string"),
+        pytest.param("(1, 2, 3)", {"a": 1, "b": 2, "c": 3}, id="all"),
+        pytest.param((1, 2), {"a": 1, "b": 2}, id="tuple"),
+        pytest.param([1, 2], {"a": 1, "b": 2}, id="list"),
+        pytest.param("```python\n(1, 2)\n```", {"a": 1, "b": 2}, id="fenced"),
+        pytest.param("  (1, 'x')  ", {"a": 1, "b": "x"}, id="spaces"),
+    ],
+)
+def test_tuple_parser_maps_values_in_order(inputs: Any, expected: dict[str, Any]) -> None:
+    assert TupleParser(ParserAdd()).parse_inputs(inputs) == expected
+
+
+def test_tuple_parser_takes_a_single_literal_as_a_one_tuple() -> None:
+    class ParserShout(BaseAction):
+        def run(self, text: str) -> str:
+            """Shout."""
+            return text.upper()
+
+    assert TupleParser(ParserShout()).parse_inputs("'hi'") == {"text": "hi"}
+    assert TupleParser(ParserShout()).parse_inputs('("import math;math.sqrt(100)", )') == {
+        "text": "import math;math.sqrt(100)"
+    }
+
+
+@pytest.mark.parametrize(
+    ("inputs", "message"),
+    [
+        pytest.param(
+            "(1,)",
+            r"^ParserAdd: too few arguments: got 1, missing 'b'; write \(<a: NUMBER>, <b: NUMBER>, <c: NUMBER>\)$",
+            id="too-few",
+        ),
+        pytest.param(
+            "(1, 2, 3, 4)",
+            r"^ParserAdd: too many arguments: takes at most 3 \(a, b, c\), got 4$",
+            id="too-many",
+        ),
+        pytest.param(
+            "(1, 2", r"^ParserAdd: invalid tuple arguments: .* at line 1, column \d+\. ", id="syntax"
+        ),
+        pytest.param(
+            "(len('x'), 2)",
+            r"^ParserAdd: invalid tuple arguments: only Python literals are accepted \(ValueError\)",
+            id="call-expression",
+        ),
+        pytest.param({"a": 1}, r"^ParserAdd: expected a tuple such as .*, got dict", id="dict"),
+    ],
+)
+def test_tuple_parser_says_what_is_wrong(inputs: Any, message: str) -> None:
+    with pytest.raises(ParseError, match=message):
+        TupleParser(ParserAdd()).parse_inputs(inputs)
+
+
+def test_tuple_parser_never_evaluates_code(tmp_path: Path) -> None:
+    marker = tmp_path / "pwned"
+    attack = f"(__import__('os').system('touch {marker}'), 1)"
+    with pytest.raises(ParseError, match="only Python literals are accepted"):
+        TupleParser(ParserAdd()).parse_inputs(attack)
+    assert not marker.exists()
+
+
+def test_base_parser_hands_raw_input_to_the_first_parameter() -> None:
+    assert BaseParser(ParserAdd()).parse_inputs("raw text") == {"a": "raw text"}
+
+
+def test_parser_refuses_required_names_that_are_not_parameters() -> None:
+    description = {
+        "name": "ParserBroken",
+        "description": "",
+        "parameters": [{"name": "a", "type": "STRING", "description": ""}],
+        "required": ["a", "b"],
+    }
+    with pytest.raises(ToolDefinitionError, match=r"API 'ParserBroken' requires \['b'\], which are not"):
+        BaseAction(description)
+
+
+@pytest.mark.parametrize(
+    ("outputs", "content"),
+    [
+        pytest.param("plain", "plain", id="str"),
+        pytest.param({"city": "Zürich", "t": 3}, '{"city": "Zürich", "t": 3}', id="dict-non-ascii-kept"),
+        pytest.param([1, "二"], '[1, "二"]', id="list"),
+        pytest.param((1, 2), "[1, 2]", id="tuple"),
+        pytest.param({"when": Path("/x")}, '{"when": "/x"}', id="unserialisable-via-str"),
+        pytest.param(3.5, "3.5", id="float"),
+        pytest.param(None, "None", id="none"),
+        pytest.param("emoji 🙂 kept", "emoji 🙂 kept", id="no-dropped-characters"),
+    ],
+)
+def test_parse_outputs_renders_text(outputs: Any, content: str) -> None:
+    assert BaseParser(ParserAdd()).parse_outputs(outputs) == [{"type": "text", "content": content}]
+
+
+def test_parse_outputs_passes_result_items_through() -> None:
+    items = [{"type": "image", "content": "/tmp/a.png"}, {"type": "text", "content": "a chart"}]
+    assert BaseParser(ParserAdd()).parse_outputs(items) == items
