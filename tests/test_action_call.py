@@ -174,3 +174,23 @@ def test_unprintable_result_is_an_api_error() -> None:
 
     ret = CallOdd()("{}")
     assert (ret.state, ret.errmsg) == (ActionStatusCode.API_ERROR, "ValueError: no text")
+
+
+def test_a_failing_tool_prints_nothing_in_a_program_without_logging_config() -> None:
+    import subprocess
+    import textwrap
+
+    program = textwrap.dedent(
+        """
+        from lagent_like import BaseAction
+
+        class CallQuiet(BaseAction):
+            def run(self) -> str:
+                \"\"\"Fails.\"\"\"
+                raise ValueError("boom")
+
+        print(CallQuiet()("{}").errmsg)
+        """
+    )
+    out = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, check=True)
+    assert (out.stdout, out.stderr) == ("ValueError: boom\n", "")

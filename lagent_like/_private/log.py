@@ -1,7 +1,10 @@
 """The package logger, created on first use.
 
 ``logging`` is imported lazily because only failures log, and importing
-``lagent_like`` should stay cheap. The package never configures handlers or levels.
+``lagent_like`` should stay cheap and inert. On first use the logger gets a
+``NullHandler``, as the logging HOWTO asks of libraries: without it, Python's
+last-resort handler would print every failing tool's traceback to stderr of programs
+that never configured logging. Levels and other handlers are left to the application.
 """
 
 from __future__ import annotations
@@ -19,4 +22,7 @@ def logger() -> logging.Logger:
     """The ``lagent_like`` logger."""
     import logging
 
-    return logging.getLogger(LOGGER_NAME)
+    log = logging.getLogger(LOGGER_NAME)
+    if not any(isinstance(h, logging.NullHandler) for h in log.handlers):
+        log.addHandler(logging.NullHandler())
+    return log
