@@ -92,7 +92,7 @@ class ToolNotFoundError(DefinitionError, KeyError):
 class ModelInputError(LagentLikeError):
     """Input written by a model that a tool cannot accept.
 
-    Actions and the executor catch these and return them as ``ActionReturn``s; a
+    Actions and the executor catch these and return them as ``ActionReturn`` records; a
     model reads the message, so it says what was expected and what arrived.
     """
 

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lagent_like._private.docstrings import parse_docstring, parse_with_library, reduce_roles
-from lagent_like._private.google_docstring import read_google
+from lagent_like._private.google_docstring import read_google, returns_section
 
 CORPUS = {
     "one-line": "Make text bold.",
@@ -38,7 +38,10 @@ CORPUS = {
 
 
 def _library(text: str) -> object:
-    return parse_with_library(reduce_roles(inspect.cleandoc(text)), "google")
+    cleaned = reduce_roles(inspect.cleandoc(text))
+    info = parse_with_library(cleaned, "google")
+    info.returns_raw = returns_section(cleaned)
+    return info
 
 
 @pytest.mark.parametrize("text", [pytest.param(t, id=k) for k, t in CORPUS.items()])

@@ -21,7 +21,7 @@ from .signature import Param, read_parameters
 from .types import describe_annotation, describe_type_word
 
 _VAR_KINDS = (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD)
-_SELF_NAMES = ("self", "cls")
+_SELF_NAMES = ("self",)
 
 
 @dataclass
@@ -161,12 +161,13 @@ def _parameter(param: Param, hint: Any, doc: tuple[Optional[str], str]) -> dict[
 def copy_description(value: Any) -> Any:
     """Deep-copy a description: dicts and lists are rebuilt, everything else shared.
 
-    Descriptions hold only dicts, lists and immutable scalars (enum values are shared
-    as they are), so this is a deep copy at a fraction of ``copy.deepcopy``'s cost.
+    Descriptions hold dicts, lists and immutable scalars (enum values are shared as
+    they are), so this is a deep copy at a fraction of ``copy.deepcopy``'s cost. Dict
+    and list subclasses come back as plain dicts and lists.
     """
-    if type(value) is dict:
+    if isinstance(value, dict):
         return {k: copy_description(v) for k, v in value.items()}
-    if type(value) is list:
+    if isinstance(value, list):
         return [copy_description(v) for v in value]
     return value
 

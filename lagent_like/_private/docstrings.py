@@ -11,16 +11,12 @@ from __future__ import annotations
 import inspect
 import re
 from dataclasses import dataclass, field
-from typing import Callable, Optional
+from typing import Any, Callable, Optional
 
-import docstring_parser
-from docstring_parser.google import GoogleParser
-from docstring_parser.numpydoc import NumpydocParser
-from docstring_parser.rest import parse as parse_rest
-
-from .google_docstring import GoogleDoc, read_google
+from .google_docstring import GoogleDoc, read_google, returns_section
 
 _ROLE = re.compile(r":[\w.+-]+(?::[\w.+-]+)*:`~?([^`]+)`")
+_TITLED = re.compile(r"^(.*?)\s*<[^<>]+>$", re.DOTALL)
 _ITEM = re.compile(
     r"^[-*+]?\s*(?P<name>[\w.]+)\s*(?:\((?P<type>[^()]*(?:\([^()]*\)[^()]*)*)\))?\s*:\s*(?P<desc>.*)$"
 )
@@ -32,11 +28,21 @@ _REST_MARKER = re.compile(
     r"^\s*:(?:param|parameter|arg|argument|key|keyword|type|returns?|rtype|raises?)\b", re.M
 )
 _NUMPY_MARKER = re.compile(r"^\s*-{3,}\s*$", re.M)
-_PARSERS: dict[str, Callable[[str], docstring_parser.Docstring]] = {
-    "google": GoogleParser().parse,
-    "numpy": NumpydocParser().parse,
-    "rest": parse_rest,
-}
+_PARSERS: dict[str, Callable[[str], Any]] = {}
+
+
+def _parser(style: str) -> Callable[[str], Any]:
+    """docstring-parser's parser for ``style``, imported and built on first use.
+
+    Google docstrings mostly take the fast path, so many programs never need it.
+    """
+    if not _PARSERS:
+        from docstring_parser.google import GoogleParser
+        from docstring_parser.numpydoc import NumpydocParser
+        from docstring_parser.rest import parse as parse_rest
+
+        _PARSERS.update(google=GoogleParser().parse, numpy=NumpydocParser().parse, rest=parse_rest)
+    return _PARSERS[style]
 
 
 @dataclass
@@ -61,13 +67,16 @@ class DocInfo:
     Attributes:
         description: short and long description joined by a blank line.
         params: parameter name -> ``(type text or None, description)`` in docstring order.
-        returns_text: the ``Returns`` section as written (type, colon, description).
+        returns_text: the first ``Returns`` entry as parsed (type, colon, description).
+        returns_raw: the Google ``Returns`` section with its relative indentation, which
+            tells items from their continuation lines; empty for other styles.
         named_returns: named return values when the style names them itself (NumPy).
     """
 
     description: str = ""
     params: dict[str, tuple[Optional[str], str]] = field(default_factory=dict)
     returns_text: str = ""
+    returns_raw: str = ""
     named_returns: list[ReturnItem] = field(default_factory=list)
 
 
@@ -76,6 +85,9 @@ def reduce_roles(text: str) -> str:
 
     def _text(match: re.Match[str]) -> str:
         target = match.group(1)
+        titled = _TITLED.match(target)
+        if titled:
+            return titled.group(1)
         return target.rsplit(".", 1)[-1] if match.group(0).count("~") else target
 
     return _ROLE.sub(_text, text) if "`" in text else text
@@ -103,11 +115,12 @@ def parse_docstring(doc: Optional[str]) -> DocInfo:
         return DocInfo()
     text = reduce_roles(inspect.cleandoc(doc))
     style = _style(text)
-    if style == "google":
-        fast = read_google(text)
-        if fast is not None:
-            return _from_google(fast)
-    return parse_with_library(text, style)
+    if style != "google":
+        return parse_with_library(text, style)
+    fast = read_google(text)
+    info = _from_google(fast) if fast is not None else parse_with_library(text, style)
+    info.returns_raw = returns_section(text)
+    return info
 
 
 def _from_google(doc: GoogleDoc) -> DocInfo:
@@ -127,9 +140,11 @@ def parse_with_library(text: str, style: str) -> DocInfo:
     Raises:
         DocstringSyntaxError: the docstring is malformed for its style.
     """
+    from docstring_parser import DocstringStyle, ParseError
+
     try:
-        parsed = _PARSERS[style](text)
-    except docstring_parser.ParseError as exc:
+        parsed = _parser(style)(text)
+    except ParseError as exc:
         raise DocstringSyntaxError(f"cannot parse the {style} docstring: {exc}") from None
     short, long = (parsed.short_description or "").strip(), (parsed.long_description or "").strip()
     separator = "\n\n" if parsed.blank_after_short_description else "\n"
@@ -141,7 +156,7 @@ def parse_with_library(text: str, style: str) -> DocInfo:
         first = returns[0]
         head = f"{first.type_name}: " if first.type_name else ""
         info.returns_text = head + (first.description or "")
-        if parsed.style is docstring_parser.DocstringStyle.NUMPYDOC:
+        if parsed.style is DocstringStyle.NUMPYDOC:
             info.named_returns = [
                 ReturnItem(r.return_name, r.type_name, (r.description or "").strip())
                 for r in returns
@@ -150,14 +165,24 @@ def parse_with_library(text: str, style: str) -> DocInfo:
     return info
 
 
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip())
+
+
 def parse_items(lines: list[str]) -> list[ReturnItem]:
-    """Read ``name (type): description`` items; other lines continue the previous item."""
+    """Read ``name (type): description`` items.
+
+    Items start at the indentation of the first line; deeper lines (and lines that
+    are not items) continue the previous item.
+    """
+    lines = [line for line in lines if line.strip()]
+    if not lines:
+        return []
+    base = _indent(lines[0])
     items: list[ReturnItem] = []
     for raw in lines:
         line = raw.strip()
-        if not line:
-            continue
-        match = _ITEM.match(line)
+        match = _ITEM.match(line) if _indent(raw) <= base else None
         if match:
             items.append(
                 ReturnItem(match["name"], (match["type"] or "").strip() or None, match["desc"].strip())
@@ -172,14 +197,16 @@ def named_return_items(info: DocInfo) -> list[ReturnItem]:
     """The ``Returns:`` entries read as named values (``returns_named_value=True``)."""
     if info.named_returns:
         return info.named_returns
-    return parse_items(info.returns_text.splitlines())
+    return parse_items((info.returns_raw or info.returns_text).splitlines())
 
 
 def exploded_return_items(info: DocInfo) -> list[ReturnItem]:
     """The members listed under the ``Returns:`` entry (``explode_return=True``).
 
-    The first line describes the returned value as a whole; the lines below it list
-    its members.
+    The first line describes the returned value as a whole and the lines below it list
+    its members, unless the section starts with the member list itself.
     """
-    lines = info.returns_text.splitlines()
-    return parse_items(lines[1:])
+    lines = [line for line in (info.returns_raw or info.returns_text).splitlines() if line.strip()]
+    if lines and not _BULLET.match(lines[0].strip()):
+        lines = lines[1:]
+    return parse_items(lines)

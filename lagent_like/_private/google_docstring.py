@@ -102,27 +102,51 @@ def _returns(chunk: str) -> Optional[tuple[Optional[str], str]]:
     return None if entry is None else entry
 
 
-def read_google(text: str) -> Optional[GoogleDoc]:
-    """Read a cleaned docstring as Google style; ``None`` to defer to docstring-parser."""
-    doc = GoogleDoc()
+def _sections(text: str) -> list[tuple[str, str]]:
+    """``(title, chunk)`` of each section, cut the way docstring-parser cuts them."""
     matches = list(_TITLE_RE.finditer(text))
-    desc_chunk = text[: matches[0].start()] if matches else text
-    parts = desc_chunk.split("\n", 1)
-    doc.short = parts[0].strip()
-    if len(parts) > 1:
-        doc.blank_after_short = parts[1].startswith("\n")
-        doc.long = parts[1].strip()
-    titles = [m.group(1) for m in matches]
-    if len(set(titles)) != len(titles):
-        return None  # docstring-parser keeps only the last of repeated sections
+    sections = []
     for index, match in enumerate(matches):
-        title = match.group(1)
         end = matches[index + 1].start() if index + 1 < len(matches) else len(text)
         body = text[match.end() : end]
         unknown = _UNKNOWN_META.search(body)
         if unknown is not None:
             body = body[: unknown.start()]
-        chunk = body.strip("\n")
+        sections.append((match.group(1), body.strip("\n")))
+    return sections
+
+
+def returns_section(text: str) -> str:
+    """The first ``Returns``/``Yields`` section, dedented but keeping relative indentation."""
+    for title, chunk in _sections(text):
+        if title in _RETURN_TITLES:
+            return _dedent(chunk)
+    return ""
+
+
+def _dedent(chunk: str) -> str:
+    # Not inspect.cleandoc: it dedents the first line apart from the others, which
+    # would lose the indentation that separates items from continuation lines.
+    lines = chunk.splitlines()
+    margin = min((len(line) - len(line.lstrip()) for line in lines if line.strip()), default=0)
+    return "\n".join(line[margin:] for line in lines).strip()
+
+
+def read_google(text: str) -> Optional[GoogleDoc]:
+    """Read a cleaned docstring as Google style; ``None`` to defer to docstring-parser."""
+    doc = GoogleDoc()
+    first = _TITLE_RE.search(text)
+    desc_chunk = text[: first.start()] if first else text
+    parts = desc_chunk.split("\n", 1)
+    doc.short = parts[0].strip()
+    if len(parts) > 1:
+        doc.blank_after_short = parts[1].startswith("\n")
+        doc.long = parts[1].strip()
+    sections = _sections(text)
+    titles = [title for title, _ in sections]
+    if len(set(titles)) != len(titles):
+        return None  # docstring-parser keeps only the last of repeated sections
+    for title, chunk in sections:
         if title in _RETURN_TITLES:
             if doc.returns is None:
                 if not chunk.strip():

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable
 
@@ -19,13 +20,19 @@ def fenced_blocks(text: str) -> list[tuple[str, str]]:
 
 def close_matches(word: str, candidates: Iterable[str], limit: int = 3) -> list[str]:
     """Candidates that look like ``word``: same spelling ignoring case first, then similar."""
+    return list(_close_matches(word, tuple(candidates), limit))
+
+
+@functools.lru_cache(maxsize=2048)
+def _close_matches(word: str, pool: tuple[str, ...], limit: int) -> tuple[str, ...]:
+    # Memoized: difflib costs several microseconds per candidate, and a model tends to
+    # repeat the same wrong name; the answer depends on nothing else.
     import difflib  # only failures need it; keeps importing the package cheap
 
-    pool = list(candidates)
     lowered = word.lower()
     exact = [c for c in pool if c.lower() == lowered and c != word]
     fuzzy = difflib.get_close_matches(word, pool, n=limit, cutoff=0.6)
-    return list(dict.fromkeys(exact + fuzzy))[:limit]
+    return tuple(dict.fromkeys(exact + fuzzy))[:limit]
 
 
 def did_you_mean(word: str, candidates: Iterable[str]) -> str:

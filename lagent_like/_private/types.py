@@ -88,11 +88,17 @@ class TypeInfo(NamedTuple):
 
 
 def strip_annotated(annotation: Any) -> tuple[Any, tuple[Any, ...]]:
-    """Split ``Annotated[X, *meta]`` into ``(X, meta)``; other annotations pass through."""
+    """Split ``Annotated[X, *meta]`` into ``(X, meta)``; a ``NewType`` becomes its base type.
+
+    Other annotations pass through with no metadata.
+    """
+    meta: tuple[Any, ...] = ()
     if get_origin(annotation) is Annotated:
-        inner, *meta = get_args(annotation)
-        return inner, tuple(meta)
-    return annotation, ()
+        annotation, *rest = get_args(annotation)
+        meta = tuple(rest)
+    while hasattr(annotation, "__supertype__"):  # typing.NewType
+        annotation = annotation.__supertype__
+    return annotation, meta
 
 
 def _type_of_values(values: list[Any]) -> str:

@@ -15,20 +15,24 @@ from .._private.describe import copy_description
 from .._private.text import close_matches, did_you_mean, preview
 from ..exceptions import ToolDefinitionError, ToolNotFoundError
 from ..schema import ActionReturn, ActionValidCode
-from .base_action import BaseAction
+from .base_action import BaseAction, Invoker
 from .builtin_actions import FinishAction, InvalidAction, NoAction
 
 __all__ = ["ActionExecutor"]
 
-_Route = tuple[BaseAction, str]
+_Route = tuple[BaseAction, Invoker]
 
 
 def _routes_of(action: BaseAction) -> dict[str, _Route]:
+    """Callable name -> (action, compiled call) for each API the action can run."""
     if action.is_toolkit:
-        return {
-            f"{action.name}.{api['name']}": (action, api["name"]) for api in action.description["api_list"]
-        }
-    return {action.name: (action, "run")}
+        pairs = [
+            (f"{action.name}.{api['name']}", action.invoker(api["name"]))
+            for api in action.description["api_list"]
+        ]
+    else:
+        pairs = [(action.name, action.invoker("run"))]
+    return {name: (action, invoke) for name, invoke in pairs if invoke is not None}
 
 
 class ActionExecutor:
@@ -93,13 +97,14 @@ class ActionExecutor:
             command: the model's argument string (or a dict / tuple for the parser).
         """
         try:
-            action, api = self._routes[name]
+            action, invoke = self._routes[name]
         except (KeyError, TypeError):
             return self._call_unrouted(name, command)
         if not action._enable:
             return self._call_unrouted(name, command)
-        ret = action(command, api)
-        if action is not self.finish_action:
+        ret = invoke(command)
+        # Records built by the action are OPEN already; a tool's own record may not be.
+        if ret.valid and action is not self.finish_action:
             ret.valid = ActionValidCode.OPEN
         return ret
 

@@ -25,6 +25,14 @@ from .tool_api import api_spec_of, tool_api
 
 __all__ = ["BaseAction", "ToolMeta", "tool_api"]
 
+#: The compiled call of one API: raw model input in, ``ActionReturn`` out, never raising.
+Invoker = Callable[[Any], ActionReturn]
+
+#: Results rendered inline (as ``BaseParser.parse_outputs`` would) to skip a call.
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+_ARGS_ERROR = ActionStatusCode.ARGS_ERROR
+_API_ERROR = ActionStatusCode.API_ERROR
+
 
 def _collect_specs(cls: type) -> dict[str, ApiSpec]:
     """Attribute name -> spec of every API, parents first, overrides replacing them.
@@ -180,12 +188,11 @@ class BaseAction(metaclass=ToolMeta):
         self._is_toolkit = "api_list" in self._description
         attrs = self._api_attrs()
         self._api_specs = {key: type(self).__tool_apis__[attr] for key, attr in attrs.items()}
-        self._apis: dict[str, tuple[Callable[..., Any], bool]] = {
-            key: (getattr(self, attr), self._api_specs[key].is_async) for key, attr in attrs.items()
-        }
         self._parser = parser(self)
-        self._parse_inputs = self._parser.parse_inputs
-        self._parse_outputs = self._parser.parse_outputs
+        self._invokers: dict[str, Invoker] = {
+            key: self._compile_invoker(key, getattr(self, attr), self._api_specs[key].is_async)
+            for key, attr in attrs.items()
+        }
 
     def _api_attrs(self) -> dict[str, str]:
         """API key (``'run'`` for a simple tool) -> name of the method implementing it."""
@@ -228,53 +235,66 @@ class BaseAction(metaclass=ToolMeta):
         the tool gives ``API_ERROR``, unparsable or invalid arguments ``ARGS_ERROR``.
         """
         try:
-            func, is_async = self._apis[name]
+            invoke = self._invokers[name]
         except (KeyError, TypeError):
             return self._unknown_api(inputs, name)
-        try:
-            args = self._parse_inputs(inputs, name)
-        except ParseError as exc:
-            return ActionReturn(
-                args={"inputs": inputs, "name": name},
-                type=self._name,
-                errmsg=exc.err_msg,
-                state=ActionStatusCode.ARGS_ERROR,
-            )
-        except Exception as exc:  # noqa: BLE001 - a faulty parser must not escape either
-            logger().warning("parser %s failed on %r", type(self._parser).__name__, inputs, exc_info=True)
-            return ActionReturn(
-                args={"inputs": inputs, "name": name},
-                type=self._name,
-                errmsg=f"could not read the arguments: {type(exc).__name__}: {exc}",
-                state=ActionStatusCode.ARGS_ERROR,
-            )
-        try:
-            outputs = func(**args)
-            if is_async:
-                outputs = _run_coroutine(outputs)
-            if isinstance(outputs, ActionReturn):
-                if not outputs.args:
-                    outputs.args = args
-                if not outputs.type:
-                    outputs.type = self._name
-                return outputs
-            # Positional: about twice as fast as keywords on the per-call path.
-            return ActionReturn(args, None, self._name, self._parse_outputs(outputs))
-        except (Exception, SystemExit) as exc:  # noqa: BLE001 - a failing tool is a result
-            logger().warning("tool %s.%s raised", self._name, name, exc_info=True)
-            return ActionReturn(
-                args=args,
-                type=self._name,
-                errmsg=f"{type(exc).__name__}: {exc}",
-                state=ActionStatusCode.API_ERROR,
-            )
+        return invoke(inputs)
+
+    def invoker(self, name: str = "run") -> Optional[Invoker]:
+        """The compiled call of API ``name`` (what ``action(inputs, name)`` runs), or ``None``."""
+        return self._invokers.get(name)
+
+    def _compile_invoker(self, key: str, func: Callable[..., Any], is_async: bool) -> Invoker:
+        """Build the per-call path of one API: read, call, render, record.
+
+        One closure per API keeps the call path to a single frame around the tool, with
+        everything it needs bound up front.
+        """
+        read = self._parser.reader(key)
+        render = self._parser.parse_outputs
+        plain_render = type(self._parser).parse_outputs is BaseParser.parse_outputs
+        tool = self._name
+        parser_name = type(self._parser).__name__
+
+        def invoke(inputs: Any) -> ActionReturn:
+            try:
+                args = read(inputs)
+            except ParseError as exc:
+                return ActionReturn(
+                    {"inputs": inputs, "name": key}, None, tool, None, exc.err_msg, _ARGS_ERROR
+                )
+            except Exception as exc:  # noqa: BLE001 - a faulty parser must not escape either
+                logger().warning("parser %s failed on %r", parser_name, inputs, exc_info=True)
+                message = f"could not read the arguments: {type(exc).__name__}: {exc}"
+                return ActionReturn({"inputs": inputs, "name": key}, None, tool, None, message, _ARGS_ERROR)
+            try:
+                outputs = func(**args)
+                if is_async:
+                    outputs = _run_coroutine(outputs)
+                if plain_render and type(outputs) in _SCALARS:
+                    result = [{"type": "text", "content": outputs if type(outputs) is str else str(outputs)}]
+                elif isinstance(outputs, ActionReturn):
+                    if not outputs.args:
+                        outputs.args = args
+                    if not outputs.type:
+                        outputs.type = tool
+                    return outputs
+                else:
+                    result = render(outputs)
+                # Positional: about twice as fast as keywords on the per-call path.
+                return ActionReturn(args, None, tool, result)
+            except (Exception, SystemExit) as exc:  # noqa: BLE001 - a failing tool is a result
+                logger().warning("tool %s.%s raised", tool, key, exc_info=True)
+                return ActionReturn(args, None, tool, None, f"{type(exc).__name__}: {exc}", _API_ERROR)
+
+        return invoke
 
     def _unknown_api(self, inputs: Any, name: Any) -> ActionReturn:
         if self._is_toolkit:
-            labels = [f"{self._name}.{api}" for api in self._apis]
-            hint = did_you_mean(str(name), self._apis)
+            labels = [f"{self._name}.{api}" for api in self._invokers]
+            hint = did_you_mean(str(name), self._invokers)
             message = f"{self._name} has no API {name!r}.{hint} Call one of: {', '.join(labels) or 'none'}"
-        elif self._apis:
+        elif self._invokers:
             message = f"{self._name} is a simple tool; call it as {self._name!r} (API 'run'), not {name!r}"
         else:
             message = f"{self._name} has no callable API"

@@ -4,15 +4,19 @@ A parser is chosen per action (``BaseAction(parser=JsonParser)``). It does three
 it tells the model how to pass arguments (``PARAMETER_DESCRIPTION``, inserted into the
 action's description as ``parameter_description``), it parses and checks the model's
 argument string for one API (``parse_inputs``), and it renders a tool's return value
-as result items (``parse_outputs``). Everything a parser needs per API is computed in
-its constructor so a call does dictionary and set lookups only.
+as result items (``parse_outputs``).
+
+Everything a parser needs per API is computed in its constructor: it compiles one
+*reader* per API, a closure from raw input to checked keyword arguments, and actions
+call that reader directly on every call. A subclass that overrides ``parse_inputs``
+(Lagent's way of writing a parser) still works: its readers call ``parse_inputs``.
 """
 
 from __future__ import annotations
 
 import ast
 import json
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from .._private.lenient_json import loads_lenient
 from .._private.text import close_matches, did_you_mean, fenced_blocks, preview
@@ -20,6 +24,9 @@ from ..exceptions import ParseError, ToolDefinitionError
 
 if TYPE_CHECKING:
     from .base_action import BaseAction
+
+#: A compiled reader: raw model input in, keyword arguments out (or ``ParseError``).
+Reader = Callable[[Any], "dict[str, Any]"]
 
 __all__ = ["BaseParser", "JsonParser", "TupleParser"]
 
@@ -34,10 +41,11 @@ class _ApiArgs:
         required: names that must be given.
         open: the API also takes arbitrary keyword arguments.
         types: Lagent type name per parameter, for examples in messages.
+        listing: the parameter names as shown in messages.
     """
 
     # Slots: these attributes are read on every call.
-    __slots__ = ("label", "names", "open", "order", "required", "types")
+    __slots__ = ("label", "listing", "names", "open", "order", "required", "types")
 
     def __init__(
         self, label: str, order: tuple[str, ...], required: list[str], open: bool, types: tuple[str, ...]
@@ -48,6 +56,7 @@ class _ApiArgs:
         self.required = frozenset(required)
         self.open = open
         self.types = types
+        self.listing = ", ".join(order) or "none"
 
     def example_object(self) -> str:
         fields = ", ".join(f'"{n}": <{t}>' for n, t in zip(self.order, self.types))
@@ -69,7 +78,8 @@ def _is_items(outputs: list[Any]) -> bool:
 class BaseParser:
     """Parser that hands the raw input to the API's first parameter.
 
-    Subclasses override :meth:`parse_inputs` and set :attr:`PARAMETER_DESCRIPTION`.
+    Subclasses set :attr:`PARAMETER_DESCRIPTION` and override :meth:`_compile` (or,
+    as in Lagent, :meth:`parse_inputs`).
 
     Args:
         action: the action whose description this parser reads and annotates.
@@ -110,10 +120,36 @@ class BaseParser:
             self._args[key] = _ApiArgs(label, order, required, key in open_apis, types)
         if problems:
             raise ToolDefinitionError(f"{type(action).__qualname__} with {type(self).__name__}", problems)
+        custom = type(self).parse_inputs is not BaseParser.parse_inputs
+        self._readers: dict[str, Reader] = {
+            key: self._delegate(key) if custom else self._compile(api) for key, api in self._args.items()
+        }
 
-    def _api(self, name: str) -> _ApiArgs:
+    def _delegate(self, name: str) -> Reader:
+        parse_inputs = self.parse_inputs
+
+        def read(inputs: Any) -> dict[str, Any]:
+            return parse_inputs(inputs, name)
+
+        return read
+
+    def _compile(self, api: _ApiArgs) -> Reader:
+        """Build the reader of one API; subclasses override this."""
+        first = api.order[0] if api.order else None
+
+        def read(inputs: Any) -> dict[str, Any]:
+            return {first: inputs} if first is not None else {}
+
+        return read
+
+    def reader(self, name: str) -> Reader:
+        """The compiled reader of API ``name`` (``'run'`` for a simple tool).
+
+        Raises:
+            ParseError: the action has no such API.
+        """
         try:
-            return self._args[name]
+            return self._readers[name]
         except (KeyError, TypeError):
             known = ", ".join(a.label for a in self._args.values())
             raise ParseError(
@@ -121,9 +157,12 @@ class BaseParser:
             ) from None
 
     def parse_inputs(self, inputs: Any, name: str = "run") -> dict[str, Any]:
-        """Map the raw input to the API's first parameter (no arguments if it has none)."""
-        api = self._api(name)
-        return {api.order[0]: inputs} if api.order else {}
+        """Parse ``inputs`` for API ``name`` into keyword arguments.
+
+        Raises:
+            ParseError: the input cannot be read or does not fit the API.
+        """
+        return self.reader(name)(inputs)
 
     def parse_outputs(self, outputs: Any) -> list[dict[str, Any]]:
         """Render a tool's return value as result items.
@@ -151,9 +190,7 @@ def _name_problems(api: _ApiArgs, args: dict[str, Any]) -> ParseError:
             if key not in api.names:
                 matches = close_matches(str(key), api.order)
                 hint = f" (did you mean {matches[0]!r}?)" if matches else ""
-                problems.append(
-                    f"{key!r} is not a parameter{hint}; parameters: {', '.join(api.order) or 'none'}"
-                )
+                problems.append(f"{key!r} is not a parameter{hint}; parameters: {api.listing}")
     problems += [f"{name!r} is required" for name in api.order if name in api.required and name not in args]
     return ParseError(f"{api.label}: " + "; ".join(problems))
 
@@ -164,6 +201,9 @@ class JsonParser(BaseParser):
     Strict JSON is read directly; otherwise the object is extracted from code fences
     and surrounding prose and read leniently (single quotes, trailing commas,
     comments, ``True``/``False``/``None``). Blank input means no arguments.
+
+    Raises (from the reader): :class:`ParseError` for invalid JSON (with its
+    position), a value that is not an object, unknown or missing arguments.
     """
 
     PARAMETER_DESCRIPTION = (
@@ -171,49 +211,44 @@ class JsonParser(BaseParser):
         "where key is the parameter name."
     )
 
-    def parse_inputs(self, inputs: Any, name: str = "run") -> dict[str, Any]:
-        """Parse a JSON object string or a dict and check names against the API.
+    def _compile(self, api: _ApiArgs) -> Reader:
+        names, required, is_open = api.names, api.required, api.open
 
-        Raises:
-            ParseError: invalid JSON (with its position), not an object, unknown or
-                missing arguments.
-        """
-        try:
-            api = self._args[name]
-        except (KeyError, TypeError):
-            api = self._api(name)
-        if type(inputs) is str:
-            try:
-                args = _json_decode(inputs)
-            except (ValueError, RecursionError):
-                args = self._lenient(api, inputs)
-            if type(args) is str:
-                args = self._lenient(api, args)
-        elif inputs is None:
-            args = {}
-        else:
-            args = inputs
-        if not isinstance(args, dict):
-            raise ParseError(
-                f"{api.label}: expected a JSON object such as {api.example_object()}, "
-                f"got {type(args).__name__} {preview(args)}"
-            )
-        keys = args.keys()
-        if (api.open or keys <= api.names) and keys >= api.required:
-            return args
-        raise _name_problems(api, args)
+        def read(inputs: Any) -> dict[str, Any]:
+            if type(inputs) is str:
+                try:
+                    args = _json_decode(inputs)
+                except (ValueError, RecursionError):
+                    args = _lenient(api, inputs)
+                if type(args) is str:
+                    args = _lenient(api, args)
+            elif inputs is None:
+                args = {}
+            else:
+                args = inputs
+            if not isinstance(args, dict):
+                raise ParseError(
+                    f"{api.label}: expected a JSON object such as {api.example_object()}, "
+                    f"got {type(args).__name__} {preview(args)}"
+                )
+            keys = args.keys()
+            if (is_open or keys <= names) and keys >= required:
+                return args
+            raise _name_problems(api, args)
 
-    @staticmethod
-    def _lenient(api: _ApiArgs, text: str) -> Any:
-        if not text.strip():
-            return {}
-        try:
-            return loads_lenient(text)
-        except ValueError as exc:
-            raise ParseError(
-                f"{api.label}: invalid JSON arguments: {exc}. "
-                f"Write one JSON object such as {api.example_object()}"
-            ) from None
+        return read
+
+
+def _lenient(api: _ApiArgs, text: str) -> Any:
+    if not text.strip():
+        return {}
+    try:
+        return loads_lenient(text)
+    except ValueError as exc:
+        raise ParseError(
+            f"{api.label}: invalid JSON arguments: {exc}. "
+            f"Write one JSON object such as {api.example_object()}"
+        ) from None
 
 
 class TupleParser(BaseParser):
@@ -221,6 +256,9 @@ class TupleParser(BaseParser):
 
     Strings are read with :func:`ast.literal_eval` only, never evaluated as code. A
     single literal that is not a tuple is taken as a 1-tuple.
+
+    Raises (from the reader): :class:`ParseError` for input that is not a literal
+    (with its position), too few or too many arguments.
     """
 
     PARAMETER_DESCRIPTION = (
@@ -228,56 +266,55 @@ class TupleParser(BaseParser):
         "with the arguments in the order of the parameters."
     )
 
-    def parse_inputs(self, inputs: Any, name: str = "run") -> dict[str, Any]:
-        """Parse a tuple literal string or a tuple and map it onto the parameters.
+    def _compile(self, api: _ApiArgs) -> Reader:
+        order, required = api.order, api.required
 
-        Raises:
-            ParseError: not a literal (with its position), too few or too many arguments.
-        """
-        api = self._api(name)
-        if type(inputs) is str:
-            values = self._literal(api, inputs)
-        elif isinstance(inputs, (tuple, list)):
-            values = tuple(inputs)
-        elif inputs is None:
-            values = ()
-        else:
-            raise ParseError(
-                f"{api.label}: expected a tuple such as {api.example_tuple()}, "
-                f"got {type(inputs).__name__} {preview(inputs)}"
-            )
-        given = len(values)
-        if given > len(api.order):
-            raise ParseError(
-                f"{api.label}: too many arguments: takes at most {len(api.order)} "
-                f"({', '.join(api.order) or 'none'}), got {given}"
-            )
-        missing = [n for n in api.order[given:] if n in api.required]
-        if missing:
-            raise ParseError(
-                f"{api.label}: too few arguments: got {given}, missing "
-                + ", ".join(repr(n) for n in missing)
-                + f"; write {api.example_tuple()}"
-            )
-        return dict(zip(api.order, values))
+        def read(inputs: Any) -> dict[str, Any]:
+            if type(inputs) is str:
+                values = _literal(api, inputs)
+            elif isinstance(inputs, (tuple, list)):
+                values = tuple(inputs)
+            elif inputs is None:
+                values = ()
+            else:
+                raise ParseError(
+                    f"{api.label}: expected a tuple such as {api.example_tuple()}, "
+                    f"got {type(inputs).__name__} {preview(inputs)}"
+                )
+            given = len(values)
+            if given > len(order):
+                raise ParseError(
+                    f"{api.label}: too many arguments: takes at most {len(order)} "
+                    f"({api.listing}), got {given}"
+                )
+            missing = [n for n in order[given:] if n in required]
+            if missing:
+                raise ParseError(
+                    f"{api.label}: too few arguments: got {given}, missing "
+                    + ", ".join(repr(n) for n in missing)
+                    + f"; write {api.example_tuple()}"
+                )
+            return dict(zip(order, values))
 
-    @staticmethod
-    def _literal(api: _ApiArgs, text: str) -> tuple[Any, ...]:
-        fences = fenced_blocks(text)
-        source = (fences[0][1] if fences else text).strip()
-        if not source:
-            return ()
-        try:
-            value = ast.literal_eval(source)
-        except SyntaxError as exc:
-            where = f" at line {exc.lineno}, column {exc.offset}" if exc.lineno else ""
-            raise ParseError(
-                f"{api.label}: invalid tuple arguments: {exc.msg}{where}. "
-                f"Write a Python tuple such as {api.example_tuple()}"
-            ) from None
-        except (ValueError, TypeError, MemoryError, RecursionError) as exc:
-            raise ParseError(
-                f"{api.label}: invalid tuple arguments: only Python literals are accepted "
-                f"({type(exc).__name__}). Write a Python tuple such as {api.example_tuple()}"
-            ) from None
-        return value if type(value) is tuple else (value,)
+        return read
+
+
+def _literal(api: _ApiArgs, text: str) -> tuple[Any, ...]:
+    fences = fenced_blocks(text)
+    source = (fences[0][1] if fences else text).strip()
+    if not source:
+        return ()
+    try:
+        value = ast.literal_eval(source)
+    except SyntaxError as exc:
+        where = f" at line {exc.lineno}, column {exc.offset}" if exc.lineno else ""
+        raise ParseError(
+            f"{api.label}: invalid tuple arguments: {exc.msg}{where}. "
+            f"Write a Python tuple such as {api.example_tuple()}"
+        ) from None
+    except (ValueError, TypeError, MemoryError, RecursionError) as exc:
+        raise ParseError(
+            f"{api.label}: invalid tuple arguments: only Python literals are accepted "
+            f"({type(exc).__name__}). Write a Python tuple such as {api.example_tuple()}"
+        ) from None
+    return value if type(value) is tuple else (value,)

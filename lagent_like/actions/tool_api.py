@@ -70,8 +70,8 @@ def tool_api(
         name=name,
         explode_return=explode_return,
         returns_named_value=returns_named_value,
-        include_arguments=list(include_arguments) if include_arguments is not None else None,
-        exclude_arguments=list(exclude_arguments) if exclude_arguments is not None else None,
+        include_arguments=_names(include_arguments),
+        exclude_arguments=_names(exclude_arguments),
     )
 
     def decorate(function: F) -> F:
@@ -81,6 +81,13 @@ def tool_api(
         return function
 
     return decorate if func is None else decorate(func)
+
+
+def _names(value: Optional[list[str]]) -> Optional[list[str]]:
+    # A single name given as a string means that name, not its characters.
+    if value is None:
+        return None
+    return [value] if isinstance(value, str) else list(value)
 
 
 def api_spec_of(obj: Any) -> Optional[ApiSpec]:

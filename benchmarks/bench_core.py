@@ -1,0 +1,478 @@
+"""Measure what ``lagent_like`` costs next to the floor a hand-written call pays.
+
+Run ``python benchmarks/bench_core.py`` (about ten seconds), ``--quick`` for a smoke
+run of a second or two (numbers are then rough), ``--json`` to print the rows as a
+JSON list instead of the table, and ``--check`` to exit 1 when a row misses its target.
+Without ``--check`` the script always exits 0: it is a report, not a test.
+
+Method:
+
+* **The floor** is what any tool layer has to do at least: decode the model's argument
+  string and call the function, ``str(add(**json.loads(s)))`` for
+  ``s = '{"a": 1, "b": 2}'``. For ``TupleParser`` rows there is a second floor,
+  ``str(add(*ast.literal_eval(s)))`` for ``s = '(1, 2)'``, because ``literal_eval``
+  alone costs several times ``json.loads``.
+* **Per-call rows** time ``executor(name, s)`` (string in, ``ActionReturn`` out) with
+  :mod:`timeit`, statements compiled inline (no lambda layer on either side). Each
+  loop is calibrated to last a fixed budget, then the floor and the row are timed
+  alternately (floor, row, floor, row, ...), ``N`` times each, and the minimum of each
+  is kept. The machine is shared and noisy; the minimum is the run least disturbed by
+  other processes, and alternating keeps the floor and the row under the same
+  conditions. The floor row shows the minimum over every floor sample of the run, and
+  each ratio is a row's minimum divided by that floor minimum (for tuple rows: by the
+  tuple floor's minimum; the ratio to the JSON floor is shown in brackets).
+* **Defining a toolkit** times a function whose body is a ``class`` statement with five
+  ``@tool_api`` methods (Google docstrings with ``Args:``, typed parameters), reported
+  per API. Each definition gets a unique tool name and is defined with
+  ``register=False``, so the global registry does not grow. This module does not use
+  ``from __future__ import annotations``, so the annotations are objects; with string
+  annotations describing also pays for ``typing.get_type_hints``.
+* **Importing** runs ``python -c "import lagent_like"`` and ``python -c "pass"`` in fresh
+  processes, alternately, ``N`` times each, and reports the difference of the minima.
+  The children write and read bytecode in a private cache (``PYTHONPYCACHEPREFIX`` set
+  to a temporary directory, warmed up first), so the number is what an installed
+  package costs even when the caller's environment disables bytecode caching. A last
+  child reports whether importing the package imported ``requests`` (it must not).
+
+Before timing, every per-call row is run once and its ``ActionReturn.state`` checked;
+a row that does not do what it claims is reported as ``BROKEN``.
+"""
+
+import argparse
+import ast
+import gc
+import itertools
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+import timeit
+from dataclasses import asdict, dataclass
+from typing import Any, Optional
+
+from lagent_like import ActionExecutor, ActionStatusCode, BaseAction, TupleParser, tool_api
+
+JSON_VALID = '{"a": 1, "b": 2}'
+TUPLE_VALID = "(1, 2)"
+JSON_MISSING = '{"a": 1}'
+JSON_UNKNOWN = '{"a": 1, "b": 2, "c": 3}'
+TUPLE_TOO_MANY = "(1, 2, 3)"
+JSON_MALFORMED = '{"a": 1,, "b": 2}'
+
+VALID_TARGET = 2.0
+INVALID_TARGET = 3.0
+DEFINE_TARGET_US = 30.0
+IMPORT_TARGET_MS = 40.0
+APIS_PER_TOOLKIT = 5
+
+FLOOR_JSON = "floor json: str(add(**json.loads(s)))"
+FLOOR_TUPLE = "floor tuple: str(add(*ast.literal_eval(s)))"
+
+
+def add(a: int, b: int) -> int:
+    """Add two integers (the plain function the floor calls)."""
+    return a + b
+
+
+class Calc(BaseAction, register=False):
+    """A toolkit with one API."""
+
+    @tool_api
+    def add(self, a: int, b: int) -> int:
+        """Add two integers.
+
+        Args:
+            a: the first addend
+            b: the second addend
+        """
+        return a + b
+
+
+class Add(BaseAction, register=False):
+    """A simple tool."""
+
+    def run(self, a: int, b: int) -> int:
+        """Add two integers.
+
+        Args:
+            a: the first addend
+            b: the second addend
+        """
+        return a + b
+
+
+_names = itertools.count()
+
+
+def define_toolkit() -> type:
+    """Define a new five-API toolkit class with a unique tool name and return it."""
+    tool_name = f"BenchKit{next(_names)}"
+
+    class Kit(BaseAction, register=False):
+        """Text and number utilities."""
+
+        __tool_name__ = tool_name
+        __qualname__ = tool_name
+
+        @tool_api
+        def add(self, a: int, b: int = 0) -> int:
+            """Add two integers.
+
+            Args:
+                a: the first addend
+                b: the second addend
+            """
+            return a + b
+
+        @tool_api
+        def scale(self, value: float, factor: float = 1.0) -> float:
+            """Multiply a number by a factor.
+
+            Args:
+                value: the number to scale
+                factor: the multiplier
+            """
+            return value * factor
+
+        @tool_api
+        def repeat(self, text: str, times: int = 2, sep: str = " ") -> str:
+            """Repeat a text.
+
+            Args:
+                text: the text to repeat
+                times: how many copies
+                sep: what goes between the copies
+            """
+            return sep.join([text] * times)
+
+        @tool_api
+        def join(self, words: list[str], upper: bool = False) -> str:
+            """Join words with spaces.
+
+            Args:
+                words: the words to join
+                upper: whether to upper-case the result
+            """
+            text = " ".join(words)
+            return text.upper() if upper else text
+
+        @tool_api
+        def lookup(self, table: dict[str, int], key: str, default: Optional[int] = None) -> Optional[int]:
+            """Look a key up in a table.
+
+            Args:
+                table: the mapping to search
+                key: the key to find
+                default: what to return when the key is missing
+            """
+            return table.get(key, default)
+
+    return Kit
+
+
+@dataclass
+class Row:
+    """One line of the report.
+
+    Attributes:
+        row: the row's name (stable; the smoke test looks for it).
+        value: the measurement (``requests imported`` holds a bool).
+        unit: ``ns/call``, ``us/API``, ``ms`` or ``""``.
+        ratio: ``value`` over the row's floor, ``None`` when not a per-call row.
+        ratio_json: ``value`` over the JSON floor, for tuple rows.
+        target: the target as text, ``"-"`` when there is none.
+        verdict: ``ok``, ``OVER``, ``BROKEN ...`` or ``-``.
+    """
+
+    row: str
+    value: Any
+    unit: str
+    ratio: Optional[float]
+    ratio_json: Optional[float]
+    target: str
+    verdict: str
+
+
+@dataclass
+class Settings:
+    """How long to measure.
+
+    Attributes:
+        repeats: samples per measurement (the minimum is kept).
+        budget: seconds one timeit loop is calibrated to last.
+    """
+
+    repeats: int
+    budget: float
+
+
+def _calibrate(timer: timeit.Timer, budget: float) -> int:
+    """The loop count that makes one ``timer.timeit(number)`` last about ``budget`` seconds."""
+    number = 1
+    while True:
+        elapsed = timer.timeit(number)
+        if elapsed >= budget / 5 or number >= 10**7:
+            break
+        number *= 5 if elapsed < budget / 50 else 2
+    return max(1, round(number * budget / max(elapsed, 1e-9)))
+
+
+class Bench:
+    """Interleaved best-of-N timings of statements against the floors.
+
+    Args:
+        settings: repeats and loop budget.
+    """
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.namespace: dict[str, Any] = {
+            "json": json,
+            "ast": ast,
+            "add": add,
+            "define_toolkit": define_toolkit,
+        }
+        self.floors: dict[str, list[float]] = {FLOOR_JSON: [], FLOOR_TUPLE: []}
+        self._floor_stmts = {
+            FLOOR_JSON: f"str(add(**json.loads({JSON_VALID!r})))",
+            FLOOR_TUPLE: f"str(add(*ast.literal_eval({TUPLE_VALID!r})))",
+        }
+
+    def _timer(self, stmt: str) -> timeit.Timer:
+        return timeit.Timer(stmt, globals=self.namespace)
+
+    def measure(self, stmt: str, floor: str, per: int = 1) -> float:
+        """Time ``stmt`` alternately with ``floor``; return ns per ``per`` units, best of N.
+
+        The floor's samples are kept in :attr:`floors`.
+        """
+        row_timer, floor_timer = self._timer(stmt), self._timer(self._floor_stmts[floor])
+        row_number = _calibrate(row_timer, self.settings.budget)
+        floor_number = _calibrate(floor_timer, self.settings.budget)
+        best = float("inf")
+        for _ in range(self.settings.repeats):
+            gc.collect()
+            self.floors[floor].append(floor_timer.timeit(floor_number) / floor_number * 1e9)
+            gc.collect()
+            best = min(best, row_timer.timeit(row_number) / row_number * 1e9)
+        return best / per
+
+    def floor(self, name: str) -> float:
+        """The minimum ns/call of a floor over every sample taken so far."""
+        if not self.floors[name]:
+            self.measure(self._floor_stmts[name], name)
+        return min(self.floors[name])
+
+
+def _subprocess_times(code: str, env: dict[str, str], cwd: str, repeats: int) -> list[float]:
+    """Wall-clock seconds of ``python -c code`` and ``python -c pass``, alternately, minima."""
+    best_code = best_pass = float("inf")
+    for _ in range(repeats):
+        for which in ("pass", code):
+            start = time.perf_counter()
+            subprocess.run([sys.executable, "-c", which], env=env, cwd=cwd, check=True)
+            elapsed = time.perf_counter() - start
+            if which == "pass":
+                best_pass = min(best_pass, elapsed)
+            else:
+                best_code = min(best_code, elapsed)
+    return [best_code, best_pass]
+
+
+def measure_import(repeats: int) -> tuple[float, bool]:
+    """Return (ms that ``import lagent_like`` adds to a fresh interpreter, requests imported)."""
+    with tempfile.TemporaryDirectory(prefix="bench-import-") as tmp:
+        env = dict(os.environ)
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        env["PYTHONPYCACHEPREFIX"] = os.path.join(tmp, "pycache")
+        for warm_up in ("import lagent_like", "pass"):
+            subprocess.run([sys.executable, "-c", warm_up], env=env, cwd=tmp, check=True)
+        with_import, bare = _subprocess_times("import lagent_like", env, tmp, repeats)
+        probe = subprocess.run(
+            [sys.executable, "-c", "import lagent_like, sys; print('requests' in sys.modules)"],
+            env=env,
+            cwd=tmp,
+            check=True,
+            capture_output=True,
+            text=True,
+        )
+    return max(0.0, (with_import - bare) * 1e3), probe.stdout.strip() == "True"
+
+
+def _verdict(value: float, target: Optional[float]) -> str:
+    if target is None:
+        return "-"
+    return "ok" if value <= target else "OVER"
+
+
+def _check_state(
+    executor: ActionExecutor, name: str, command: str, expected: ActionStatusCode
+) -> Optional[str]:
+    """``None`` when the call ends in ``expected``, else a ``BROKEN`` verdict."""
+    ret = executor(name, command)
+    if ret.state == expected:
+        return None
+    return f"BROKEN (state {int(ret.state)}, expected {int(expected)})"
+
+
+def run(settings: Settings) -> list[Row]:
+    """Measure every row once and return the report."""
+    bench = Bench(settings)
+    json_exec = ActionExecutor([Calc(), Add()])
+    tuple_exec = ActionExecutor([Calc(parser=TupleParser), Add(parser=TupleParser)])
+    bench.namespace.update(json_exec=json_exec, tuple_exec=tuple_exec)
+    ok, args_error = ActionStatusCode.SUCCESS, ActionStatusCode.ARGS_ERROR
+    # (row name, executor, tool name, command, floor, target ratio, expected state)
+    per_call: list[tuple[str, str, str, str, str, Optional[float], ActionStatusCode]] = [
+        ("Calc.add json valid", "json_exec", "Calc.add", JSON_VALID, FLOOR_JSON, VALID_TARGET, ok),
+        ("Add json valid", "json_exec", "Add", JSON_VALID, FLOOR_JSON, VALID_TARGET, ok),
+        ("Calc.add tuple valid", "tuple_exec", "Calc.add", TUPLE_VALID, FLOOR_TUPLE, VALID_TARGET, ok),
+        ("Add tuple valid", "tuple_exec", "Add", TUPLE_VALID, FLOOR_TUPLE, VALID_TARGET, ok),
+        (
+            "Calc.add json missing arg",
+            "json_exec",
+            "Calc.add",
+            JSON_MISSING,
+            FLOOR_JSON,
+            INVALID_TARGET,
+            args_error,
+        ),
+        (
+            "Calc.add json unknown arg",
+            "json_exec",
+            "Calc.add",
+            JSON_UNKNOWN,
+            FLOOR_JSON,
+            INVALID_TARGET,
+            args_error,
+        ),
+        (
+            "Calc.add tuple too many",
+            "tuple_exec",
+            "Calc.add",
+            TUPLE_TOO_MANY,
+            FLOOR_TUPLE,
+            INVALID_TARGET,
+            args_error,
+        ),
+        (
+            "Calc.add json malformed (json5)",
+            "json_exec",
+            "Calc.add",
+            JSON_MALFORMED,
+            FLOOR_JSON,
+            None,
+            args_error,
+        ),
+    ]
+    measured: list[tuple[str, float, str, Optional[float], Optional[str]]] = []
+    for name, executor, tool, command, floor, target, expected in per_call:
+        broken = _check_state(bench.namespace[executor], tool, command, expected)
+        value = bench.measure(f"{executor}({tool!r}, {command!r})", floor)
+        measured.append((name, value, floor, target, broken))
+    define_us = bench.measure("define_toolkit()", FLOOR_JSON, per=APIS_PER_TOOLKIT) / 1e3
+    import_ms, requests_imported = measure_import(settings.repeats)
+
+    json_floor, tuple_floor = bench.floor(FLOOR_JSON), bench.floor(FLOOR_TUPLE)
+    rows = [Row(FLOOR_JSON, json_floor, "ns/call", 1.0, 1.0, "-", "-")]
+    rows.append(Row(FLOOR_TUPLE, tuple_floor, "ns/call", 1.0, tuple_floor / json_floor, "-", "-"))
+    for name, value, floor, target, broken in measured:
+        ratio = value / (json_floor if floor == FLOOR_JSON else tuple_floor)
+        target_text = f"<= {target:.1f}x" if target is not None else "-"
+        verdict = broken or _verdict(ratio, target)
+        rows.append(Row(name, value, "ns/call", ratio, value / json_floor, target_text, verdict))
+    rows.append(
+        Row(
+            f"define {APIS_PER_TOOLKIT}-API toolkit",
+            define_us,
+            "us/API",
+            None,
+            None,
+            f"<= {DEFINE_TARGET_US:g} us/API",
+            _verdict(define_us, DEFINE_TARGET_US),
+        )
+    )
+    rows.append(
+        Row(
+            "import lagent_like",
+            import_ms,
+            "ms",
+            None,
+            None,
+            f"<= {IMPORT_TARGET_MS:g} ms",
+            _verdict(import_ms, IMPORT_TARGET_MS),
+        )
+    )
+    rows.append(
+        Row(
+            "requests imported",
+            requests_imported,
+            "",
+            None,
+            None,
+            "False",
+            "OVER" if requests_imported else "ok",
+        )
+    )
+    return rows
+
+
+def _format_value(row: Row) -> str:
+    if isinstance(row.value, bool):
+        return str(row.value)
+    digits = 0 if row.unit == "ns/call" else 1
+    return f"{row.value:,.{digits}f} {row.unit}"
+
+
+def _format_ratio(row: Row) -> str:
+    if row.ratio is None:
+        return "-"
+    text = f"{row.ratio:.2f}"
+    if row.ratio_json is not None and abs(row.ratio_json - row.ratio) > 1e-9:
+        text += f" ({row.ratio_json:.2f} json)"
+    return text
+
+
+def format_table(rows: list[Row], settings: Settings) -> str:
+    """Render the rows as a plain-text table with a one-line header."""
+    header = ("row", "time", "ratio", "target", "verdict")
+    cells = [(r.row, _format_value(r), _format_ratio(r), r.target, r.verdict) for r in rows]
+    widths = [max(len(line[i]) for line in [header, *cells]) for i in range(len(header))]
+    right = {1, 2}
+
+    def line(values: tuple[str, ...]) -> str:
+        parts = [v.rjust(w) if i in right else v.ljust(w) for i, (v, w) in enumerate(zip(values, widths))]
+        return "  ".join(parts).rstrip()
+
+    title = (
+        f"lagent_like core benchmark: Python {sys.version.split()[0]}, best of {settings.repeats}, "
+        f"loops of ~{settings.budget * 1e3:g} ms, floor interleaved with every row"
+    )
+    rule = "  ".join("-" * w for w in widths)
+    return "\n".join([title, line(header), rule, *(line(c) for c in cells)])
+
+
+def main(argv: Optional[list[str]] = None) -> int:
+    """Parse the options, run the benchmark, print the report; return the exit code."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
+    parser.add_argument("--quick", action="store_true", help="a fast smoke run (rough numbers)")
+    parser.add_argument("--json", action="store_true", help="print the rows as a JSON list")
+    parser.add_argument("--check", action="store_true", help="exit 1 if a row misses its target")
+    options = parser.parse_args(argv)
+    settings = Settings(repeats=3, budget=0.004) if options.quick else Settings(repeats=7, budget=0.05)
+    rows = run(settings)
+    if options.json:
+        print(json.dumps([asdict(r) for r in rows], indent=2))
+    else:
+        print(format_table(rows, settings))
+    missed = [r.row for r in rows if r.verdict not in ("ok", "-")]
+    if options.check and missed:
+        print(f"targets missed: {', '.join(missed)}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

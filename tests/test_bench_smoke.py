@@ -1,0 +1,78 @@
+"""Smoke test of ``benchmarks/bench_core.py``: it runs and reports every row.
+
+Timings are not checked against targets here (the machine is shared and noisy); the
+benchmark's own ``--check`` option does that.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+BENCH = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_core.py"
+
+NUMERIC_ROWS = [
+    "floor json: str(add(**json.loads(s)))",
+    "floor tuple: str(add(*ast.literal_eval(s)))",
+    "Calc.add json valid",
+    "Add json valid",
+    "Calc.add tuple valid",
+    "Add tuple valid",
+    "Calc.add json missing arg",
+    "Calc.add json unknown arg",
+    "Calc.add tuple too many",
+    "Calc.add json malformed (json5)",
+    "define 5-API toolkit",
+    "import lagent_like",
+]
+
+
+@pytest.fixture(scope="module")
+def rows() -> dict[str, dict[str, Any]]:
+    proc = subprocess.run(
+        [sys.executable, str(BENCH), "--quick", "--json"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)
+    assert isinstance(data, list)
+    return {row["row"]: row for row in data}
+
+
+@pytest.mark.parametrize("name", NUMERIC_ROWS)
+def test_row_has_positive_number(rows: dict[str, dict[str, Any]], name: str) -> None:
+    assert name in rows, sorted(rows)
+    value = rows[name]["value"]
+    assert isinstance(value, (int, float)) and not isinstance(value, bool)
+    assert value > 0
+
+
+def test_per_call_rows_have_ratios(rows: dict[str, dict[str, Any]]) -> None:
+    for row in rows.values():
+        if row["unit"] == "ns/call":
+            assert row["ratio"] > 0, row
+
+
+def test_no_row_is_broken(rows: dict[str, dict[str, Any]]) -> None:
+    # BROKEN means a row's call did not end in the state it claims to measure.
+    assert not [r for r in rows.values() if r["verdict"].startswith("BROKEN")]
+
+
+def test_requests_row_is_a_bool(rows: dict[str, dict[str, Any]]) -> None:
+    assert isinstance(rows["requests imported"]["value"], bool)
+
+
+def test_table_lists_every_row() -> None:
+    proc = subprocess.run(
+        [sys.executable, str(BENCH), "--quick"], capture_output=True, text=True, timeout=300
+    )
+    assert proc.returncode == 0, proc.stderr
+    for name in [*NUMERIC_ROWS, "requests imported"]:
+        assert name in proc.stdout

@@ -1,0 +1,50 @@
+"""Every script in ``examples/`` runs, and the quick start prints what the docs promise."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+SCRIPTS = sorted(EXAMPLES.glob("*.py"))
+
+
+def _run(script: Path, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120, cwd=cwd)
+
+
+def test_there_are_examples() -> None:
+    assert EXAMPLES / "quickstart.py" in SCRIPTS
+
+
+@pytest.mark.parametrize("script", SCRIPTS, ids=[s.name for s in SCRIPTS])
+def test_example_runs(script: Path, tmp_path: Path) -> None:
+    # Run from an empty directory: an example must not depend on the current directory.
+    proc = _run(script, tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+def test_quickstart_output(tmp_path: Path) -> None:
+    proc = _run(EXAMPLES / "quickstart.py", tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[0] == "Tools for the system prompt:"
+    first_call = lines.index("valid: state=0 (SUCCESS) valid=0 (OPEN)")
+    info = json.loads("\n".join(lines[1:first_call]))
+    assert [entry["name"] for entry in info] == ["Weather.current", "Bold"]
+    unit = info[0]["parameters"][1]
+    assert unit == {"name": "unit", "type": "STRING", "description": "temperature unit", "enum": ["C", "F"]}
+    assert info[0]["required"] == ["city"]
+    assert lines[first_call:] == [
+        "valid: state=0 (SUCCESS) valid=0 (OPEN)",
+        '  {"city": "Paris", "temperature": 21, "unit": "C", "sky": "sunny"}',
+        "dirty JSON: state=0 (SUCCESS) valid=0 (OPEN)",
+        '  {"city": "Oslo", "temperature": 48, "unit": "F", "sky": "rain"}',
+        "unknown tool: state=-1002 (API_ERROR) valid=-2 (INVALID)",
+        "  Unknown tool 'WebSearch'. Available tools: Weather.current, Bold.",
+    ]
