@@ -118,7 +118,9 @@ def parse_docstring(doc: Optional[str]) -> DocInfo:
     if style != "google":
         return parse_with_library(text, style)
     fast = read_google(text)
-    info = _from_google(fast) if fast is not None else parse_with_library(text, style)
+    if fast is not None:
+        return _from_google(fast)
+    info = parse_with_library(text, style)
     info.returns_raw = returns_section(text)
     return info
 
@@ -131,6 +133,7 @@ def _from_google(doc: GoogleDoc) -> DocInfo:
     if doc.returns is not None:
         type_name, description = doc.returns
         info.returns_text = (f"{type_name}: " if type_name else "") + description
+        info.returns_raw = doc.returns_raw
     return info
 
 

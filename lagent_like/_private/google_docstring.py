@@ -49,9 +49,10 @@ class GoogleDoc:
         blank_after_short: a blank line separates ``short`` and ``long``.
         params: ``(name, type or None, description)`` per ``Args`` entry.
         returns: ``(type or None, description)`` of the first ``Returns``/``Yields`` entry.
+        returns_raw: that section's text, dedented, keeping relative indentation.
     """
 
-    __slots__ = ("blank_after_short", "long", "params", "returns", "short")
+    __slots__ = ("blank_after_short", "long", "params", "returns", "returns_raw", "short")
 
     def __init__(self) -> None:
         self.short = ""
@@ -59,6 +60,7 @@ class GoogleDoc:
         self.blank_after_short = False
         self.params: list[tuple[str, Optional[str], str]] = []
         self.returns: Optional[tuple[Optional[str], str]] = None
+        self.returns_raw = ""
 
 
 def _entry(text: str) -> Optional[tuple[str, str]]:
@@ -154,6 +156,7 @@ def read_google(text: str) -> Optional[GoogleDoc]:
                 doc.returns = _returns(chunk)
                 if doc.returns is None:
                     return None
+                doc.returns_raw = _dedent(chunk)
         elif title in _PARAM_TITLES:
             indent = chunk[: len(chunk) - len(chunk.lstrip())]
             if not chunk.strip() or "\n" in indent:
