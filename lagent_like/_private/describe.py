@@ -18,7 +18,7 @@ from ..exceptions import ToolDefinitionError
 from . import docstrings
 from .signature import EMPTY as _EMPTY
 from .signature import Param, read_parameters
-from .types import describe_annotation, describe_type_word
+from .types import LAGENT_CLASSES, describe_annotation, describe_type_word
 
 _VAR_KINDS = (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD)
 _SELF_NAMES = ("self",)
@@ -44,6 +44,11 @@ class ApiSpec:
         func: the function as defined (unbound for methods).
         description: the Lagent description dict (never mutated after creation).
         hints: resolved annotation of each described parameter (absent when unannotated).
+        declared: what each described parameter is checked against: its annotation, or
+            the class its docstring type names; absent when neither says anything.
+        defaults: default value of each described parameter that has one.
+        checks: the compiled ``(validators, exact types)`` of ``declared``, filled on
+            first use and shared by every instance.
         accepts_any_kwargs: the function takes ``**kwargs``.
         is_async: the function is a coroutine function.
         options: the ``tool_api`` options it was described with (reused for overrides).
@@ -54,6 +59,9 @@ class ApiSpec:
     description: dict[str, Any]
     options: DescribeOptions
     hints: dict[str, Any] = field(default_factory=dict)
+    declared: dict[str, Any] = field(default_factory=dict)
+    defaults: dict[str, Any] = field(default_factory=dict)
+    checks: Optional[tuple[dict[str, Any], dict[str, Any]]] = None
     accepts_any_kwargs: bool = False
     is_async: bool = False
 
@@ -224,12 +232,22 @@ def build_api_spec(func: Callable[..., Any], opts: DescribeOptions) -> ApiSpec:
     }
     if return_data:
         description["return_data"] = return_data
+    declared = {}
+    for p in described:
+        if p.name in hints:
+            declared[p.name] = hints[p.name]
+        else:
+            doc_type = describe_type_word(info.params.get(p.name, (None, ""))[0])
+            if doc_type is not None:
+                declared[p.name] = LAGENT_CLASSES[doc_type]
     return ApiSpec(
         name=description["name"],
         func=func,
         description=description,
         options=opts,
         hints={p.name: hints[p.name] for p in described if p.name in hints},
+        declared=declared,
+        defaults={p.name: p.default for p in described if p.default is not _EMPTY},
         accepts_any_kwargs=accepts_any_kwargs,
         is_async=inspect.iscoroutinefunction(func),
     )

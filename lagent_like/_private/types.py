@@ -63,6 +63,16 @@ WORD_TYPES: dict[str, str] = {
     "object": OBJECT,
 }
 
+#: The Python class a Lagent type name stands for (to check docstring-typed parameters).
+LAGENT_CLASSES: dict[str, type] = {
+    STRING: str,
+    NUMBER: int,
+    FLOAT: float,
+    BOOLEAN: bool,
+    ARRAY: list,
+    OBJECT: dict,
+}
+
 #: Wrappers whose first argument is the type a model sees.
 _TRANSPARENT_WORDS = frozenset({"optional", "annotated", "typing"})
 

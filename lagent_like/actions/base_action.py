@@ -17,6 +17,7 @@ from .._private.describe import ApiSpec, copy_description
 from .._private.docstrings import DocstringSyntaxError, parse_docstring
 from .._private.log import logger
 from .._private.text import did_you_mean
+from .._private.validation import Validator, compile_validator, exact_type
 from ..exceptions import ParseError, ToolDefinitionError
 from ..registry import TOOL_REGISTRY
 from ..schema import ActionReturn, ActionStatusCode
@@ -239,6 +240,25 @@ class BaseAction(metaclass=ToolMeta):
         except (KeyError, TypeError):
             return self._unknown_api(inputs, name)
         return invoke(inputs)
+
+    def argument_checks(self, name: str = "run") -> tuple[dict[str, Validator], dict[str, Any]]:
+        """How the parser checks the arguments of API ``name``.
+
+        Returns ``(validators, exact)``: per parameter, a function that returns the
+        value (coerced where nothing is lost) or raises ``Invalid``; and, for parameters
+        whose check passes exactly the values of one class, that class, so a call whose
+        values already have it skips the check. Parameters absent from ``validators``
+        are not checked. Override this in tools whose parameters are not described by
+        Python annotations (for example tools built from a JSON Schema).
+        """
+        spec = self._api_specs.get(name)
+        if spec is None:
+            return {}, {}
+        if spec.checks is None:
+            validators = {param: compile_validator(t) for param, t in spec.declared.items()}
+            exact = {param: t for param, t in ((p, exact_type(a)) for p, a in spec.declared.items()) if t}
+            spec.checks = (validators, exact)
+        return spec.checks
 
     def invoker(self, name: str = "run") -> Optional[Invoker]:
         """The compiled call of API ``name`` (what ``action(inputs, name)`` runs), or ``None``."""

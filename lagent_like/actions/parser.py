@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from .._private.lenient_json import loads_lenient
 from .._private.text import close_matches, did_you_mean, fenced_blocks, preview
+from .._private.validation import ANY, Invalid, Validator
 from ..exceptions import ParseError, ToolDefinitionError
 
 if TYPE_CHECKING:
@@ -42,13 +43,23 @@ class _ApiArgs:
         open: the API also takes arbitrary keyword arguments.
         types: Lagent type name per parameter, for examples in messages.
         listing: the parameter names as shown in messages.
+        validators: the check of each parameter that has a declared type.
+        exact: per parameter, the one class whose values need no check (``ANY`` for
+            parameters without a check, absent for the rest).
     """
 
     # Slots: these attributes are read on every call.
-    __slots__ = ("label", "listing", "names", "open", "order", "required", "types")
+    __slots__ = ("exact", "label", "listing", "names", "open", "order", "required", "types", "validators")
 
     def __init__(
-        self, label: str, order: tuple[str, ...], required: list[str], open: bool, types: tuple[str, ...]
+        self,
+        label: str,
+        order: tuple[str, ...],
+        required: list[str],
+        open: bool,
+        types: tuple[str, ...],
+        validators: dict[str, Validator],
+        exact: dict[str, Any],
     ) -> None:
         self.label = label
         self.order = order
@@ -57,6 +68,9 @@ class _ApiArgs:
         self.open = open
         self.types = types
         self.listing = ", ".join(order) or "none"
+        self.validators = {name: v for name, v in validators.items() if name in self.names}
+        self.exact = {name: ANY for name in order if name not in self.validators}
+        self.exact.update({name: t for name, t in exact.items() if name in self.validators})
 
     def example_object(self) -> str:
         fields = ", ".join(f'"{n}": <{t}>' for n, t in zip(self.order, self.types))
@@ -117,7 +131,8 @@ class BaseParser:
             self._api2param[key] = params
             self._api2required[key] = required
             types = tuple(str(p.get("type", "STRING")) for p in params)
-            self._args[key] = _ApiArgs(label, order, required, key in open_apis, types)
+            validators, exact = action.argument_checks(key)
+            self._args[key] = _ApiArgs(label, order, required, key in open_apis, types, validators, exact)
         if problems:
             raise ToolDefinitionError(f"{type(action).__qualname__} with {type(self).__name__}", problems)
         custom = type(self).parse_inputs is not BaseParser.parse_inputs
@@ -182,17 +197,49 @@ class BaseParser:
         return [{"type": "text", "content": content}]
 
 
-def _name_problems(api: _ApiArgs, args: dict[str, Any]) -> ParseError:
-    """The error for arguments whose names do not fit the API (all problems at once)."""
+def _check(api: _ApiArgs, args: dict[str, Any]) -> dict[str, Any]:
+    """Check names and types of every argument; return the coerced arguments.
+
+    Raises:
+        ParseError: listing every problem, parameters in signature order first, e.g.
+            ``Calc.add: 'a' expected integer, got string 'x'; 'b' is required``.
+    """
     problems = []
-    if not api.open:
-        for key in args:
-            if key not in api.names:
-                matches = close_matches(str(key), api.order)
-                hint = f" (did you mean {matches[0]!r}?)" if matches else ""
-                problems.append(f"{key!r} is not a parameter{hint}; parameters: {api.listing}")
-    problems += [f"{name!r} is required" for name in api.order if name in api.required and name not in args]
-    return ParseError(f"{api.label}: " + "; ".join(problems))
+    checked: dict[str, Any] = {}
+    for name in api.order:
+        if name in args:
+            validator = api.validators.get(name)
+            if validator is None:
+                checked[name] = args[name]
+                continue
+            try:
+                checked[name] = validator(args[name])
+            except Invalid as exc:
+                problems.append(exc.describe(name))
+        elif name in api.required:
+            problems.append(f"{name!r} is required")
+    for key, value in args.items():
+        if key in api.names:
+            continue
+        if api.open:
+            checked[key] = value
+        else:
+            matches = close_matches(str(key), api.order)
+            hint = f" (did you mean {matches[0]!r}?)" if matches else ""
+            problems.append(f"{key!r} is not a parameter{hint}; parameters: {api.listing}")
+    if problems:
+        raise ParseError(f"{api.label}: " + "; ".join(problems))
+    return checked
+
+
+def _fits(api: _ApiArgs, args: dict[str, Any]) -> bool:
+    """True when every value already has its parameter's exact type (nothing to check)."""
+    exact = api.exact
+    for key, value in args.items():
+        expected = exact.get(key, ANY)
+        if type(value) is not expected and expected is not ANY:
+            return False
+    return True
 
 
 class JsonParser(BaseParser):
@@ -213,6 +260,7 @@ class JsonParser(BaseParser):
 
     def _compile(self, api: _ApiArgs) -> Reader:
         names, required, is_open = api.names, api.required, api.open
+        exact, checked = api.exact, bool(api.validators)
 
         def read(inputs: Any) -> dict[str, Any]:
             if type(inputs) is str:
@@ -233,8 +281,15 @@ class JsonParser(BaseParser):
                 )
             keys = args.keys()
             if (is_open or keys <= names) and keys >= required:
+                if not checked:
+                    return args
+                # Inlined _fits: this loop runs on every call.
+                for key, value in args.items():
+                    expected = exact.get(key, ANY)
+                    if type(value) is not expected and expected is not ANY:
+                        return _check(api, args)
                 return args
-            raise _name_problems(api, args)
+            return _check(api, args)
 
         return read
 
@@ -294,7 +349,8 @@ class TupleParser(BaseParser):
                     + ", ".join(repr(n) for n in missing)
                     + f"; write {api.example_tuple()}"
                 )
-            return dict(zip(order, values))
+            args = dict(zip(order, values))
+            return args if _fits(api, args) else _check(api, args)
 
         return read
 

@@ -1,0 +1,169 @@
+"""JSON Schema for tool parameters, from the same annotations the descriptions use.
+
+Function-calling APIs (OpenAI, Anthropic, MCP) take a JSON Schema per tool. It is
+built from resolved annotations with a lookup table for plain classes and one rule per
+special form; parameters without annotations fall back to their Lagent type name.
+Nested TypedDicts and dataclasses are inlined; a type that refers to itself becomes a
+plain ``object`` at the second visit instead of recursing forever.
+"""
+
+from __future__ import annotations
+
+import collections.abc
+import dataclasses
+import enum
+import json
+import types
+from typing import Any, Optional, Union
+
+from typing_extensions import Literal, get_args, get_origin, get_type_hints, is_typeddict
+
+from .types import strip_annotated
+
+Schema = dict[str, Any]
+
+_UNION_ORIGINS: tuple[Any, ...] = (Union,)
+if hasattr(types, "UnionType"):
+    _UNION_ORIGINS += (types.UnionType,)
+
+#: JSON Schema type of each plain class (checked along the MRO).
+CLASS_SCHEMAS: dict[Any, str] = {
+    str: "string",
+    bytes: "string",
+    bool: "boolean",
+    int: "integer",
+    float: "number",
+    type(None): "null",
+    list: "array",
+    tuple: "array",
+    set: "array",
+    frozenset: "array",
+    collections.abc.Sequence: "array",
+    collections.abc.Set: "array",
+    collections.abc.Iterable: "array",
+    dict: "object",
+    collections.abc.Mapping: "object",
+}
+
+#: JSON Schema type of each Lagent type name (parameters without annotations).
+LAGENT_SCHEMAS: dict[str, str] = {
+    "STRING": "string",
+    "NUMBER": "integer",
+    "FLOAT": "number",
+    "BOOLEAN": "boolean",
+    "Array": "array",
+    "OBJECT": "object",
+}
+
+_UNIQUE = (set, frozenset, collections.abc.Set)
+
+
+def _value_type(values: list[Any]) -> Optional[str]:
+    names = {CLASS_SCHEMAS.get(type(v)) for v in values}
+    return names.pop() if len(names) == 1 and None not in names else None
+
+
+def _enum_schema(values: list[Any]) -> Schema:
+    schema: Schema = {}
+    kind = _value_type(values)
+    if kind is not None:
+        schema["type"] = kind
+    schema["enum"] = values
+    return schema
+
+
+def _object_schema(owner: type, hints: dict[str, Any], required: list[str], seen: frozenset[Any]) -> Schema:
+    return {
+        "type": "object",
+        "title": owner.__name__,
+        "properties": {k: schema_of(t, seen | {owner}) for k, t in hints.items()},
+        "required": required,
+        "additionalProperties": False,
+    }
+
+
+def _class_schema(cls: type, seen: frozenset[Any]) -> Schema:
+    if cls in seen:
+        return {"type": "object"}
+    if issubclass(cls, enum.Enum):
+        return _enum_schema([m.value for m in cls])
+    if is_typeddict(cls):
+        hints = get_type_hints(cls, include_extras=True)
+        required = [k for k in hints if k in getattr(cls, "__required_keys__", hints)]
+        return _object_schema(cls, hints, required, seen)
+    if dataclasses.is_dataclass(cls):
+        hints = get_type_hints(cls, include_extras=True)
+        fields = [f for f in dataclasses.fields(cls) if f.init]
+        required = [
+            f.name
+            for f in fields
+            if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING  # type: ignore[misc]
+        ]
+        return _object_schema(cls, {f.name: hints.get(f.name, Any) for f in fields}, required, seen)
+    for klass in cls.__mro__:
+        kind = CLASS_SCHEMAS.get(klass)
+        if kind is not None:
+            schema: Schema = {"type": kind}
+            if kind == "array":
+                schema["items"] = {}
+            return schema
+    return {}
+
+
+def schema_of(annotation: Any, seen: frozenset[Any] = frozenset()) -> Schema:
+    """The JSON Schema of one resolved annotation (without description or default)."""
+    annotation, _ = strip_annotated(annotation)
+    origin, args = get_origin(annotation), get_args(annotation)
+    if origin in _UNION_ORIGINS:
+        members = [schema_of(a, seen) for a in args]
+        simple = [m.get("type") for m in members if list(m) == ["type"]]
+        if len(simple) == len(members):
+            return {"type": list(dict.fromkeys(simple))}
+        return {"anyOf": members}
+    if origin is Literal:
+        return _enum_schema(list(args))
+    if origin is tuple and args and args[-1] is not Ellipsis:
+        items = [schema_of(a, seen) for a in args]
+        return {"type": "array", "prefixItems": items, "minItems": len(items), "maxItems": len(items)}
+    if origin is not None and isinstance(origin, type):
+        kind = _class_schema(origin, seen).get("type")
+        if kind == "array":
+            schema: Schema = {"type": "array", "items": schema_of(args[0], seen) if args else {}}
+            if issubclass(origin, _UNIQUE):
+                schema["uniqueItems"] = True
+            return schema
+        if kind == "object":
+            value = schema_of(args[1], seen) if len(args) == 2 else {}
+            return {"type": "object", "additionalProperties": value}
+        return _class_schema(origin, seen)
+    if isinstance(annotation, type):
+        schema = _class_schema(annotation, seen)
+        if annotation in _UNIQUE:
+            schema["uniqueItems"] = True
+        return schema
+    return {}
+
+
+def _jsonable(value: Any) -> bool:
+    try:
+        json.dumps(value)
+    except (TypeError, ValueError):
+        return False
+    return True
+
+
+def parameter_schema(
+    hint: Any, lagent_type: str, description: str, default: Any, has_default: bool
+) -> Schema:
+    """The schema of one parameter: its type, description and JSON-able default."""
+    if hint is not None:
+        schema = dict(schema_of(hint))
+        if isinstance(default, enum.Enum):
+            default = default.value
+    else:
+        schema = {"type": LAGENT_SCHEMAS.get(lagent_type, "string")}
+    if description:
+        schema["description"] = description
+    if has_default and _jsonable(default):
+        schema["default"] = default
+    return schema
