@@ -255,7 +255,7 @@ def test_a_class_instead_of_an_instance_is_reported() -> None:
 
 
 def test_add_action_refuses_non_actions() -> None:
-    with pytest.raises(ToolDefinitionError, match="expected a BaseAction instance, got str"):
+    with pytest.raises(ToolDefinitionError, match="add_action is str 'ExecEcho', expected a BaseAction instance or a function"):
         make_executor().add_action("ExecEcho")  # type: ignore[arg-type]
 
 

@@ -1,26 +1,70 @@
 """``ActionExecutor``: one place that describes tools to a model and runs its calls.
 
-It flattens toolkits into ``Tool.api`` entries for the system prompt, routes a call
-by name to the right action and API, and sends names it does not know to the
-built-in invalid/no/finish actions. Routing is a single dict lookup, rebuilt whenever
-the set of actions changes, so the per-call path stays as short as a plain call.
+It flattens toolkits into ``Tool.api`` entries for the system prompt, exports the same
+tools for native function calling (OpenAI, Anthropic, MCP shapes, under legal alias
+names), routes a call by name or alias to the right action and API, and sends names it
+does not know to the built-in invalid/no/finish actions. Routing is a single dict
+lookup, rebuilt whenever the set of actions changes, so the per-call path stays short.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any, Optional
+from collections.abc import Iterable, Sequence
+from typing import Any, Callable, Optional, Union
 
+from .._private.aliases import assign_aliases
 from .._private.describe import copy_description
 from .._private.text import close_matches, did_you_mean, preview
 from ..exceptions import ToolDefinitionError, ToolNotFoundError
-from ..schema import ActionReturn, ActionValidCode
+from ..schema import ActionReturn, ActionStatusCode, ActionValidCode
 from .base_action import BaseAction, Invoker
 from .builtin_actions import FinishAction, InvalidAction, NoAction
+from .function_tool import FunctionTool
 
 __all__ = ["ActionExecutor"]
 
 _Route = tuple[BaseAction, Invoker]
+
+#: What an executor accepts as a tool: an action, or a function that becomes a ``FunctionTool``.
+ToolLike = Union[BaseAction, Callable[..., Any]]
+
+
+def _as_action(item: Any, where: str, problems: list[str]) -> Optional[BaseAction]:
+    """``item`` as an action: actions as they are, functions wrapped; else a problem."""
+    if isinstance(item, BaseAction):
+        return item
+    if isinstance(item, type) and issubclass(item, BaseAction):
+        problems.append(f"{where} is the class {item.__name__}; pass an instance, e.g. {item.__name__}()")
+        return None
+    if callable(item) and not isinstance(item, type):
+        try:
+            return FunctionTool(item)
+        except ToolDefinitionError as exc:
+            problems.append(f"{where}: {exc}")
+            return None
+    problems.append(
+        f"{where} is {type(item).__name__} {preview(item)}, expected a BaseAction instance or a function"
+    )
+    return None
+
+
+def _api_named(action: BaseAction, name: str) -> dict[str, Any]:
+    api = action._api_description(name[len(action.name) + 1 :])
+    return api if api is not None else {}
+
+
+def _read_tool_call(call: Any) -> tuple[Any, Optional[str], Any]:
+    """``(id, name, arguments)`` of an OpenAI tool call given as a dict or an object."""
+
+    def field(obj: Any, key: str) -> Any:
+        return obj.get(key) if isinstance(obj, dict) else getattr(obj, key, None)
+
+    function = field(call, "function")
+    name = field(function, "name") if function is not None else None
+    arguments = field(function, "arguments") if function is not None else None
+    if isinstance(arguments, str) and not arguments.strip():
+        arguments = "{}"
+    return field(call, "id"), name if isinstance(name, str) else None, arguments
 
 
 def _routes_of(action: BaseAction) -> dict[str, _Route]:
@@ -39,7 +83,8 @@ class ActionExecutor:
     """Holds a set of actions, describes them, and runs a model's calls.
 
     Args:
-        actions: the tools, as ``BaseAction`` instances with distinct names.
+        actions: the tools with distinct names: ``BaseAction`` instances, or functions
+            (``@tool_api`` or just type-hinted), each made a simple tool of its own.
         invalid_action: answers unknown or disabled tool names (default ``InvalidAction()``).
         no_action: answers turns without a tool (default ``NoAction()``).
         finish_action: answers the final answer (default ``FinishAction()``).
@@ -51,7 +96,7 @@ class ActionExecutor:
 
     def __init__(
         self,
-        actions: Iterable[BaseAction],
+        actions: Iterable[ToolLike],
         invalid_action: Optional[BaseAction] = None,
         no_action: Optional[BaseAction] = None,
         finish_action: Optional[BaseAction] = None,
@@ -60,34 +105,39 @@ class ActionExecutor:
         self.invalid_action = invalid_action if invalid_action is not None else InvalidAction()
         self.no_action = no_action if no_action is not None else NoAction()
         self.finish_action = finish_action if finish_action is not None else FinishAction()
-        given = list(actions)
+        problems: list[str] = []
+        given = [_as_action(item, f"actions[{i}]", problems) for i, item in enumerate(actions)]
         if finish_in_action:
             given.append(self.finish_action)
-        problems = [
-            f"actions[{i}] is {type(a).__name__} {preview(a)}, expected a BaseAction instance"
-            + (
-                " (pass an instance, not the class)"
-                if isinstance(a, type) and issubclass(a, BaseAction)
-                else ""
-            )
-            for i, a in enumerate(given)
-            if not isinstance(a, BaseAction)
-        ]
-        names = [a.name for a in given if isinstance(a, BaseAction)]
+        names = [a.name for a in given if a is not None]
         duplicates = sorted({n for n in names if names.count(n) > 1})
         if duplicates:
             problems.append(f"several actions are named {duplicates}; tool names must be unique")
         if problems:
             raise ToolDefinitionError("ActionExecutor", problems)
-        self.actions: dict[str, BaseAction] = {a.name: a for a in given}
+        self.actions: dict[str, BaseAction] = {a.name: a for a in given if a is not None}
         self._routes: dict[str, _Route] = {}
+        self._names: dict[str, _Route] = {}
+        self._aliases: dict[str, str] = {}
+        self._canonical: dict[str, str] = {}
+        self._exports: dict[str, tuple[tuple[Any, ...], list[dict[str, Any]]]] = {}
+        self._version = 0
         self._rebuild_routes()
 
     def _rebuild_routes(self) -> None:
-        routes: dict[str, _Route] = {}
+        names: dict[str, _Route] = {}
         for action in self.actions.values():
-            routes.update(_routes_of(action))
+            names.update(_routes_of(action))
+        aliases = assign_aliases(names)
+        routes = dict(names)
+        for name, alias in aliases.items():
+            routes.setdefault(alias, names[name])
+        # Built aside and swapped in whole, so a call never sees a half-built table.
+        self._names = names
+        self._aliases = aliases
+        self._canonical = {alias: name for name, alias in aliases.items()}
         self._routes = routes
+        self._version += 1
 
     def __call__(self, name: str, command: Any) -> ActionReturn:
         """Run the call a model asked for and return its record.
@@ -153,7 +203,108 @@ class ActionExecutor:
 
     def api_names(self, only_enable: bool = True) -> list[str]:
         """Callable names (``'Tool'`` and ``'Tool.api'``), as a model sees them."""
-        return [n for n, (a, _) in self._routes.items() if a.enable or not only_enable]
+        return [n for n, (a, _) in self._names.items() if a.enable or not only_enable]
+
+    def alias_of(self, name: str) -> str:
+        """The function-calling name of ``name`` (itself when it is already legal).
+
+        Raises:
+            ToolNotFoundError: no API is called ``name``.
+        """
+        try:
+            return self._aliases[name]
+        except KeyError:
+            raise ToolNotFoundError(
+                name, close_matches(name, self._names), where="in this executor"
+            ) from None
+
+    def canonical_name(self, name: str) -> str:
+        """The ``Tool.api`` name behind an alias (a canonical name maps to itself).
+
+        Raises:
+            ToolNotFoundError: no API has that name or alias.
+        """
+        if name in self._names:
+            return name
+        try:
+            return self._canonical[name]
+        except KeyError:
+            raise ToolNotFoundError(
+                name, close_matches(name, self._canonical), where="in this executor"
+            ) from None
+
+    def json_schema(self, name: str) -> dict[str, Any]:
+        """The JSON Schema of the arguments of ``name`` (``'Tool'``, ``'Tool.api'`` or an alias).
+
+        Raises:
+            ToolNotFoundError: no API has that name or alias.
+        """
+        canonical = self.canonical_name(name)
+        action = self._names[canonical][0]
+        return action.json_schema(canonical[len(action.name) + 1 :] if action.is_toolkit else "run")
+
+    def _exported(
+        self, shape: str, build: Callable[[str, str, dict[str, Any]], dict[str, Any]]
+    ) -> list[dict[str, Any]]:
+        # Cached until the set of actions or their enabled flags change.
+        key = (self._version, tuple(a.enable for a in self.actions.values()))
+        cached = self._exports.get(shape)
+        if cached is None or cached[0] != key:
+            entries = []
+            for name, (action, _) in self._names.items():
+                if not action.enable:
+                    continue
+                api = action.description if not action.is_toolkit else _api_named(action, name)
+                entries.append(build(self._aliases[name], api.get("description", ""), self.json_schema(name)))
+            cached = (key, entries)
+            self._exports[shape] = cached
+        return copy_description(cached[1])  # type: ignore[no-any-return]
+
+    def to_openai_tools(self) -> list[dict[str, Any]]:
+        """The enabled tools as OpenAI ``tools``: ``{"type": "function", "function": {...}}``."""
+        return self._exported(
+            "openai",
+            lambda name, text, schema: {
+                "type": "function",
+                "function": {"name": name, "description": text, "parameters": schema},
+            },
+        )
+
+    def to_anthropic_tools(self) -> list[dict[str, Any]]:
+        """The enabled tools as Anthropic ``tools``: ``{"name", "description", "input_schema"}``."""
+        return self._exported(
+            "anthropic",
+            lambda name, text, schema: {"name": name, "description": text, "input_schema": schema},
+        )
+
+    def to_mcp_tools(self) -> list[dict[str, Any]]:
+        """The enabled tools as MCP tool definitions: ``{"name", "description", "inputSchema"}``."""
+        return self._exported(
+            "mcp", lambda name, text, schema: {"name": name, "description": text, "inputSchema": schema}
+        )
+
+    def run_tool_calls(self, tool_calls: Sequence[Any]) -> list[dict[str, Any]]:
+        """Run OpenAI-style ``tool_calls`` and return one tool message per call, in order.
+
+        Each call is ``{"id", "type": "function", "function": {"name", "arguments"}}``
+        (a dict, or an object with those attributes as client libraries return), where
+        ``arguments`` is a JSON string or a dict. Each message is ``{"role": "tool",
+        "tool_call_id", "content"}``; the content is the result, or the error text for
+        the model when the call failed. A malformed call gets an error message too.
+        """
+        messages = []
+        for index, call in enumerate(tool_calls):
+            call_id, name, arguments = _read_tool_call(call)
+            if name is None:
+                content = (
+                    f"tool call {index} has no function name; "
+                    "send {'function': {'name': ..., 'arguments': ...}}"
+                )
+            else:
+                ret = self(name, arguments)
+                content = ret.format_result() if ret.state == ActionStatusCode.SUCCESS else (ret.errmsg or "")
+            messages.append({"role": "tool", "tool_call_id": call_id, "content": content})
+        return messages
 
     def action_names(self, only_enable: bool = True) -> list[str]:
         """Names of the actions held (only the enabled ones by default)."""
@@ -167,16 +318,17 @@ class ActionExecutor:
             action = route[0] if route else None
         return action is not None and action.enable
 
-    def add_action(self, action: BaseAction) -> None:
-        """Add ``action``, replacing any action of the same name.
+    def add_action(self, action: ToolLike) -> None:
+        """Add ``action`` (an action or a function), replacing any action of the same name.
 
         Raises:
-            ToolDefinitionError: ``action`` is not a ``BaseAction`` instance.
+            ToolDefinitionError: ``action`` is neither an action nor a function.
         """
-        if not isinstance(action, BaseAction):
-            raise ToolDefinitionError(
-                "ActionExecutor.add_action", [f"expected a BaseAction instance, got {type(action).__name__}"]
-            )
+        problems: list[str] = []
+        tool = _as_action(action, "add_action", problems)
+        if tool is None:
+            raise ToolDefinitionError("ActionExecutor", problems)
+        action = tool
         actions = dict(self.actions)
         actions[action.name] = action
         self.actions = actions

@@ -15,6 +15,7 @@ from typing import Any, Callable, Coroutine, Optional
 
 from .._private.describe import ApiSpec, copy_description
 from .._private.docstrings import DocstringSyntaxError, parse_docstring
+from .._private.json_schema import parameter_schema
 from .._private.log import logger
 from .._private.text import did_you_mean
 from .._private.validation import Validator, compile_validator, exact_type
@@ -139,6 +140,10 @@ class ToolMeta(ABCMeta):
         return cls
 
 
+def _is_async(func: Callable[..., Any], spec: Optional[ApiSpec]) -> bool:
+    return spec.is_async if spec is not None else inspect.iscoroutinefunction(func)
+
+
 def _run_coroutine(coro: Coroutine[Any, Any, Any]) -> Any:
     """Run an async API to completion from synchronous code.
 
@@ -187,20 +192,75 @@ class BaseAction(metaclass=ToolMeta):
         self._name = name
         self._enable = bool(enable)
         self._is_toolkit = "api_list" in self._description
-        attrs = self._api_attrs()
-        self._api_specs = {key: type(self).__tool_apis__[attr] for key, attr in attrs.items()}
+        bindings = self._api_bindings()
+        self._api_specs = {key: spec for key, (_, spec) in bindings.items() if spec is not None}
+        self._schemas: dict[str, dict[str, Any]] = {}
         self._parser = parser(self)
         self._invokers: dict[str, Invoker] = {
-            key: self._compile_invoker(key, getattr(self, attr), self._api_specs[key].is_async)
-            for key, attr in attrs.items()
+            key: self._compile_invoker(key, func, _is_async(func, spec))
+            for key, (func, spec) in bindings.items()
         }
 
-    def _api_attrs(self) -> dict[str, str]:
-        """API key (``'run'`` for a simple tool) -> name of the method implementing it."""
+    def _api_bindings(self) -> dict[str, tuple[Callable[..., Any], Optional[ApiSpec]]]:
+        """API key (``'run'`` for a simple tool) -> (the callable, its spec if it has one).
+
+        Subclasses whose APIs are not methods of the class (tools made from functions or
+        from schemas) override this.
+        """
         specs = type(self).__tool_apis__
         if self._is_toolkit:
-            return {spec.name: attr for attr, spec in specs.items() if attr != "run"}
-        return {"run": "run"} if "run" in specs else {}
+            return {spec.name: (getattr(self, attr), spec) for attr, spec in specs.items() if attr != "run"}
+        return {"run": (self.run, specs["run"])} if "run" in specs else {}  # type: ignore[attr-defined]
+
+    def _api_description(self, name: str) -> Optional[dict[str, Any]]:
+        """The description dict of API ``name`` in this instance's description."""
+        if not self._is_toolkit:
+            return self._description if name == "run" else None
+        for api in self._description["api_list"]:
+            if api["name"] == name:
+                return api  # type: ignore[no-any-return]
+        return None
+
+    def json_schema(self, name: str = "run") -> dict[str, Any]:
+        """The JSON Schema of API ``name``'s arguments, for function calling.
+
+        ``{"type": "object", "properties": ..., "required": ..., "additionalProperties":
+        false}`` with types, descriptions, enums, defaults, items and nested objects,
+        built from the annotations (or the Lagent types where there are none). The
+        result is a fresh copy.
+
+        Raises:
+            KeyError: the action has no API ``name``.
+        """
+        schema = self._schemas.get(name)
+        if schema is None:
+            schema = self._build_schema(name)
+            self._schemas[name] = schema
+        return copy_description(schema)  # type: ignore[no-any-return]
+
+    def _build_schema(self, name: str) -> dict[str, Any]:
+        api = self._api_description(name)
+        if api is None:
+            raise KeyError(f"{self._name} has no API {name!r}")
+        spec = self._api_specs.get(name)
+        hints = spec.hints if spec else {}
+        defaults = spec.defaults if spec else {}
+        properties = {
+            p["name"]: parameter_schema(
+                hints.get(p["name"]),
+                p.get("type", "STRING"),
+                p.get("description", ""),
+                defaults.get(p["name"]),
+                p["name"] in defaults,
+            )
+            for p in api.get("parameters", [])
+        }
+        return {
+            "type": "object",
+            "properties": properties,
+            "required": list(api.get("required", [])),
+            "additionalProperties": bool(spec and spec.accepts_any_kwargs),
+        }
 
     @property
     def name(self) -> str:

@@ -1,0 +1,54 @@
+"""``FunctionTool``: a plain function as a simple tool.
+
+An executor accepts functions next to actions (``ActionExecutor([Calc(), my_function])``),
+as the OpenAI Agents SDK and Google ADK do. Each becomes a simple tool named after the
+function, described from its signature and docstring exactly as ``tool_api`` would,
+without changing the function itself.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Optional
+
+from .._private.describe import ApiSpec, DescribeOptions, build_api_spec
+from .base_action import BaseAction
+from .parser import BaseParser, JsonParser
+from .tool_api import api_spec_of
+
+__all__ = ["FunctionTool"]
+
+
+class FunctionTool(BaseAction, register=False):
+    """A simple tool that calls one function.
+
+    Args:
+        func: a ``@tool_api`` function or any function with type hints; sync or async.
+        name: the tool name; defaults to the API name (the function's name).
+        parser: the parser that reads a model's arguments.
+        enable: whether the executor offers and runs this tool.
+
+    Raises:
+        ToolDefinitionError: the function cannot be described.
+    """
+
+    def __init__(
+        self,
+        func: Callable[..., Any],
+        name: Optional[str] = None,
+        parser: type[BaseParser] = JsonParser,
+        enable: bool = True,
+    ) -> None:
+        spec = api_spec_of(func) or build_api_spec(func, DescribeOptions())
+        self._function = func
+        self._function_spec = spec
+        description = dict(spec.description)
+        description["name"] = name or spec.name
+        super().__init__(description, parser, enable)
+
+    def _api_bindings(self) -> dict[str, tuple[Callable[..., Any], Optional[ApiSpec]]]:
+        return {"run": (self._function, self._function_spec)}
+
+    @property
+    def function(self) -> Callable[..., Any]:
+        """The function this tool calls."""
+        return self._function
