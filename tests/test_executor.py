@@ -249,7 +249,7 @@ def test_duplicate_names_in_the_constructor_raise() -> None:
 
 def test_a_class_instead_of_an_instance_is_reported() -> None:
     with pytest.raises(
-        ToolDefinitionError, match=r"actions\[0\] is ToolMeta .*\(pass an instance, not the class\)"
+        ToolDefinitionError, match=r"actions\[0\] is the class ExecEcho; pass an instance, e\.g\. ExecEcho\(\)"
     ):
         ActionExecutor([ExecEcho])  # type: ignore[list-item]
 
