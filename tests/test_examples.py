@@ -48,3 +48,15 @@ def test_quickstart_output(tmp_path: Path) -> None:
         "unknown tool: state=-1002 (API_ERROR) valid=-2 (INVALID)",
         "  Unknown tool 'WebSearch'. Available tools: Weather.current, Bold.",
     ]
+
+
+def test_function_calling_output(tmp_path: Path) -> None:
+    proc = _run(EXAMPLES / "function_calling.py", tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[0] == 'tools: ["Weather__current", "add"]'
+    assert lines[2:] == [
+        'call_1: {"city": "Oslo", "temperature": 21, "unit": "C"}',
+        "call_2: 42",
+        "call_3: add: 'a' expected integer, got number 2.5; 'b' is required",
+    ]
