@@ -7,21 +7,26 @@ gives them that as a command (also ``python -m lagent_like``)::
     lagent-like -m mytools list
     lagent-like -m mytools describe Weather
     lagent-like -m mytools call Weather.current '{"city": "Paris"}'
+    lagent-like lint mytools
+
+``lint`` runs the schema doctor (:mod:`lagent_like.lint`) over modules or tool names
+(every registered tool but the built-ins when none is given).
 
 It is the programmer's command line: ``-m`` imports the modules it names so that
 their tools register, which is fine here because no model text ever reaches it.
 
 Exit status: 0 on success, 1 when a ``call`` returns a record whose state is not
-``SUCCESS``, 2 for an error (usage, unknown tool, failed import, a tool that cannot
-be constructed, anything unexpected). An error is one line on stderr, never a
-traceback. The package does not import this module, so it costs nothing to users of
-the library.
+``SUCCESS`` or ``lint`` finds an error (or a warning, with ``--strict``), 2 for an
+error (usage, unknown tool, failed import, a tool that cannot be constructed,
+anything unexpected). An error is one line on stderr, never a traceback. The package
+does not import this module, so it costs nothing to users of the library.
 """
 
 from __future__ import annotations
 
 import argparse
 import copy
+import dataclasses
 import importlib
 import json
 import os
@@ -47,10 +52,15 @@ def _reason(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}"
 
 
-def _import_modules(names: list[str]) -> None:
+def _allow_cwd_imports() -> None:
     # Like ``python -m``, let modules in the current directory be found.
-    if names and "" not in sys.path and os.getcwd() not in sys.path:
+    if "" not in sys.path and os.getcwd() not in sys.path:
         sys.path.insert(0, os.getcwd())
+
+
+def _import_modules(names: list[str]) -> None:
+    if names:
+        _allow_cwd_imports()
     for name in names:
         try:
             importlib.import_module(name)
@@ -113,10 +123,33 @@ def _cmd_call(args: argparse.Namespace) -> int:
     return 0 if ret.state == ActionStatusCode.SUCCESS else 1
 
 
+#: Severities that make ``lint`` exit 1, by ``--strict``.
+_FAILING = {False: frozenset({"error"}), True: frozenset({"error", "warning"})}
+
+
+def _cmd_lint(args: argparse.Namespace) -> int:
+    # Imported here: only this command needs the doctor.
+    from .lint import format_findings, lint_targets
+
+    if args.targets:
+        _allow_cwd_imports()
+    try:
+        findings = lint_targets(args.targets)
+    except ImportError as exc:  # lint_targets says which module and why
+        raise CliError(str(exc)) from exc
+    if args.json:
+        print(_dump([dataclasses.asdict(f) for f in findings]))
+    else:
+        print(format_findings(findings))
+    failing = _FAILING[args.strict]
+    return 1 if any(f.severity in failing for f in findings) else 0
+
+
 _COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "list": _cmd_list,
     "describe": _cmd_describe,
     "call": _cmd_call,
+    "lint": _cmd_lint,
 }
 
 
@@ -125,7 +158,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog=PROG,
         description="Inspect and call lagent_like tools.",
-        epilog="Exit status: 0 success, 1 a call that did not succeed, 2 an error.",
+        epilog="Exit status: 0 success, 1 a call that did not succeed or lint problems, 2 an error.",
     )
     parser.add_argument(
         "-m",
@@ -144,6 +177,15 @@ def build_parser() -> argparse.ArgumentParser:
     call = commands.add_parser("call", help="run one call and print its ActionReturn as JSON")
     call.add_argument("name", metavar="NAME", help="'Tool' or 'Tool.api'")
     call.add_argument("arguments", metavar="ARGS", help="the argument string, or '-' to read stdin")
+    lint = commands.add_parser("lint", help="report problems in tool descriptions")
+    lint.add_argument(
+        "targets",
+        nargs="*",
+        metavar="TARGET",
+        help="a module to import or a registered tool name (default: every registered tool)",
+    )
+    lint.add_argument("--json", action="store_true", help="print the findings as a JSON list")
+    lint.add_argument("--strict", action="store_true", help="treat warnings as errors (exit 1)")
     return parser
 
 
@@ -158,7 +200,8 @@ def main(argv: Optional[list[str]] = None) -> int:
         argv: the arguments without the program name; ``None`` reads ``sys.argv``.
 
     Returns:
-        The exit status: 0 success, 1 a call that did not succeed, 2 an error.
+        The exit status: 0 success, 1 a call that did not succeed or lint problems, 2 an
+        error.
 
     Raises:
         SystemExit: from argparse, for usage errors (status 2) and ``--help`` (0).

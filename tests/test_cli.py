@@ -448,3 +448,234 @@ def test_console_script_imports_modules_from_the_current_directory(tmp_path: Pat
     )
     assert (out.returncode, out.stderr) == (0, "")
     assert json.loads(out.stdout)["result"] == [{"type": "text", "content": "here"}]
+
+
+# -- lint -----------------------------------------------------------------------------------
+
+LINT_WARN_MODULE = '''
+from lagent_like import BaseAction
+
+
+class CliLintWarn(BaseAction):
+    def run(self, text: str) -> str:
+        """Echo the text back."""
+        return text
+'''
+
+LINT_ERROR_MODULE = """
+from lagent_like import BaseAction
+
+
+class CliLintSilent(BaseAction):
+    def run(self) -> str:
+        return ""
+"""
+
+LINT_BROKEN_MODULE = '''
+from lagent_like import BaseAction
+
+
+class CliLintBadDoc(BaseAction):
+    def run(self, x: int) -> int:
+        """Double.
+
+        Args:
+            y: not a parameter
+        """
+        return 2 * x
+'''
+
+LINT_LINE = re.compile(r"(error|warning|info) (\S+): .+ \[([a-z-]+)\]")
+WARN_TEXT = (
+    "warning CliLintWarn: parameter 'text' has no description; document it under Args: in the "
+    "docstring (or annotate it Annotated[T, 'description']) [param-no-description]"
+)
+SILENT_TEXT = (
+    "error CliLintSilent: no description: the model is not told what this API does; "
+    "add a docstring to run or to the class [no-description]"
+)
+
+
+def lint_size(description: dict[str, Any]) -> str:
+    tokens = -(-len(json.dumps(description, ensure_ascii=False)) // 4)  # ceil(length / 4)
+    return f"the description is about {tokens} tokens (estimated as its JSON length / 4)"
+
+
+WARN_SIZE = lint_size(
+    {
+        "name": "CliLintWarn",
+        "description": "Echo the text back.",
+        "parameters": [{"name": "text", "type": "STRING", "description": ""}],
+        "required": ["text"],
+        "parameter_description": PARAMETER_DESCRIPTION,
+    }
+)
+SILENT_SIZE = lint_size(
+    {
+        "name": "CliLintSilent",
+        "description": "",
+        "parameters": [],
+        "required": [],
+        "parameter_description": PARAMETER_DESCRIPTION,
+    }
+)
+
+
+def write_lint_modules(directory: Path) -> None:
+    for name, source in [
+        ("cli_lint_warn", LINT_WARN_MODULE),
+        ("cli_lint_error", LINT_ERROR_MODULE),
+        ("cli_lint_broken", LINT_BROKEN_MODULE),
+        ("cli_lint_crash", "raise RuntimeError('no config')\n"),
+    ]:
+        (directory / f"{name}.py").write_text(source, encoding="utf-8")
+
+
+def lint_lines(stdout: str) -> list[tuple[str, str, str]]:
+    """``(severity, api, code)`` of each finding line; the summary line is left out."""
+    *lines, _summary = stdout.splitlines()
+    matches = [LINT_LINE.fullmatch(line) for line in lines]
+    assert all(matches), lines
+    return [(m[1], m[2], m[3]) for m in matches if m]
+
+
+def test_lint_module_without_problems_exits_0(run_cli: RunCli) -> None:
+    proc = run_cli("lint", "cli_tools_mod")
+    assert "Traceback" not in proc.stderr
+    assert (proc.returncode, proc.stderr) == (0, "")
+    assert lint_lines(proc.stdout) == [
+        ("info", "CliCalc.add", "size"),
+        ("info", "CliEcho", "size"),
+        ("info", "CliBoom", "size"),
+        ("info", "CliNeedsKey", "not-instantiated"),
+        ("info", "CliNeedsKey", "size"),
+        ("info", "CliBroken", "not-instantiated"),
+        ("info", "CliBroken", "size"),
+    ]
+    assert proc.stdout.endswith("\n0 errors, 0 warnings\n")
+
+
+@pytest.mark.parametrize(
+    ("options", "status"),
+    [
+        pytest.param([], 0, id="warnings-pass"),
+        pytest.param(["--strict"], 1, id="strict-warnings-fail"),
+    ],
+)
+def test_lint_warnings_fail_only_with_strict(
+    run_cli: RunCli, tmp_path: Path, options: list[str], status: int
+) -> None:
+    write_lint_modules(tmp_path)
+    proc = run_cli("lint", *options, "cli_lint_warn")
+    assert (proc.returncode, proc.stderr) == (status, "")
+    assert proc.stdout == f"{WARN_TEXT}\ninfo CliLintWarn: {WARN_SIZE} [size]\n0 errors, 1 warning\n"
+
+
+@pytest.mark.parametrize("options", [pytest.param([], id="default"), pytest.param(["--strict"], id="strict")])
+def test_lint_error_exits_1(run_cli: RunCli, tmp_path: Path, options: list[str]) -> None:
+    write_lint_modules(tmp_path)
+    proc = run_cli("lint", *options, "cli_lint_error", "cli_lint_warn")
+    assert (proc.returncode, proc.stderr) == (1, "")
+    assert proc.stdout == (
+        f"{SILENT_TEXT}\ninfo CliLintSilent: {SILENT_SIZE} [size]\n"
+        f"{WARN_TEXT}\ninfo CliLintWarn: {WARN_SIZE} [size]\n"
+        "1 error, 1 warning\n"
+    )
+
+
+def test_lint_json_prints_the_findings_as_a_list_of_dicts(run_cli: RunCli, tmp_path: Path) -> None:
+    write_lint_modules(tmp_path)
+    proc = run_cli("lint", "--json", "cli_lint_error")
+    assert (proc.returncode, proc.stderr) == (1, "")
+    assert json.loads(proc.stdout) == [
+        {
+            "severity": "error",
+            "tool": "CliLintSilent",
+            "api": "CliLintSilent",
+            "code": "no-description",
+            "message": "no description: the model is not told what this API does; "
+            "add a docstring to run or to the class",
+        },
+        {
+            "severity": "info",
+            "tool": "CliLintSilent",
+            "api": "CliLintSilent",
+            "code": "size",
+            "message": SILENT_SIZE,
+        },
+    ]
+
+
+@pytest.mark.parametrize(
+    ("options", "status"),
+    [
+        pytest.param([], 0, id="default"),
+        pytest.param(["--strict"], 1, id="strict"),
+    ],
+)
+def test_lint_json_keeps_the_exit_status(
+    run_cli: RunCli, tmp_path: Path, options: list[str], status: int
+) -> None:
+    write_lint_modules(tmp_path)
+    proc = run_cli("lint", "--json", *options, "cli_lint_warn")
+    assert (proc.returncode, proc.stderr) == (status, "")
+    assert [f["code"] for f in json.loads(proc.stdout)] == ["param-no-description", "size"]
+
+
+def test_lint_definition_error_is_a_finding_exiting_1(run_cli: RunCli, tmp_path: Path) -> None:
+    write_lint_modules(tmp_path)
+    proc = run_cli("lint", "cli_lint_broken")
+    assert (proc.returncode, proc.stderr) == (1, "")
+    assert proc.stdout == (
+        "error CliLintBadDoc.run: the docstring describes ['y'], which the signature does not have; "
+        "parameters are ['x'] (module 'cli_lint_broken' cannot be imported, so none of its tools is "
+        "linted) [definition-error]\n1 error, 0 warnings\n"
+    )
+
+
+def test_lint_without_targets_lints_the_imported_tools_not_the_builtins(run_cli: RunCli) -> None:
+    proc = run_cli("-m", "cli_tools_mod", "lint")
+    assert (proc.returncode, proc.stderr) == (0, "")
+    assert {api.partition(".")[0] for _, api, _ in lint_lines(proc.stdout)} == set(CLI_TOOLS)
+
+
+@pytest.mark.parametrize(
+    ("target", "message"),
+    [
+        pytest.param(
+            "CliCalk",
+            "no tool named 'CliCalk' in the registry, and no module has that name; did you mean 'CliCalc'?",
+            id="unknown-name",
+        ),
+        pytest.param(
+            "cli_lint_crash",
+            "cannot import module 'cli_lint_crash': RuntimeError: no config",
+            id="import-fails",
+        ),
+    ],
+)
+def test_lint_bad_target_is_an_error_line(run_cli: RunCli, tmp_path: Path, target: str, message: str) -> None:
+    write_lint_modules(tmp_path)
+    assert_error_line(run_cli("-m", "cli_tools_mod", "lint", target), message)
+
+
+def test_lint_imports_target_modules_from_the_current_directory(tmp_path: Path) -> None:
+    write_lint_modules(tmp_path)
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    out = subprocess.run(
+        [str(SCRIPT), "lint", "--strict", "cli_lint_warn"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=env,
+        check=False,
+    )
+    assert (out.returncode, out.stderr) == (1, "")
+    assert out.stdout.endswith("\n0 errors, 1 warning\n")
+
+
+def test_main_lint_of_a_registered_tool_name_returns_0(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["lint", "--strict", "CliInProcCalc"]) == 0
+    captured = capsys.readouterr()
+    assert captured.err == ""
+    assert captured.out.splitlines()[-1] == "0 errors, 0 warnings"

@@ -249,13 +249,17 @@ def test_duplicate_names_in_the_constructor_raise() -> None:
 
 def test_a_class_instead_of_an_instance_is_reported() -> None:
     with pytest.raises(
-        ToolDefinitionError, match=r"actions\[0\] is the class ExecEcho; pass an instance, e\.g\. ExecEcho\(\)"
+        ToolDefinitionError,
+        match=r"actions\[0\] is the class ExecEcho; pass an instance, e\.g\. ExecEcho\(\)",
     ):
         ActionExecutor([ExecEcho])  # type: ignore[list-item]
 
 
 def test_add_action_refuses_non_actions() -> None:
-    with pytest.raises(ToolDefinitionError, match="add_action is str 'ExecEcho', expected a BaseAction instance or a function"):
+    with pytest.raises(
+        ToolDefinitionError,
+        match="add_action is str 'ExecEcho', expected a BaseAction instance or a function",
+    ):
         make_executor().add_action("ExecEcho")  # type: ignore[arg-type]
 
 

@@ -67,7 +67,9 @@ def test_json_parser_accepts_python_literals_outside_strings_only() -> None:
             return f"{on} {off}"
 
     parser = JsonParser(ParserFlags())
-    assert parser.parse_inputs("{'on': True, 'off': False, 'note': None, 'label': 'True or None',}", "set") == {
+    assert parser.parse_inputs(
+        "{'on': True, 'off': False, 'note': None, 'label': 'True or None',}", "set"
+    ) == {
         "on": True,
         "off": False,
         "note": None,
