@@ -13,12 +13,15 @@ from .actions import (
     BaseAction,
     BaseParser,
     FinishAction,
+    FunctionTool,
     InvalidAction,
     JsonParser,
     NoAction,
+    SchemaTool,
     ToolMeta,
     TupleParser,
     tool_api,
+    tool_from_schema,
 )
 from .exceptions import (
     DefinitionError,
@@ -43,6 +46,7 @@ __all__ = [
     "BaseParser",
     "DefinitionError",
     "FinishAction",
+    "FunctionTool",
     "InvalidAction",
     "JsonParser",
     "LagentLikeError",
@@ -50,6 +54,7 @@ __all__ = [
     "NoAction",
     "ParseError",
     "RegistryError",
+    "SchemaTool",
     "ToolDefinitionError",
     "ToolMeta",
     "ToolNotFoundError",
@@ -59,4 +64,5 @@ __all__ = [
     "get_tool_cls",
     "list_tools",
     "tool_api",
+    "tool_from_schema",
 ]

@@ -185,7 +185,7 @@ def _parameter_findings(tool: _Tool, api: _Api) -> list[LintFinding]:
 
 def _name_finding(tool: _Tool, api: _Api, alias: str) -> Optional[LintFinding]:
     parts = [("tool name", tool.name)] + ([("API name", api.short)] if tool.is_toolkit else [])
-    illegal = [(kind, value) for kind, value in parts if not LEGAL_NAME.match(value)]
+    illegal = [(kind, value) for kind, value in parts if not LEGAL_NAME.fullmatch(value)]
     if illegal:
         names = " and ".join(f"the {kind} {value!r}" for kind, value in illegal)
         verb = "is" if len(illegal) == 1 else "are"

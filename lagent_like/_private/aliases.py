@@ -13,7 +13,7 @@ import hashlib
 import re
 from collections.abc import Iterable
 
-LEGAL_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
+LEGAL_NAME = re.compile(r"[a-zA-Z0-9_-]{1,64}")
 _ILLEGAL = re.compile(r"[^a-zA-Z0-9_-]")
 _MAX = 64
 
@@ -25,7 +25,7 @@ def _hashed(base: str, name: str) -> str:
 
 def readable_alias(name: str) -> str:
     """The alias ``name`` gets unless it clashes: legal, and as close to ``name`` as it can be."""
-    if LEGAL_NAME.match(name):
+    if LEGAL_NAME.fullmatch(name):
         return name
     alias = _ILLEGAL.sub("_", name.replace(".", "__")) or "tool"
     return alias if len(alias) <= _MAX else _hashed(alias, name)
@@ -38,7 +38,7 @@ def assign_aliases(names: Iterable[str]) -> dict[str, str]:
     name that a tool really has.
     """
     ordered = list(dict.fromkeys(names))
-    aliases = {n: n for n in ordered if LEGAL_NAME.match(n)}
+    aliases = {n: n for n in ordered if LEGAL_NAME.fullmatch(n)}
     taken = set(aliases)
     for name in ordered:
         if name in aliases:

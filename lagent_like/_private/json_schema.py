@@ -144,12 +144,15 @@ def schema_of(annotation: Any, seen: frozenset[Any] = frozenset()) -> Schema:
     return {}
 
 
-def _jsonable(value: Any) -> bool:
+_NOT_JSON = object()
+
+
+def _as_json(value: Any) -> Any:
+    """``value`` as JSON would carry it (tuples become lists), or ``_NOT_JSON``."""
     try:
-        json.dumps(value)
+        return json.loads(json.dumps(value))
     except (TypeError, ValueError):
-        return False
-    return True
+        return _NOT_JSON
 
 
 def parameter_schema(
@@ -164,6 +167,8 @@ def parameter_schema(
         schema = {"type": LAGENT_SCHEMAS.get(lagent_type, "string")}
     if description:
         schema["description"] = description
-    if has_default and _jsonable(default):
-        schema["default"] = default
+    if has_default:
+        value = _as_json(default)
+        if value is not _NOT_JSON:
+            schema["default"] = value
     return schema

@@ -15,6 +15,7 @@ import enum
 import json
 import math
 import types
+import weakref
 from typing import Any, Callable, Optional, Union
 
 from typing_extensions import Literal, get_args, get_origin, get_type_hints, is_typeddict
@@ -115,7 +116,10 @@ def _check_int(value: Any) -> Any:
     if isinstance(value, str):
         text = value.strip()
         if text.lstrip("+-").isdigit() and text.isascii():
-            return int(text)
+            try:
+                return int(text)
+            except ValueError:  # '--1', or more digits than int() converts
+                pass
     raise Invalid("integer", value)
 
 
@@ -123,7 +127,10 @@ def _check_float(value: Any) -> Any:
     if type(value) is float:
         return value
     if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return float(value)
+        try:
+            return float(value)
+        except OverflowError:
+            raise Invalid("number", value) from None
     if isinstance(value, str):
         try:
             number = float(value.strip())
@@ -170,6 +177,11 @@ SCALARS: dict[Any, Validator] = {
 #: Marks a parameter without a check in the parsers' table of exact types.
 ANY: Any = object()
 
+
+class CHECK:
+    """Marks a parameter that is always checked: no value has this class."""
+
+
 #: Exact types whose values need no validator call at all (the parser's fast path).
 EXACT: dict[Any, type] = {str: str, int: int, float: float, bool: bool}
 
@@ -181,7 +193,11 @@ def _sequence(item: Validator, build: Callable[[list[Any]], Any]) -> Validator:
         value = _parse_json_text(value, list)
         if not isinstance(value, (list, tuple, set, frozenset)) or isinstance(value, str):
             raise Invalid("array", value)
-        return build([_nested(item, v, f"[{i}]") for i, v in enumerate(value)])
+        items = [_nested(item, v, f"[{i}]") for i, v in enumerate(value)]
+        try:
+            return build(items)
+        except TypeError:  # unhashable items for a set
+            raise Invalid("array of hashable items", value) from None
 
     return check
 
@@ -239,7 +255,35 @@ def _dataclass(cls: type) -> Validator:
         if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING  # type: ignore[misc]
     )
     validators = {f.name: compile_validator(hints.get(f.name, Any)) for f in fields}
-    return _fields(cls.__name__, validators, required, lambda data: cls(**data))
+    from_dict = _fields(cls.__name__, validators, required, lambda data: cls(**data))
+
+    def check(value: Any) -> Any:
+        return value if isinstance(value, cls) else from_dict(value)
+
+    return check
+
+
+#: Validators of TypedDicts and dataclasses, by class; a class that refers to itself
+#: finds its own (still being built) entry through a trampoline instead of recursing.
+_CLASS_VALIDATORS: weakref.WeakKeyDictionary[type, Validator] = weakref.WeakKeyDictionary()
+
+
+def _class_validator(cls: type, build: Callable[[type], Validator]) -> Validator:
+    known = _CLASS_VALIDATORS.get(cls)
+    if known is not None:
+        return known
+
+    def trampoline(value: Any) -> Any:
+        return _CLASS_VALIDATORS[cls](value)
+
+    _CLASS_VALIDATORS[cls] = trampoline
+    try:
+        validator = build(cls)
+    except BaseException:
+        del _CLASS_VALIDATORS[cls]
+        raise
+    _CLASS_VALIDATORS[cls] = validator
+    return validator
 
 
 def _literal(values: tuple[Any, ...]) -> Validator:
@@ -261,9 +305,13 @@ def _enum(cls: type[enum.Enum]) -> Validator:
         if isinstance(value, cls):
             return value
         try:
-            return by_value[value]
+            member = by_value[value]
         except (KeyError, TypeError):
             raise Invalid(f"one of {list(by_value)!r}", value) from None
+        # True == 1 in Python; a boolean is not an integer member (nor the reverse).
+        if isinstance(value, bool) != isinstance(member.value, bool):
+            raise Invalid(f"one of {list(by_value)!r}", value)
+        return member
 
     return check
 
@@ -273,11 +321,19 @@ def _union(members: list[Validator], nullable: bool) -> Validator:
         if value is None and nullable:
             return None
         failures = []
+        coerced: list[Any] = []
         for member in members:
             try:
-                return member(value)
+                result = member(value)
             except Invalid as exc:
                 failures.append(exc.expected)
+                continue
+            # A member the value already fits wins over one that would convert it.
+            if result is value or (type(result) is type(value) and result == value):
+                return result
+            coerced.append(result)
+        if coerced:
+            return coerced[0]
         expected = " or ".join(dict.fromkeys(failures + (["null"] if nullable else [])))
         raise Invalid(expected, value)
 
@@ -322,14 +378,15 @@ def compile_validator(annotation: Any) -> Validator:
         return _literal(args)
     if origin is tuple and args and args[-1] is not Ellipsis:
         return _fixed_tuple([compile_validator(a) for a in args])
+    # Mappings first: a Mapping is also an Iterable.
+    if origin is dict or (origin is not None and _is_abc(origin, "Mapping")):
+        key, item = (compile_validator(args[0]), compile_validator(args[1])) if args else (_accept, _accept)
+        return _mapping(key, item)
     if origin in _SEQUENCE_BUILDERS or (
         origin is not None and _is_abc(origin, "Sequence", "Set", "Iterable")
     ):
         item = compile_validator(args[0]) if args else _accept
         return _sequence(item, _SEQUENCE_BUILDERS.get(origin, list))
-    if origin is dict or (origin is not None and _is_abc(origin, "Mapping")):
-        key, item = (compile_validator(args[0]), compile_validator(args[1])) if args else (_accept, _accept)
-        return _mapping(key, item)
     if isinstance(annotation, type):
         if annotation in _SEQUENCE_BUILDERS:
             return _sequence(_accept, _SEQUENCE_BUILDERS[annotation])
@@ -338,9 +395,9 @@ def compile_validator(annotation: Any) -> Validator:
         if issubclass(annotation, enum.Enum):
             return _enum(annotation)
         if is_typeddict(annotation):
-            return _typed_dict(annotation)
+            return _class_validator(annotation, _typed_dict)
         if dataclasses.is_dataclass(annotation):
-            return _dataclass(annotation)
+            return _class_validator(annotation, _dataclass)
         return _instance(annotation)
     return _accept
 

@@ -126,8 +126,14 @@ class ActionExecutor:
 
     def _rebuild_routes(self) -> None:
         names: dict[str, _Route] = {}
+        clashes = []
         for action in self.actions.values():
-            names.update(_routes_of(action))
+            for name, route in _routes_of(action).items():
+                if name in names:
+                    clashes.append(f"{name!r} is both {names[name][0].name}'s and {action.name}'s")
+                names[name] = route
+        if clashes:
+            raise ToolDefinitionError("ActionExecutor", [f"call name {c}" for c in clashes])
         aliases = assign_aliases(names)
         routes = dict(names)
         for name, alias in aliases.items():
@@ -176,8 +182,10 @@ class ActionExecutor:
 
     def _unknown_message(self, name: Any) -> str:
         available = self.api_names()
-        tool = name.partition(".")[0] if isinstance(name, str) else None
-        head = f"Tool {name!r} is disabled." if tool in self.actions else f"Unknown tool {preview(name)}."
+        canonical = self._canonical.get(name, name) if isinstance(name, str) else None
+        tool = canonical.partition(".")[0] if canonical is not None else None
+        known = canonical in self.actions or tool in self.actions
+        head = f"Tool {name!r} is disabled." if known else f"Unknown tool {preview(name)}."
         return (
             f"{head}{did_you_mean(str(name), available)} Available tools: {', '.join(available) or 'none'}."
         )
@@ -322,17 +330,20 @@ class ActionExecutor:
         """Add ``action`` (an action or a function), replacing any action of the same name.
 
         Raises:
-            ToolDefinitionError: ``action`` is neither an action nor a function.
+            ToolDefinitionError: ``action`` is neither an action nor a function, or one of
+                its call names is another tool's (the executor is then left unchanged).
         """
         problems: list[str] = []
         tool = _as_action(action, "add_action", problems)
         if tool is None:
             raise ToolDefinitionError("ActionExecutor", problems)
-        action = tool
-        actions = dict(self.actions)
-        actions[action.name] = action
-        self.actions = actions
-        self._rebuild_routes()
+        previous = self.actions
+        self.actions = {**previous, tool.name: tool}
+        try:
+            self._rebuild_routes()
+        except ToolDefinitionError:
+            self.actions = previous
+            raise
 
     def del_action(self, name: str) -> None:
         """Remove the action called ``name``.

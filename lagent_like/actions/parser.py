@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from .._private.lenient_json import loads_lenient
 from .._private.text import close_matches, did_you_mean, fenced_blocks, preview
-from .._private.validation import ANY, Invalid, Validator
+from .._private.validation import ANY, CHECK, Invalid, Validator
 from ..exceptions import ParseError, ToolDefinitionError
 
 if TYPE_CHECKING:
@@ -44,8 +44,8 @@ class _ApiArgs:
         types: Lagent type name per parameter, for examples in messages.
         listing: the parameter names as shown in messages.
         validators: the check of each parameter that has a declared type.
-        exact: per parameter, the one class whose values need no check (``ANY`` for
-            parameters without a check, absent for the rest).
+        exact: per parameter, the one class whose values need no check, ``ANY`` for
+            parameters without a check, ``CHECK`` for parameters always checked.
     """
 
     # Slots: these attributes are read on every call.
@@ -69,8 +69,9 @@ class _ApiArgs:
         self.types = types
         self.listing = ", ".join(order) or "none"
         self.validators = {name: v for name, v in validators.items() if name in self.names}
-        self.exact = {name: ANY for name in order if name not in self.validators}
-        self.exact.update({name: t for name, t in exact.items() if name in self.validators})
+        # Every parameter gets an entry: ANY (no check), its exact class (values of it
+        # skip the check), or CHECK (a class no value has: always checked).
+        self.exact = {name: exact.get(name, CHECK) if name in self.validators else ANY for name in order}
 
     def example_object(self) -> str:
         fields = ", ".join(f'"{n}": <{t}>' for n, t in zip(self.order, self.types))
@@ -216,6 +217,8 @@ def _check(api: _ApiArgs, args: dict[str, Any]) -> dict[str, Any]:
                 checked[name] = validator(args[name])
             except Invalid as exc:
                 problems.append(exc.describe(name))
+            except Exception as exc:  # noqa: BLE001 - a faulty validator is reported, not raised
+                problems.append(f"{name!r} could not be checked: {type(exc).__name__}: {exc}")
         elif name in api.required:
             problems.append(f"{name!r} is required")
     for key, value in args.items():

@@ -1,0 +1,327 @@
+"""``SchemaTool``: a tool defined by a JSON-schema function definition and a handler.
+
+Some tool specs do not come from Python signatures: they arrive as JSON (an OpenAI or
+Anthropic tool list, an MCP server, LiveKit's ``raw_schema``). ``tool_from_schema``
+turns such a definition plus a handler into a simple tool: described to the model in
+Lagent's format, exported again as JSON Schema for function calling, and with every
+argument checked (and losslessly coerced) against the schema before the handler runs,
+exactly like a tool written with type hints.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Mapping
+from typing import Any, Callable, Optional
+
+from .._private.describe import ApiSpec, DescribeOptions, copy_description
+from .._private.schema_validation import TYPE_WORDS, SchemaCompiler, canonical_types, resolve_ref
+from .._private.text import preview
+from .._private.types import ARRAY, BOOLEAN, FLOAT, NUMBER, OBJECT, STRING
+from .._private.validation import Validator
+from ..exceptions import ToolDefinitionError
+from .base_action import BaseAction
+from .parser import BaseParser, JsonParser
+
+__all__ = ["SchemaTool", "tool_from_schema"]
+
+#: Lagent type name of each canonical JSON Schema type.
+LAGENT_TYPES: dict[str, str] = {
+    "string": STRING,
+    "integer": NUMBER,
+    "number": FLOAT,
+    "boolean": BOOLEAN,
+    "array": ARRAY,
+    "object": OBJECT,
+    "any": STRING,
+}
+
+#: Lagent type name of enum/const values, by their exact class.
+_VALUE_TYPES: dict[type, str] = {
+    str: STRING,
+    bool: BOOLEAN,
+    int: NUMBER,
+    float: FLOAT,
+    list: ARRAY,
+    dict: OBJECT,
+}
+
+#: The one Python class of a parameter whose schema is a bare primitive ``type``.
+_EXACT: dict[str, type] = {"string": str, "integer": int, "number": float, "boolean": bool}
+
+#: Keys that describe a schema without constraining it.
+_ANNOTATIONS = frozenset({"description", "title", "examples", "format", "default", "$comment"})
+
+#: Where the parameters schema sits in each accepted shape: OpenAI/LiveKit, Anthropic, MCP.
+_PARAMETER_KEYS = ("parameters", "input_schema", "inputSchema")
+
+#: Keywords whose value is one subschema, a list of them, or a map of names to them.
+_ONE = ("additionalProperties", "items")
+_MANY = ("prefixItems", "anyOf", "oneOf", "allOf")
+_NAMED = ("properties", "$defs", "definitions")
+
+
+def _function_of(schema: Any, problems: list[str]) -> Mapping[str, Any]:
+    """The function definition inside any accepted shape (``{}`` with a problem if none)."""
+    if not isinstance(schema, Mapping):
+        problems.append(f"the schema must be a dict, got {type(schema).__name__} {preview(schema)}")
+        return {}
+    if isinstance(schema.get("function"), Mapping):
+        return schema["function"]  # type: ignore[no-any-return]
+    if schema.get("type", "function") != "function":
+        problems.append(f"'type' is {schema['type']!r}; only function definitions can become tools")
+    return schema
+
+
+def _lagent_type(schema: Any, root: Mapping[str, Any], depth: int = 0) -> str:
+    """The Lagent type name a parameter's schema stands for (``STRING`` when unclear)."""
+    if isinstance(schema, Mapping) and isinstance(schema.get("$ref"), str) and depth < 16:
+        return _lagent_type(resolve_ref(root, schema["$ref"]), root, depth + 1)
+    if not isinstance(schema, Mapping):
+        return STRING
+    names = {LAGENT_TYPES[k] for k in canonical_types(schema.get("type"))[0] if k != "null"}
+    if not names and "type" not in schema:
+        values: list[Any] = schema["enum"] if isinstance(schema.get("enum"), list) else []
+        if "const" in schema:
+            values = [schema["const"]]
+        if values:
+            names = {_VALUE_TYPES.get(type(v), STRING) for v in values if v is not None}
+        for key in ("anyOf", "oneOf"):
+            members: list[Any] = schema[key] if isinstance(schema.get(key), list) else []
+            plain = [m for m in members if not (isinstance(m, Mapping) and m.get("type") == "null")]
+            names |= {_lagent_type(m, root, depth + 1) for m in plain} if depth < 16 else set()
+    return names.pop() if len(names) == 1 else STRING
+
+
+def _is_plain(schema: Any) -> Optional[type]:
+    """The Python class whose values need no check: a schema that is only a primitive type."""
+    if not isinstance(schema, Mapping) or not isinstance(schema.get("type"), str):
+        return None
+    if set(schema) - _ANNOTATIONS != {"type"}:
+        return None
+    return _EXACT.get(TYPE_WORDS.get(schema["type"], ""))
+
+
+def normalize_schema(schema: Any) -> Any:
+    """A deep copy of ``schema`` in standard JSON Schema (Draft 2020-12) words.
+
+    Dialect types become JSON types (``int`` -> ``integer``, ``any`` -> no type),
+    OpenAPI's ``nullable: true`` becomes a ``null`` type, draft-4 boolean
+    ``exclusiveMinimum``/``exclusiveMaximum`` become numbers, and a list ``items``
+    becomes ``prefixItems``.
+    """
+    if not isinstance(schema, Mapping):
+        return copy_description(schema)
+    out = {k: copy_description(v) for k, v in schema.items()}
+    if "type" in out:
+        kinds = canonical_types(out["type"])[0]
+        if "any" in kinds or not kinds:
+            del out["type"]
+        else:
+            out["type"] = kinds[0] if len(kinds) == 1 and isinstance(schema["type"], str) else kinds
+    if out.pop("nullable", False) is True:
+        if "type" in out and "null" not in canonical_types(out["type"])[0]:
+            out["type"] = [*canonical_types(out["type"])[0], "null"]
+        if isinstance(out.get("enum"), list) and None not in out["enum"]:
+            out["enum"].append(None)
+    for exclusive, plain in (("exclusiveMinimum", "minimum"), ("exclusiveMaximum", "maximum")):
+        if isinstance(out.get(exclusive), bool) and out.pop(exclusive) and plain in out:
+            out[exclusive] = out.pop(plain)
+    if isinstance(out.get("items"), list):
+        out["prefixItems"] = out.pop("items")
+    for key in _ONE:
+        if isinstance(out.get(key), Mapping):
+            out[key] = normalize_schema(out[key])
+    for key in _MANY:
+        if isinstance(out.get(key), list):
+            out[key] = [normalize_schema(s) for s in out[key]]
+    for key in _NAMED:
+        if isinstance(out.get(key), Mapping):
+            out[key] = {name: normalize_schema(s) for name, s in out[key].items()}
+    return out
+
+
+def _handler_problems(handler: Any, props: Mapping[str, Any], required: list[str], open_: bool) -> list[str]:
+    """What keeps ``handler(**arguments)`` from working for every valid call."""
+    if handler is None or not callable(handler):
+        return [f"the handler must be a function, got {type(handler).__name__} {preview(handler)}"]
+    try:
+        params = inspect.signature(handler).parameters
+    except (TypeError, ValueError):  # builtins without a signature: trust them
+        return []
+    problems = []
+    takes_any = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values())
+    named = {n for n, p in params.items() if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)}
+    positional = {n for n, p in params.items() if p.kind is p.POSITIONAL_ONLY}  # reported below
+    missing = [n for n in props if n not in named and n not in positional]
+    if missing and not takes_any:
+        problems.append(f"the handler has no parameter for the properties {missing}; add them or **kwargs")
+    if open_ and not takes_any:
+        problems.append("'additionalProperties' is true but the handler takes no **kwargs")
+    for name, param in params.items():
+        if param.default is not param.empty or param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
+            continue
+        if param.kind is param.POSITIONAL_ONLY:
+            problems.append(f"the handler's parameter {name!r} is positional-only; arguments come by keyword")
+        elif name not in required:
+            problems.append(
+                f"the handler's parameter {name!r} has no default; the schema does not require it"
+            )
+    return problems
+
+
+def _parameters_of(function: Mapping[str, Any], problems: list[str]) -> Mapping[str, Any]:
+    """The parameters schema of a function definition (an empty object schema if none)."""
+    params = next((function[k] for k in _PARAMETER_KEYS if k in function), {"type": "object"})
+    if not isinstance(params, Mapping):
+        problems.append(f"the parameters schema must be a dict, got {preview(params)}")
+        return {"type": "object"}
+    if canonical_types(params.get("type", "object"))[0] != ["object"]:
+        problems.append(f"parameters: 'type' must be 'object', got {params.get('type')!r}")
+    return params
+
+
+def _parameter(key: str, prop: Any, root: Mapping[str, Any]) -> dict[str, Any]:
+    """The Lagent description of one property: name, type, description (and enum)."""
+    entry: dict[str, Any] = {"name": key, "type": _lagent_type(prop, root)}
+    sources = [prop]
+    if isinstance(prop, Mapping) and isinstance(prop.get("$ref"), str):
+        sources.append(resolve_ref(root, prop["$ref"]))
+    schemas = [s for s in sources if isinstance(s, Mapping)]
+    entry["description"] = str(next((s["description"] for s in schemas if "description" in s), ""))
+    enum = next((s["enum"] for s in schemas if isinstance(s.get("enum"), list)), None)
+    if enum is not None:
+        entry["enum"] = list(enum)
+    return entry
+
+
+class SchemaTool(BaseAction, register=False):
+    """A simple tool described by a JSON-schema function definition, run by a handler.
+
+    Args:
+        schema: the function definition: OpenAI (``{"name", "description",
+            "parameters"}``, bare or as ``{"type": "function", "function": {...}}``),
+            Anthropic (``input_schema``), MCP (``inputSchema``) or LiveKit's raw schema
+            (``{"type": "function", "name", "description", "parameters"}``).
+        handler: called as ``handler(**arguments)`` with the checked arguments; sync or
+            async. Defaults of optional parameters are the handler's own.
+        parser: the parser that reads a model's arguments.
+        enable: whether the executor offers and runs this tool.
+
+    Raises:
+        ToolDefinitionError: listing every reason the schema or handler cannot be honoured.
+    """
+
+    def __init__(
+        self,
+        schema: Mapping[str, Any],
+        handler: Callable[..., Any],
+        parser: type[BaseParser] = JsonParser,
+        enable: bool = True,
+    ) -> None:
+        problems: list[str] = []
+        function = _function_of(schema, problems)
+        name = function.get("name")
+        if not isinstance(name, str) or not name:
+            problems.append(f"'name' must be a non-empty string, got {preview(name)}")
+        params = _parameters_of(function, problems)
+        compiler = SchemaCompiler(params)
+        props: Mapping[str, Any] = params.get("properties", {})
+        if not isinstance(props, Mapping):
+            problems.append(f"parameters: 'properties' must map names to schemas, got {preview(props)}")
+            props = {}
+        checks = {key: compiler.compile(s, f"parameters.properties.{key}") for key, s in props.items()}
+        required = compiler.required(params, props, "parameters")
+        compiler.compile_definitions()
+        extra = params.get("additionalProperties", False)
+        if not isinstance(extra, bool):
+            problems.append("parameters: 'additionalProperties' must be true or false at the top level")
+        problems += compiler.problems + _handler_problems(handler, props, required, extra is True)
+        if problems:
+            raise ToolDefinitionError(
+                name if isinstance(name, str) and name else "tool_from_schema", problems
+            )
+        normal = normalize_schema(params)
+        self._schema: dict[str, Any] = {
+            "type": "object",
+            "properties": normal.pop("properties", {}),
+            "required": list(required),
+            "additionalProperties": extra,
+        }
+        self._schema.update((k, v) for k, v in normal.items() if k not in self._schema)
+        self._checks: dict[str, Validator] = checks
+        self._exact = {key: plain for key, s in props.items() if (plain := _is_plain(s))}
+        self._handler = handler
+        self._run = self._bind(handler)
+        text = str(function.get("description") or params.get("description") or "")
+        description = {
+            "name": name,
+            "description": text,
+            "parameters": [_parameter(key, prop, params) for key, prop in props.items()],
+            "required": list(required),
+        }
+        self._open_spec: Optional[ApiSpec] = None
+        if extra is True:
+            # The parsers let unknown arguments through only for APIs whose spec says so.
+            is_async = inspect.iscoroutinefunction(self._run)
+            spec = ApiSpec(str(name), self._run, description, DescribeOptions(), is_async=is_async)
+            spec.accepts_any_kwargs = True
+            self._open_spec = spec
+        super().__init__(description, parser, enable)
+
+    @staticmethod
+    def _bind(handler: Callable[..., Any]) -> Callable[..., Any]:
+        """The handler in a form whose sync/async nature ``inspect`` can see."""
+        if inspect.iscoroutinefunction(handler) or not inspect.iscoroutinefunction(
+            getattr(handler, "__call__", None)  # noqa: B004 - an object with an async __call__
+        ):
+            return handler
+
+        async def call(**arguments: Any) -> Any:
+            return await handler(**arguments)
+
+        return call
+
+    def _api_bindings(self) -> dict[str, tuple[Callable[..., Any], Optional[ApiSpec]]]:
+        return {"run": (self._run, self._open_spec)}
+
+    def argument_checks(self, name: str = "run") -> tuple[dict[str, Validator], dict[str, Any]]:
+        """Validators compiled from the schema's properties, and the plain ones' classes."""
+        if name != "run":
+            return {}, {}
+        return self._checks, self._exact
+
+    def json_schema(self, name: str = "run") -> dict[str, Any]:
+        """The given parameters schema, normalized to Draft 2020-12 words; a fresh copy.
+
+        Raises:
+            KeyError: ``name`` is not ``'run'``.
+        """
+        if name != "run":
+            raise KeyError(f"{self.name} has no API {name!r}")
+        return copy_description(self._schema)  # type: ignore[no-any-return]
+
+    @property
+    def handler(self) -> Callable[..., Any]:
+        """The function this tool calls."""
+        return self._handler
+
+
+def tool_from_schema(
+    schema: Mapping[str, Any], handler: Callable[..., Any], *, parser: type[BaseParser] = JsonParser
+) -> SchemaTool:
+    """Build a simple tool from a JSON-schema function definition and a handler.
+
+    Args:
+        schema: an OpenAI, Anthropic, MCP or LiveKit function definition (see
+            :class:`SchemaTool`).
+        handler: called as ``handler(**arguments)`` with the checked arguments.
+        parser: the parser that reads a model's arguments.
+
+    Returns:
+        The tool, named as the schema names it (dots and all).
+
+    Raises:
+        ToolDefinitionError: listing every reason the schema or handler cannot be honoured.
+    """
+    return SchemaTool(schema, handler, parser=parser)
