@@ -30,7 +30,9 @@ from .exceptions import (
     ParseError,
     RegistryError,
     ToolDefinitionError,
+    ToolError,
     ToolNotFoundError,
+    TransientToolError,
 )
 from .registry import get_tool, get_tool_cls, list_tools
 from .schema import ActionReturn, ActionStatusCode, ActionValidCode
@@ -56,8 +58,10 @@ __all__ = [
     "RegistryError",
     "SchemaTool",
     "ToolDefinitionError",
+    "ToolError",
     "ToolMeta",
     "ToolNotFoundError",
+    "TransientToolError",
     "TupleParser",
     "__version__",
     "get_tool",

@@ -16,8 +16,14 @@ Two kinds of mistakes reach this package and they go to different people:
     │   ├── ToolDefinitionError    bad @tool_api function or BaseAction subclass
     │   ├── RegistryError          a tool name taken by a different class
     │   └── ToolNotFoundError      unknown name in the registry (also a KeyError)
-    └── ModelInputError            turned into an ActionReturn, never raised to callers
-        └── ParseError             arguments unparsable or not matching the API
+    ├── ModelInputError            turned into an ActionReturn, never raised to callers
+    │   └── ParseError             arguments unparsable or not matching the API
+    └── ToolError                  raised by a tool: its message is written for the model
+        └── TransientToolError     a failure worth retrying (rate limit, flaky network)
+
+A third kind comes from tools themselves: a tool raises :class:`ToolError` with a
+message meant for the model (the call's ``errmsg`` is exactly that message), or
+:class:`TransientToolError` when trying again may succeed, which retry policies honour.
 """
 
 from __future__ import annotations
@@ -31,7 +37,9 @@ __all__ = [
     "ParseError",
     "RegistryError",
     "ToolDefinitionError",
+    "ToolError",
     "ToolNotFoundError",
+    "TransientToolError",
 ]
 
 
@@ -107,3 +115,22 @@ class ParseError(ModelInputError):
     def __init__(self, err_msg: str) -> None:
         self.err_msg = err_msg
         super().__init__(err_msg)
+
+
+class ToolError(LagentLikeError):
+    """Raised by a tool to tell the model what went wrong, in the model's terms.
+
+    The call becomes ``API_ERROR`` with ``errmsg`` exactly ``message`` (no exception
+    type prefixed), unlike other exceptions, which are summarised as ``'Type: message'``.
+
+    Attributes:
+        message: the text for the model.
+    """
+
+    def __init__(self, message: str) -> None:
+        self.message = message
+        super().__init__(message)
+
+
+class TransientToolError(ToolError):
+    """A :class:`ToolError` for a failure that may pass: retry policies try again."""

@@ -15,13 +15,17 @@ __all__ = ["ActionReturn", "ActionStatusCode", "ActionValidCode"]
 
 
 class ActionStatusCode(IntEnum):
-    """How a call ended. Extensions add codes below ``API_ERROR``."""
+    """How a call ended. Lagent's codes, then this package's extensions below ``API_ERROR``."""
 
     ING = 1
     SUCCESS = 0
     HTTP_ERROR = -1000
     ARGS_ERROR = -1001
     API_ERROR = -1002
+    #: The tool did not answer within its timeout.
+    TIMEOUT = -1003
+    #: A hook held the call back until someone approves it.
+    APPROVAL_REQUIRED = -1004
 
 
 class ActionValidCode(IntEnum):

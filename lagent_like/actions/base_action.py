@@ -19,7 +19,7 @@ from .._private.json_schema import parameter_schema
 from .._private.log import logger
 from .._private.text import did_you_mean
 from .._private.validation import Validator, compile_validator, exact_type
-from ..exceptions import ParseError, ToolDefinitionError
+from ..exceptions import ParseError, ToolDefinitionError, ToolError
 from ..registry import TOOL_REGISTRY
 from ..schema import ActionReturn, ActionStatusCode
 from .parser import BaseParser, JsonParser
@@ -363,6 +363,9 @@ class BaseAction(metaclass=ToolMeta):
                     result = render(outputs)
                 # Positional: about twice as fast as keywords on the per-call path.
                 return ActionReturn(args, None, tool, result)
+            except ToolError as exc:
+                # Written for the model by the tool itself: passed on as it is.
+                return ActionReturn(args, None, tool, None, exc.message, _API_ERROR)
             except (Exception, SystemExit) as exc:  # noqa: BLE001 - a failing tool is a result
                 logger().warning("tool %s.%s raised", tool, key, exc_info=True)
                 return ActionReturn(args, None, tool, None, f"{type(exc).__name__}: {exc}", _API_ERROR)
