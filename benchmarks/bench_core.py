@@ -21,6 +21,22 @@ Method:
   conditions. The floor row shows the minimum over every floor sample of the run, and
   each ratio is a row's minimum divided by that floor minimum (for tuple rows: by the
   tuple floor's minimum; the ratio to the JSON floor is shown in brackets).
+* **Coercion and type errors**: ``'{"a": "1", "b": "2"}'`` for ``int`` parameters is
+  coerced (the validators run, the fast path does not apply); ``'{"a": "x", "b": 2}'``
+  is refused with a message naming the parameter.
+* **Unknown argument, new name each call**: an unknown key gets a "did you mean"
+  suggestion, which is memoized (an LRU cache of 2,048 entries). The row cycles through
+  10,000 distinct keys (``x00000`` ... ``x09999``), more than the cache holds, so no
+  suggestion is ever reused: this is what a model inventing a new argument name costs.
+  Taking the next string from the cycle is part of the row. Reported, no target.
+* **Exporting** a 50-API executor (ten five-API toolkits, every API under an alias
+  because ``Tool.api`` is not a legal function name) as OpenAI ``tools``. *Cold*
+  builds a fresh executor over the same tool instances and exports it once, so the
+  executor's export cache is empty (building the executor is part of the row; the
+  tools' own JSON-schema caches stay warm, as in a server that makes an executor per
+  session from long-lived tools). *Cached* exports the same executor again and again
+  (the cached entries are deep-copied for the caller). Reported in microseconds per
+  export, no target.
 * **Defining a toolkit** times a function whose body is a ``class`` statement with five
   ``@tool_api`` methods (Google docstrings with ``Args:``, typed parameters), reported
   per API. Each definition gets a unique tool name and is defined with
@@ -49,6 +65,7 @@ import sys
 import tempfile
 import time
 import timeit
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from typing import Any, Optional
 
@@ -60,13 +77,22 @@ JSON_MISSING = '{"a": 1}'
 JSON_UNKNOWN = '{"a": 1, "b": 2, "c": 3}'
 TUPLE_TOO_MANY = "(1, 2, 3)"
 JSON_MALFORMED = '{"a": 1,, "b": 2}'
+JSON_COERCION = '{"a": "1", "b": "2"}'
+JSON_TYPE_ERROR = '{"a": "x", "b": 2}'
+#: More distinct unknown keys than the suggestion cache (2,048 entries) holds.
+FRESH_UNKNOWN_KEYS = 10_000
 
 VALID_TARGET = 2.0
+COERCION_TARGET = 2.5
 INVALID_TARGET = 3.0
 DEFINE_TARGET_US = 30.0
 IMPORT_TARGET_MS = 40.0
 APIS_PER_TOOLKIT = 5
+EXPORT_TOOLKITS = 10
 
+FRESH_UNKNOWN_ROW = "Calc.add json unknown arg, new name each call"
+EXPORT_COLD_ROW = f"export {EXPORT_TOOLKITS * APIS_PER_TOOLKIT}-API executor, cold"
+EXPORT_CACHED_ROW = f"export {EXPORT_TOOLKITS * APIS_PER_TOOLKIT}-API executor, cached"
 FLOOR_JSON = "floor json: str(add(**json.loads(s)))"
 FLOOR_TUPLE = "floor tuple: str(add(*ast.literal_eval(s)))"
 
@@ -172,6 +198,12 @@ def define_toolkit() -> type:
     return Kit
 
 
+def fresh_unknown_commands() -> Iterator[str]:
+    """Endless ``Calc.add`` commands whose unknown key changes on every call."""
+    keys = (f"x{i:05d}" for i in range(FRESH_UNKNOWN_KEYS))
+    return itertools.cycle([f'{{"a": 1, "b": 2, "{key}": 3}}' for key in keys])
+
+
 @dataclass
 class Row:
     """One line of the report.
@@ -179,7 +211,7 @@ class Row:
     Attributes:
         row: the row's name (stable; the smoke test looks for it).
         value: the measurement (``requests imported`` holds a bool).
-        unit: ``ns/call``, ``us/API``, ``ms`` or ``""``.
+        unit: ``ns/call``, ``us/API``, ``us``, ``ms`` or ``""``.
         ratio: ``value`` over the row's floor, ``None`` when not a per-call row.
         ratio_json: ``value`` over the JSON floor, for tuple rows.
         target: the target as text, ``"-"`` when there is none.
@@ -322,7 +354,17 @@ def run(settings: Settings) -> list[Row]:
     bench = Bench(settings)
     json_exec = ActionExecutor([Calc(), Add()])
     tuple_exec = ActionExecutor([Calc(parser=TupleParser), Add(parser=TupleParser)])
-    bench.namespace.update(json_exec=json_exec, tuple_exec=tuple_exec)
+    export_tools = [define_toolkit()() for _ in range(EXPORT_TOOLKITS)]
+    export_exec = ActionExecutor(export_tools)
+    fresh_unknown = fresh_unknown_commands()
+    bench.namespace.update(
+        json_exec=json_exec,
+        tuple_exec=tuple_exec,
+        ActionExecutor=ActionExecutor,
+        export_tools=export_tools,
+        export_exec=export_exec,
+        fresh_unknown=fresh_unknown,
+    )
     ok, args_error = ActionStatusCode.SUCCESS, ActionStatusCode.ARGS_ERROR
     # (row name, executor, tool name, command, floor, target ratio, expected state)
     per_call: list[tuple[str, str, str, str, str, Optional[float], ActionStatusCode]] = [
@@ -349,6 +391,33 @@ def run(settings: Settings) -> list[Row]:
             args_error,
         ),
         (
+            "Calc.add json coercion",
+            "json_exec",
+            "Calc.add",
+            JSON_COERCION,
+            FLOOR_JSON,
+            COERCION_TARGET,
+            ok,
+        ),
+        (
+            "Calc.add json type error",
+            "json_exec",
+            "Calc.add",
+            JSON_TYPE_ERROR,
+            FLOOR_JSON,
+            INVALID_TARGET,
+            args_error,
+        ),
+        (
+            FRESH_UNKNOWN_ROW,
+            "json_exec",
+            "Calc.add",
+            '{"a": 1, "b": 2, "y00000": 3}',
+            FLOOR_JSON,
+            None,
+            args_error,
+        ),
+        (
             "Calc.add tuple too many",
             "tuple_exec",
             "Calc.add",
@@ -368,11 +437,26 @@ def run(settings: Settings) -> list[Row]:
         ),
     ]
     measured: list[tuple[str, float, str, Optional[float], Optional[str]]] = []
+    # Rows whose command is an expression evaluated on every call, not a constant.
+    expressions = {FRESH_UNKNOWN_ROW: "next(fresh_unknown)"}
     for name, executor, tool, command, floor, target, expected in per_call:
         broken = _check_state(bench.namespace[executor], tool, command, expected)
-        value = bench.measure(f"{executor}({tool!r}, {command!r})", floor)
+        argument = expressions.get(name, repr(command))
+        value = bench.measure(f"{executor}({tool!r}, {argument})", floor)
         measured.append((name, value, floor, target, broken))
     define_us = bench.measure("define_toolkit()", FLOOR_JSON, per=APIS_PER_TOOLKIT) / 1e3
+    export_apis = EXPORT_TOOLKITS * APIS_PER_TOOLKIT
+    exports = []
+    for name, stmt, count in (
+        (
+            EXPORT_COLD_ROW,
+            "ActionExecutor(export_tools).to_openai_tools()",
+            len(ActionExecutor(export_tools).to_openai_tools()),
+        ),
+        (EXPORT_CACHED_ROW, "export_exec.to_openai_tools()", len(export_exec.to_openai_tools())),
+    ):
+        broken = None if count == export_apis else f"BROKEN ({count} tools, expected {export_apis})"
+        exports.append((name, bench.measure(stmt, FLOOR_JSON) / 1e3, broken))
     import_ms, requests_imported = measure_import(settings.repeats)
 
     json_floor, tuple_floor = bench.floor(FLOOR_JSON), bench.floor(FLOOR_TUPLE)
@@ -394,6 +478,8 @@ def run(settings: Settings) -> list[Row]:
             _verdict(define_us, DEFINE_TARGET_US),
         )
     )
+    for name, value, broken in exports:
+        rows.append(Row(name, value, "us", None, None, "-", broken or "-"))
     rows.append(
         Row(
             "import lagent_like",

@@ -10,6 +10,8 @@ Importing the package changes no global state.
 
 from .actions import (
     ActionExecutor,
+    AsyncActionExecutor,
+    AsyncActionMixin,
     BaseAction,
     BaseParser,
     FinishAction,
@@ -23,6 +25,7 @@ from .actions import (
     tool_api,
     tool_from_schema,
 )
+from .context import ToolContext
 from .exceptions import (
     DefinitionError,
     LagentLikeError,
@@ -34,6 +37,8 @@ from .exceptions import (
     ToolNotFoundError,
     TransientToolError,
 )
+from .hooks import ApprovalHook, Hook, HookHandle
+from .policies import CircuitBreaker, CircuitState, RetryPolicy
 from .registry import get_tool, get_tool_cls, list_tools
 from .schema import ActionReturn, ActionStatusCode, ActionValidCode
 
@@ -44,11 +49,18 @@ __all__ = [
     "ActionReturn",
     "ActionStatusCode",
     "ActionValidCode",
+    "ApprovalHook",
+    "AsyncActionExecutor",
+    "AsyncActionMixin",
     "BaseAction",
     "BaseParser",
+    "CircuitBreaker",
+    "CircuitState",
     "DefinitionError",
     "FinishAction",
     "FunctionTool",
+    "Hook",
+    "HookHandle",
     "InvalidAction",
     "JsonParser",
     "LagentLikeError",
@@ -56,7 +68,9 @@ __all__ = [
     "NoAction",
     "ParseError",
     "RegistryError",
+    "RetryPolicy",
     "SchemaTool",
+    "ToolContext",
     "ToolDefinitionError",
     "ToolError",
     "ToolMeta",

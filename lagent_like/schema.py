@@ -59,6 +59,8 @@ class ActionReturn:
         state: an :class:`ActionStatusCode` (or an extension's int code).
         thought: the model's reasoning that led to the call, if the agent records it.
         valid: an :class:`ActionValidCode`.
+        attempts: how many times the tool was called (more than 1 after retries).
+        full_result: the uncut result when an output cap shortened ``result``, else ``None``.
     """
 
     args: Optional[dict[str, Any]] = None
@@ -69,6 +71,8 @@ class ActionReturn:
     state: Union[ActionStatusCode, int] = ActionStatusCode.SUCCESS
     thought: Optional[str] = None
     valid: Union[ActionValidCode, int] = ActionValidCode.OPEN
+    attempts: int = 1
+    full_result: Optional[list[dict[str, Any]]] = None
 
     def format_result(self) -> str:
         """Render the result for a model's observation.

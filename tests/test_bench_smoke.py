@@ -25,9 +25,14 @@ NUMERIC_ROWS = [
     "Add tuple valid",
     "Calc.add json missing arg",
     "Calc.add json unknown arg",
+    "Calc.add json coercion",
+    "Calc.add json type error",
+    "Calc.add json unknown arg, new name each call",
     "Calc.add tuple too many",
     "Calc.add json malformed (json5)",
     "define 5-API toolkit",
+    "export 50-API executor, cold",
+    "export 50-API executor, cached",
     "import lagent_like",
 ]
 
@@ -58,6 +63,26 @@ def test_per_call_rows_have_ratios(rows: dict[str, dict[str, Any]]) -> None:
     for row in rows.values():
         if row["unit"] == "ns/call":
             assert row["ratio"] > 0, row
+
+
+@pytest.mark.parametrize(
+    ("name", "target"),
+    [
+        ("Calc.add json coercion", "<= 2.5x"),
+        ("Calc.add json type error", "<= 3.0x"),
+        ("Calc.add json unknown arg, new name each call", "-"),
+    ],
+)
+def test_validation_rows_are_per_call_with_their_targets(
+    rows: dict[str, dict[str, Any]], name: str, target: str
+) -> None:
+    assert (rows[name]["unit"], rows[name]["target"]) == ("ns/call", target)
+
+
+@pytest.mark.parametrize("name", ["export 50-API executor, cold", "export 50-API executor, cached"])
+def test_export_rows_report_microseconds_without_a_target(rows: dict[str, dict[str, Any]], name: str) -> None:
+    row = rows[name]
+    assert (row["unit"], row["ratio"], row["target"], row["verdict"]) == ("us", None, "-", "-")
 
 
 def test_no_row_is_broken(rows: dict[str, dict[str, Any]]) -> None:

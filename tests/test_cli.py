@@ -238,6 +238,8 @@ def test_call_success_prints_the_record_and_exits_0(run_cli: RunCli) -> None:
         "state": 0,
         "thought": None,
         "valid": 0,
+        "attempts": 1,
+        "full_result": None,
     }
 
 

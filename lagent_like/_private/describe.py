@@ -12,13 +12,14 @@ import inspect
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
-from typing_extensions import get_type_hints
+from typing_extensions import get_args, get_type_hints
 
+from ..context import ToolContext
 from ..exceptions import ToolDefinitionError
 from . import docstrings
 from .signature import EMPTY as _EMPTY
 from .signature import Param, read_parameters
-from .types import LAGENT_CLASSES, describe_annotation, describe_type_word
+from .types import LAGENT_CLASSES, describe_annotation, describe_type_word, strip_annotated
 
 _VAR_KINDS = (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD)
 _SELF_NAMES = ("self",)
@@ -47,6 +48,8 @@ class ApiSpec:
         declared: what each described parameter is checked against: its annotation, or
             the class its docstring type names; absent when neither says anything.
         defaults: default value of each described parameter that has one.
+        context_params: parameters annotated ``ToolContext``, filled by the executor
+            and never described.
         checks: the compiled ``(validators, exact types)`` of ``declared``, filled on
             first use and shared by every instance.
         accepts_any_kwargs: the function takes ``**kwargs``.
@@ -62,6 +65,7 @@ class ApiSpec:
     declared: dict[str, Any] = field(default_factory=dict)
     defaults: dict[str, Any] = field(default_factory=dict)
     checks: Optional[tuple[dict[str, Any], dict[str, Any]]] = None
+    context_params: tuple[str, ...] = ()
     accepts_any_kwargs: bool = False
     is_async: bool = False
 
@@ -166,6 +170,16 @@ def _parameter(param: Param, hint: Any, doc: tuple[Optional[str], str]) -> dict[
     return entry
 
 
+def _is_context(hint: Any) -> bool:
+    """Whether an annotation is ``ToolContext`` (also inside ``Optional``/``Annotated``)."""
+    if hint is None:
+        return False
+    hint, _ = strip_annotated(hint)
+    if hint is ToolContext:
+        return True
+    return any(a is ToolContext for a in get_args(hint))
+
+
 def copy_description(value: Any) -> Any:
     """Deep-copy a description: dicts and lists are rebuilt, everything else shared.
 
@@ -216,7 +230,8 @@ def build_api_spec(func: Callable[..., Any], opts: DescribeOptions) -> ApiSpec:
             f"parameters are {[p.name for p in params]}"
         )
     hints = _resolve_hints(func, problems)
-    described = _selected(params, opts, problems)
+    context_params = tuple(p.name for p in params if _is_context(hints.get(p.name)))
+    described = [p for p in _selected(params, opts, problems) if p.name not in context_params]
     return_data = _return_data(info, opts, problems)
     if problems:
         raise ToolDefinitionError(owner, problems)
@@ -249,5 +264,6 @@ def build_api_spec(func: Callable[..., Any], opts: DescribeOptions) -> ApiSpec:
         declared=declared,
         defaults={p.name: p.default for p in described if p.default is not _EMPTY},
         accepts_any_kwargs=accepts_any_kwargs,
+        context_params=context_params,
         is_async=inspect.iscoroutinefunction(func),
     )

@@ -2,6 +2,7 @@
 arguments (``JsonParser``, ``TupleParser``) and run them (``ActionExecutor``)."""
 
 from .action_executor import ActionExecutor
+from .async_executor import AsyncActionExecutor, AsyncActionMixin
 from .base_action import BaseAction, ToolMeta, tool_api
 from .builtin_actions import FinishAction, InvalidAction, NoAction
 from .function_tool import FunctionTool
@@ -10,6 +11,8 @@ from .schema_tool import SchemaTool, tool_from_schema
 
 __all__ = [
     "ActionExecutor",
+    "AsyncActionExecutor",
+    "AsyncActionMixin",
     "BaseAction",
     "BaseParser",
     "FinishAction",

@@ -9,24 +9,47 @@ lookup, rebuilt whenever the set of actions changes, so the per-call path stays 
 
 from __future__ import annotations
 
+import os
+import threading
 from collections.abc import Iterable, Sequence
-from typing import Any, Callable, Optional, Union
+from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 
 from .._private.aliases import assign_aliases
+from .._private.daemon_pool import DaemonThreadPool
 from .._private.describe import copy_description
 from .._private.text import close_matches, did_you_mean, preview
+from ..context import DEFAULT_SESSION, ToolContext
 from ..exceptions import ToolDefinitionError, ToolNotFoundError
-from ..schema import ActionReturn, ActionStatusCode, ActionValidCode
-from .base_action import BaseAction, Invoker
+from ..hooks import HookHandle, HookList
+from ..schema import ActionReturn, ActionValidCode
+from .base_action import UNSET, BaseAction, Invoker, Stages
 from .builtin_actions import FinishAction, InvalidAction, NoAction
+from .function_calling import FunctionCallingMixin, _read_tool_call
 from .function_tool import FunctionTool
+from .runtime import CallPlan, call_core, drive_sync
+
+if TYPE_CHECKING:
+    from ..policies import CircuitBreaker, RetryPolicy
 
 __all__ = ["ActionExecutor"]
 
-_Route = tuple[BaseAction, Invoker]
+_Route = tuple[BaseAction, Invoker, bool, str, Stages]
 
 #: What an executor accepts as a tool: an action, or a function that becomes a ``FunctionTool``.
 ToolLike = Union[BaseAction, Callable[..., Any]]
+
+
+def _run_builtin(action: BaseAction, command: Any) -> ActionReturn:
+    invoke = action.invoker("run")
+    return invoke(command) if invoke is not None else action._unknown_api(command, "run")
+
+
+def _batch_job(call: Any) -> tuple[Any, Any, Optional[str]]:
+    """``(name, command, call_id)`` of a ``(name, command)`` pair or an OpenAI tool call."""
+    if isinstance(call, (tuple, list)) and len(call) == 2:
+        return call[0], call[1], None
+    call_id, name, arguments = _read_tool_call(call)
+    return name, arguments, call_id if isinstance(call_id, str) else None
 
 
 def _as_action(item: Any, where: str, problems: list[str]) -> Optional[BaseAction]:
@@ -48,38 +71,34 @@ def _as_action(item: Any, where: str, problems: list[str]) -> Optional[BaseActio
     return None
 
 
-def _api_named(action: BaseAction, name: str) -> dict[str, Any]:
-    api = action._api_description(name[len(action.name) + 1 :])
-    return api if api is not None else {}
+def _routes_of(action: BaseAction, plain_executor: bool) -> dict[str, _Route]:
+    """Callable name -> route for each API the action can run.
+
+    A route is ``(action, invoker, plain, api key, stages)``; ``plain`` calls skip the
+    call core because no policy, hook-free executor assumed, could change them.
+    """
+    keys = [api["name"] for api in action.description["api_list"]] if action.is_toolkit else ["run"]
+    plain_tool = all(_unset_or_none(getattr(action, a, UNSET)) for a in _TOOL_POLICIES)
+    routes = {}
+    for key in keys:
+        invoke, stages = action.invoker(key), action.stages(key)
+        if invoke is None or stages is None:
+            continue
+        name = f"{action.name}.{key}" if action.is_toolkit else action.name
+        plain = plain_executor and plain_tool and not stages.wants_context
+        routes[name] = (action, invoke, plain, key, stages)
+    return routes
 
 
-def _read_tool_call(call: Any) -> tuple[Any, Optional[str], Any]:
-    """``(id, name, arguments)`` of an OpenAI tool call given as a dict or an object."""
-
-    def field(obj: Any, key: str) -> Any:
-        return obj.get(key) if isinstance(obj, dict) else getattr(obj, key, None)
-
-    function = field(call, "function")
-    name = field(function, "name") if function is not None else None
-    arguments = field(function, "arguments") if function is not None else None
-    if isinstance(arguments, str) and not arguments.strip():
-        arguments = "{}"
-    return field(call, "id"), name if isinstance(name, str) else None, arguments
+#: Tool attributes that, when set, send calls through the call core.
+_TOOL_POLICIES = ("timeout", "retry", "circuit_breaker")
 
 
-def _routes_of(action: BaseAction) -> dict[str, _Route]:
-    """Callable name -> (action, compiled call) for each API the action can run."""
-    if action.is_toolkit:
-        pairs = [
-            (f"{action.name}.{api['name']}", action.invoker(api["name"]))
-            for api in action.description["api_list"]
-        ]
-    else:
-        pairs = [(action.name, action.invoker("run"))]
-    return {name: (action, invoke) for name, invoke in pairs if invoke is not None}
+def _unset_or_none(value: Any) -> bool:
+    return value is UNSET or value is None
 
 
-class ActionExecutor:
+class ActionExecutor(FunctionCallingMixin):
     """Holds a set of actions, describes them, and runs a model's calls.
 
     Args:
@@ -89,6 +108,22 @@ class ActionExecutor:
         no_action: answers turns without a tool (default ``NoAction()``).
         finish_action: answers the final answer (default ``FinishAction()``).
         finish_in_action: also list the finish action among the tools offered to the model.
+        timeout: default seconds before a call is abandoned (``TIMEOUT``); ``None`` for no
+            limit. A tool's own ``timeout`` wins. A sync tool's thread cannot be killed:
+            the executor stops waiting and the thread runs on.
+        retry: default :class:`~lagent_like.policies.RetryPolicy` for transient failures.
+        circuit_breaker: a factory of :class:`~lagent_like.policies.CircuitBreaker`, one
+            per API, for tools that set none.
+        error_formatter: ``(exception, record) -> errmsg`` rewrites the message of any
+            call that raised (``ToolError`` included); ``None`` keeps it.
+        max_output_chars: longer text results keep their head and tail with a notice;
+            the full result stays in ``ActionReturn.full_result``.
+        max_workers: threads for sync tools with timeouts and for batches.
+        sleep: how to wait between retries (injectable for tests).
+        random: jitter source in [0, 1) for retries (injectable for tests).
+
+    Policies cost nothing when none is set: calls then take a direct path. Hooks,
+    sessions and tools taking a ``ToolContext`` use the full call core.
 
     Raises:
         ToolDefinitionError: an entry is not an action, or two actions share a name.
@@ -101,7 +136,29 @@ class ActionExecutor:
         no_action: Optional[BaseAction] = None,
         finish_action: Optional[BaseAction] = None,
         finish_in_action: bool = False,
+        *,
+        timeout: Optional[float] = None,
+        retry: Optional[RetryPolicy] = None,
+        circuit_breaker: Optional[Callable[[], CircuitBreaker]] = None,
+        error_formatter: Optional[Callable[[BaseException, ActionReturn], Optional[str]]] = None,
+        max_output_chars: Optional[int] = None,
+        max_workers: Optional[int] = None,
+        sleep: Optional[Callable[[float], Any]] = None,
+        random: Optional[Callable[[], float]] = None,
     ) -> None:
+        self.timeout = timeout
+        self.retry = retry
+        self.circuit_breaker = circuit_breaker
+        self.error_formatter = error_formatter
+        self.max_output_chars = max_output_chars
+        self._sleep = sleep
+        self._random = random
+        self._max_workers = max_workers or min(32, (os.cpu_count() or 1) + 4)
+        self._pool: Optional[DaemonThreadPool] = None
+        self._hooks = HookList()
+        self._sessions: dict[str, dict[str, Any]] = {}
+        self._breakers: dict[str, CircuitBreaker] = {}
+        self._lock = threading.RLock()
         self.invalid_action = invalid_action if invalid_action is not None else InvalidAction()
         self.no_action = no_action if no_action is not None else NoAction()
         self.finish_action = finish_action if finish_action is not None else FinishAction()
@@ -127,8 +184,18 @@ class ActionExecutor:
     def _rebuild_routes(self) -> None:
         names: dict[str, _Route] = {}
         clashes = []
+        plain = all(
+            setting is None
+            for setting in (
+                self.timeout,
+                self.retry,
+                self.circuit_breaker,
+                self.error_formatter,
+                self.max_output_chars,
+            )
+        )
         for action in self.actions.values():
-            for name, route in _routes_of(action).items():
+            for name, route in _routes_of(action, plain).items():
                 if name in names:
                     clashes.append(f"{name!r} is both {names[name][0].name}'s and {action.name}'s")
                 names[name] = route
@@ -136,47 +203,166 @@ class ActionExecutor:
             raise ToolDefinitionError("ActionExecutor", [f"call name {c}" for c in clashes])
         aliases = assign_aliases(names)
         routes = dict(names)
+        canonical = {alias: name for name, alias in aliases.items()}
         for name, alias in aliases.items():
             routes.setdefault(alias, names[name])
+        for action in self.actions.values():
+            # Lagent also spells a simple tool's call 'Tool.run'.
+            if not action.is_toolkit and action.name in names:
+                long_name = f"{action.name}.run"
+                if long_name not in routes:
+                    routes[long_name] = names[action.name]
+                    canonical[long_name] = action.name
         # Built aside and swapped in whole, so a call never sees a half-built table.
         self._names = names
         self._aliases = aliases
-        self._canonical = {alias: name for name, alias in aliases.items()}
+        self._canonical = canonical
         self._routes = routes
         self._version += 1
 
-    def __call__(self, name: str, command: Any) -> ActionReturn:
+    def __call__(
+        self, name: str, command: Any, session_id: Optional[str] = None, call_id: Optional[str] = None
+    ) -> ActionReturn:
         """Run the call a model asked for and return its record.
 
         Args:
-            name: ``'Tool'`` for a simple tool, ``'Tool.api'`` for a toolkit API.
+            name: ``'Tool'`` for a simple tool, ``'Tool.api'`` for a toolkit API, or an alias.
             command: the model's argument string (or a dict / tuple for the parser).
+            session_id: the session whose ``ToolContext.state`` the call sees.
+            call_id: the model's id for this call, passed on in the ``ToolContext``.
         """
         try:
-            action, invoke = self._routes[name]
+            action, invoke, plain, _, _ = self._routes[name]
         except (KeyError, TypeError):
             return self._call_unrouted(name, command)
         if not action._enable:
             return self._call_unrouted(name, command)
-        ret = invoke(command)
+        if plain and not self._hooks:
+            ret = invoke(command)
+        else:
+            plan = self._plan(name, session_id, call_id)
+            ret = drive_sync(call_core(plan, command), self._thread_pool(), self._sleep)
         # Records built by the action are OPEN already; a tool's own record may not be.
         if ret.valid and action is not self.finish_action:
             ret.valid = ActionValidCode.OPEN
         return ret
 
+    def _plan(self, name: str, session_id: Optional[str], call_id: Optional[str]) -> CallPlan:
+        """Resolve the policies and context of one call of ``name`` (a routed name)."""
+        action, _, _, key, stages = self._routes[name]
+        label = self._canonical.get(name, name)
+        session = session_id if session_id is not None else DEFAULT_SESSION
+        context = ToolContext(session, self.session_state(session), action.name, key, call_id, self)
+        return CallPlan(
+            label=label,
+            tool=action.name,
+            stages=stages,
+            context=context,
+            hooks=self._hooks.snapshot(),
+            timeout=self.timeout if action.timeout is UNSET else action.timeout,
+            retry=self.retry if action.retry is UNSET else action.retry,
+            breaker=self._breaker(label, action),
+            error_formatter=self.error_formatter,
+            max_output_chars=self.max_output_chars,
+            blocking=action.blocking,
+            random=self._random,
+        )
+
+    def _breaker(self, label: str, action: BaseAction) -> Optional[CircuitBreaker]:
+        factory = self.circuit_breaker if action.circuit_breaker is UNSET else action.circuit_breaker
+        if factory is None:
+            return None
+        with self._lock:
+            breaker = self._breakers.get(label)
+            if breaker is None:
+                breaker = self._breakers[label] = factory()
+            return breaker
+
+    def breaker_state(self, name: str) -> Optional[dict[str, Any]]:
+        """The circuit breaker of API ``name`` as a dict for monitoring, or ``None`` if it has none yet."""
+        breaker = self._breakers.get(self._canonical.get(name, name))
+        return breaker.snapshot() if breaker is not None else None
+
+    def _thread_pool(self) -> DaemonThreadPool:
+        if self._pool is None:
+            with self._lock:
+                if self._pool is None:
+                    self._pool = DaemonThreadPool(self._max_workers)
+        return self._pool
+
+    def register_hook(self, hook: Any) -> HookHandle:
+        """Run ``hook`` around every call from now on; ``handle.remove()`` stops it.
+
+        A hook has ``before_action(name, args, context)`` (return an ``ActionReturn`` to
+        answer without calling the tool) and/or ``after_action(name, record, context)``
+        (return a replacement record). Hooks run in registration order; one that raises
+        is logged and skipped.
+        """
+        return self._hooks.add(hook)
+
+    def session_state(self, session_id: str = DEFAULT_SESSION) -> dict[str, Any]:
+        """The state dict that calls of ``session_id`` see as ``ToolContext.state``."""
+        with self._lock:
+            return self._sessions.setdefault(session_id, {})
+
+    def end_session(self, session_id: str) -> None:
+        """Forget a session's state."""
+        with self._lock:
+            self._sessions.pop(session_id, None)
+
+    def batch(
+        self, calls: Sequence[Any], session_id: Optional[str] = None, max_concurrency: Optional[int] = None
+    ) -> list[ActionReturn]:
+        """Run several calls concurrently; the records come back in input order.
+
+        Args:
+            calls: ``(name, command)`` pairs or OpenAI-style tool calls.
+            session_id: the session every call belongs to.
+            max_concurrency: how many run at once (default: the executor's ``max_workers``).
+
+        A failing or slow call delays no other call beyond its own timeout.
+        """
+        jobs = [_batch_job(call) for call in calls]
+        if not jobs:
+            return []
+        pool = DaemonThreadPool(min(len(jobs), max_concurrency or self._max_workers), "lagent-like-batch")
+        try:
+            futures = [
+                pool.submit(self, name, command, session_id, call_id) for name, command, call_id in jobs
+            ]
+            return [future.result() for future in futures]
+        finally:
+            pool.shutdown()
+
+    def enable(self, name: str) -> None:
+        """Offer and run tool ``name`` again."""
+        self._action_named(name).enable = True
+
+    def disable(self, name: str) -> None:
+        """Stop offering and running tool ``name``; calls already running finish."""
+        self._action_named(name).enable = False
+
+    def _action_named(self, name: str) -> BaseAction:
+        action = self.actions.get(name)
+        if action is None:
+            raise ToolNotFoundError(name, close_matches(name, self.actions), where="in this executor")
+        return action
+
     def _call_unrouted(self, name: Any, command: Any) -> ActionReturn:
+        # Never through ``action(...)``: an AsyncActionMixin action would return a coroutine.
         if isinstance(name, str):
             tool, _, api = name.partition(".")
             action = self.actions.get(tool)
             if action is not None and action.enable:
-                ret = action(command, api or "run")
+                # A known tool without that API (a routed API would not be here).
+                ret = action._unknown_api(command, api or "run")
                 ret.valid = ActionValidCode.OPEN
                 return ret
             if name == self.no_action.name:
-                return self.no_action(command)
+                return _run_builtin(self.no_action, command)
             if name == self.finish_action.name:
-                return self.finish_action(command)
-        ret = self.invalid_action(self._unknown_message(name))
+                return _run_builtin(self.finish_action, command)
+        ret = _run_builtin(self.invalid_action, self._unknown_message(name))
         ret.args = {"inputs": command, "name": name}
         return ret
 
@@ -211,108 +397,7 @@ class ActionExecutor:
 
     def api_names(self, only_enable: bool = True) -> list[str]:
         """Callable names (``'Tool'`` and ``'Tool.api'``), as a model sees them."""
-        return [n for n, (a, _) in self._names.items() if a.enable or not only_enable]
-
-    def alias_of(self, name: str) -> str:
-        """The function-calling name of ``name`` (itself when it is already legal).
-
-        Raises:
-            ToolNotFoundError: no API is called ``name``.
-        """
-        try:
-            return self._aliases[name]
-        except KeyError:
-            raise ToolNotFoundError(
-                name, close_matches(name, self._names), where="in this executor"
-            ) from None
-
-    def canonical_name(self, name: str) -> str:
-        """The ``Tool.api`` name behind an alias (a canonical name maps to itself).
-
-        Raises:
-            ToolNotFoundError: no API has that name or alias.
-        """
-        if name in self._names:
-            return name
-        try:
-            return self._canonical[name]
-        except KeyError:
-            raise ToolNotFoundError(
-                name, close_matches(name, self._canonical), where="in this executor"
-            ) from None
-
-    def json_schema(self, name: str) -> dict[str, Any]:
-        """The JSON Schema of the arguments of ``name`` (``'Tool'``, ``'Tool.api'`` or an alias).
-
-        Raises:
-            ToolNotFoundError: no API has that name or alias.
-        """
-        canonical = self.canonical_name(name)
-        action = self._names[canonical][0]
-        return action.json_schema(canonical[len(action.name) + 1 :] if action.is_toolkit else "run")
-
-    def _exported(
-        self, shape: str, build: Callable[[str, str, dict[str, Any]], dict[str, Any]]
-    ) -> list[dict[str, Any]]:
-        # Cached until the set of actions or their enabled flags change.
-        key = (self._version, tuple(a.enable for a in self.actions.values()))
-        cached = self._exports.get(shape)
-        if cached is None or cached[0] != key:
-            entries = []
-            for name, (action, _) in self._names.items():
-                if not action.enable:
-                    continue
-                api = action.description if not action.is_toolkit else _api_named(action, name)
-                entries.append(build(self._aliases[name], api.get("description", ""), self.json_schema(name)))
-            cached = (key, entries)
-            self._exports[shape] = cached
-        return copy_description(cached[1])  # type: ignore[no-any-return]
-
-    def to_openai_tools(self) -> list[dict[str, Any]]:
-        """The enabled tools as OpenAI ``tools``: ``{"type": "function", "function": {...}}``."""
-        return self._exported(
-            "openai",
-            lambda name, text, schema: {
-                "type": "function",
-                "function": {"name": name, "description": text, "parameters": schema},
-            },
-        )
-
-    def to_anthropic_tools(self) -> list[dict[str, Any]]:
-        """The enabled tools as Anthropic ``tools``: ``{"name", "description", "input_schema"}``."""
-        return self._exported(
-            "anthropic",
-            lambda name, text, schema: {"name": name, "description": text, "input_schema": schema},
-        )
-
-    def to_mcp_tools(self) -> list[dict[str, Any]]:
-        """The enabled tools as MCP tool definitions: ``{"name", "description", "inputSchema"}``."""
-        return self._exported(
-            "mcp", lambda name, text, schema: {"name": name, "description": text, "inputSchema": schema}
-        )
-
-    def run_tool_calls(self, tool_calls: Sequence[Any]) -> list[dict[str, Any]]:
-        """Run OpenAI-style ``tool_calls`` and return one tool message per call, in order.
-
-        Each call is ``{"id", "type": "function", "function": {"name", "arguments"}}``
-        (a dict, or an object with those attributes as client libraries return), where
-        ``arguments`` is a JSON string or a dict. Each message is ``{"role": "tool",
-        "tool_call_id", "content"}``; the content is the result, or the error text for
-        the model when the call failed. A malformed call gets an error message too.
-        """
-        messages = []
-        for index, call in enumerate(tool_calls):
-            call_id, name, arguments = _read_tool_call(call)
-            if name is None:
-                content = (
-                    f"tool call {index} has no function name; "
-                    "send {'function': {'name': ..., 'arguments': ...}}"
-                )
-            else:
-                ret = self(name, arguments)
-                content = ret.format_result() if ret.state == ActionStatusCode.SUCCESS else (ret.errmsg or "")
-            messages.append({"role": "tool", "tool_call_id": call_id, "content": content})
-        return messages
+        return [n for n, route in self._names.items() if route[0].enable or not only_enable]
 
     def action_names(self, only_enable: bool = True) -> list[str]:
         """Names of the actions held (only the enabled ones by default)."""
@@ -337,13 +422,14 @@ class ActionExecutor:
         tool = _as_action(action, "add_action", problems)
         if tool is None:
             raise ToolDefinitionError("ActionExecutor", problems)
-        previous = self.actions
-        self.actions = {**previous, tool.name: tool}
-        try:
-            self._rebuild_routes()
-        except ToolDefinitionError:
-            self.actions = previous
-            raise
+        with self._lock:
+            previous = self.actions
+            self.actions = {**previous, tool.name: tool}
+            try:
+                self._rebuild_routes()
+            except ToolDefinitionError:
+                self.actions = previous
+                raise
 
     def del_action(self, name: str) -> None:
         """Remove the action called ``name``.
@@ -351,12 +437,10 @@ class ActionExecutor:
         Raises:
             ToolNotFoundError: no action has that name (a ``KeyError``).
         """
-        if name not in self.actions:
-            raise ToolNotFoundError(name, close_matches(name, self.actions), where="in this executor")
-        actions = dict(self.actions)
-        del actions[name]
-        self.actions = actions
-        self._rebuild_routes()
+        with self._lock:
+            self._action_named(name)
+            self.actions = {n: a for n, a in self.actions.items() if n != name}
+            self._rebuild_routes()
 
     def __contains__(self, name: object) -> bool:
         return name in self.actions or name in self._routes

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import inspect
 from abc import ABCMeta
-from typing import Any, Callable, Coroutine, Optional
+from typing import Any, Callable, Coroutine, NamedTuple, Optional, Union
 
 from .._private.describe import ApiSpec, copy_description
 from .._private.docstrings import DocstringSyntaxError, parse_docstring
@@ -19,6 +19,7 @@ from .._private.json_schema import parameter_schema
 from .._private.log import logger
 from .._private.text import did_you_mean
 from .._private.validation import Validator, compile_validator, exact_type
+from ..context import ToolContext
 from ..exceptions import ParseError, ToolDefinitionError, ToolError
 from ..registry import TOOL_REGISTRY
 from ..schema import ActionReturn, ActionStatusCode
@@ -27,8 +28,20 @@ from .tool_api import api_spec_of, tool_api
 
 __all__ = ["BaseAction", "ToolMeta", "tool_api"]
 
-#: The compiled call of one API: raw model input in, ``ActionReturn`` out, never raising.
-Invoker = Callable[[Any], ActionReturn]
+
+class _Unset:
+    """Type of :data:`UNSET`."""
+
+    def __repr__(self) -> str:
+        return "UNSET"
+
+
+#: A runtime setting a tool leaves to its executor.
+UNSET: Any = _Unset()
+
+#: The compiled call of one API: raw model input (and an optional ``ToolContext``) in,
+#: ``ActionReturn`` out, never raising.
+Invoker = Callable[..., ActionReturn]
 
 #: Results rendered inline (as ``BaseParser.parse_outputs`` would) to skip a call.
 _SCALARS = frozenset({str, int, float, bool, type(None)})
@@ -140,6 +153,59 @@ class ToolMeta(ABCMeta):
         return cls
 
 
+class Stages(NamedTuple):
+    """The phases of one API's call, run separately by runtimes with policies.
+
+    Attributes:
+        read: raw input -> checked arguments, or the ``ARGS_ERROR`` record.
+        call: ``(args, context)`` -> the tool's raw output (a coroutine for async APIs);
+            raises what the tool raises.
+        wrap: ``(args, output)`` -> the success record (or the failure record when the
+            output cannot be rendered).
+        fail: ``(args, exception)`` -> the failure record.
+        is_async: the API is a coroutine function.
+        wants_context: the API has a ``ToolContext`` parameter.
+    """
+
+    read: Callable[[Any], Union[dict[str, Any], ActionReturn]]
+    call: Callable[[dict[str, Any], Optional[ToolContext]], Any]
+    wrap: Callable[[dict[str, Any], Any], ActionReturn]
+    fail: Callable[[dict[str, Any], BaseException], ActionReturn]
+    is_async: bool
+    wants_context: bool
+
+
+def _read_failure(inputs: Any, key: str, tool: str, parser_name: str, exc: Exception) -> ActionReturn:
+    args = {"inputs": inputs, "name": key}
+    if isinstance(exc, ParseError):
+        return ActionReturn(args, None, tool, None, exc.err_msg, _ARGS_ERROR)
+    # A faulty parser must not escape either.
+    logger().warning("parser %s failed on %r", parser_name, inputs, exc_info=exc)
+    return ActionReturn(
+        args, None, tool, None, f"could not read the arguments: {type(exc).__name__}: {exc}", _ARGS_ERROR
+    )
+
+
+def _record(
+    args: dict[str, Any], tool: str, outputs: Any, render: Callable[[Any], list[dict[str, Any]]]
+) -> ActionReturn:
+    if isinstance(outputs, ActionReturn):
+        if not outputs.args:
+            outputs.args = args
+        if not outputs.type:
+            outputs.type = tool
+        return outputs
+    return ActionReturn(args, None, tool, render(outputs))
+
+
+def _failure(args: dict[str, Any], tool: str, key: str, exc: BaseException) -> ActionReturn:
+    if isinstance(exc, ToolError):
+        # Written for the model by the tool itself: passed on as it is.
+        return ActionReturn(args, None, tool, None, exc.message, _API_ERROR)
+    logger().warning("tool %s.%s raised", tool, key, exc_info=exc)
+    return ActionReturn(args, None, tool, None, f"{type(exc).__name__}: {exc}", _API_ERROR)
+
+
 def _is_async(func: Callable[..., Any], spec: Optional[ApiSpec]) -> bool:
     return spec.is_async if spec is not None else inspect.iscoroutinefunction(func)
 
@@ -169,19 +235,40 @@ class BaseAction(metaclass=ToolMeta):
     toolkit). The class docstring describes a toolkit; a simple tool is described by
     its ``run`` docstring.
 
+    Runtime settings (class attributes, or keyword arguments of the constructor) override
+    the executor's: ``timeout`` (seconds, ``None`` for no limit), ``retry`` (a
+    ``RetryPolicy`` or ``None``), ``circuit_breaker`` (a factory returning a
+    ``CircuitBreaker`` per API, or ``None``), and ``blocking`` (``False`` runs a cheap sync
+    API inline on an async executor's loop instead of in a worker thread). Left unset,
+    the executor's settings apply.
+
     Args:
         description: a Lagent description dict to use instead of the class's
             ``__tool_description__``; it is deep-copied either way.
         parser: the :class:`BaseParser` subclass that reads a model's arguments.
         enable: whether the executor offers and runs this tool.
+        timeout: this tool's timeout, overriding the class attribute.
+        retry: this tool's retry policy, overriding the class attribute.
     """
+
+    timeout: Any = UNSET
+    retry: Any = UNSET
+    circuit_breaker: Any = UNSET
+    blocking: bool = True
 
     def __init__(
         self,
         description: Optional[dict[str, Any]] = None,
         parser: type[BaseParser] = JsonParser,
         enable: bool = True,
+        *,
+        timeout: Any = UNSET,
+        retry: Any = UNSET,
     ) -> None:
+        if timeout is not UNSET:
+            self.timeout = timeout
+        if retry is not UNSET:
+            self.retry = retry
         source = description if description is not None else type(self).__tool_description__
         self._description: dict[str, Any] = copy_description(source)
         name = self._description.get("name") if isinstance(self._description, dict) else None
@@ -196,10 +283,9 @@ class BaseAction(metaclass=ToolMeta):
         self._api_specs = {key: spec for key, (_, spec) in bindings.items() if spec is not None}
         self._schemas: dict[str, dict[str, Any]] = {}
         self._parser = parser(self)
-        self._invokers: dict[str, Invoker] = {
-            key: self._compile_invoker(key, func, _is_async(func, spec))
-            for key, (func, spec) in bindings.items()
-        }
+        compiled = {key: self._compile(key, func, spec) for key, (func, spec) in bindings.items()}
+        self._invokers: dict[str, Invoker] = {key: pair[0] for key, pair in compiled.items()}
+        self._stages: dict[str, Stages] = {key: pair[1] for key, pair in compiled.items()}
 
     def _api_bindings(self) -> dict[str, tuple[Callable[..., Any], Optional[ApiSpec]]]:
         """API key (``'run'`` for a simple tool) -> (the callable, its spec if it has one).
@@ -324,53 +410,67 @@ class BaseAction(metaclass=ToolMeta):
         """The compiled call of API ``name`` (what ``action(inputs, name)`` runs), or ``None``."""
         return self._invokers.get(name)
 
-    def _compile_invoker(self, key: str, func: Callable[..., Any], is_async: bool) -> Invoker:
-        """Build the per-call path of one API: read, call, render, record.
+    def stages(self, name: str = "run") -> Optional[Stages]:
+        """The phases of API ``name``'s call, for runtimes that act between them, or ``None``."""
+        return self._stages.get(name)
 
-        One closure per API keeps the call path to a single frame around the tool, with
-        everything it needs bound up front.
+    def _compile(self, key: str, func: Callable[..., Any], spec: Optional[ApiSpec]) -> tuple[Invoker, Stages]:
+        """Build the per-call path of one API: the fast invoker and its stages.
+
+        The invoker reads, calls, renders and records in one closure (a single frame
+        around the tool, everything bound up front); runtimes that apply policies
+        between the phases use the same phases separately through :class:`Stages`.
+        Both share the helpers that build error and result records.
         """
         read = self._parser.reader(key)
         render = self._parser.parse_outputs
         plain_render = type(self._parser).parse_outputs is BaseParser.parse_outputs
         tool = self._name
         parser_name = type(self._parser).__name__
+        is_async = _is_async(func, spec)
+        context_params = spec.context_params if spec is not None else ()
 
-        def invoke(inputs: Any) -> ActionReturn:
+        def with_context(context: Optional[ToolContext]) -> dict[str, ToolContext]:
+            filled = context if context is not None else ToolContext(tool_name=tool, api_name=key)
+            return dict.fromkeys(context_params, filled)
+
+        def invoke(inputs: Any, context: Optional[ToolContext] = None) -> ActionReturn:
             try:
                 args = read(inputs)
-            except ParseError as exc:
-                return ActionReturn(
-                    {"inputs": inputs, "name": key}, None, tool, None, exc.err_msg, _ARGS_ERROR
-                )
-            except Exception as exc:  # noqa: BLE001 - a faulty parser must not escape either
-                logger().warning("parser %s failed on %r", parser_name, inputs, exc_info=True)
-                message = f"could not read the arguments: {type(exc).__name__}: {exc}"
-                return ActionReturn({"inputs": inputs, "name": key}, None, tool, None, message, _ARGS_ERROR)
+            except Exception as exc:  # noqa: BLE001 - every reading failure becomes a record
+                return _read_failure(inputs, key, tool, parser_name, exc)
             try:
-                outputs = func(**args)
+                outputs = func(**args, **with_context(context)) if context_params else func(**args)
                 if is_async:
                     outputs = _run_coroutine(outputs)
                 if plain_render and type(outputs) in _SCALARS:
-                    result = [{"type": "text", "content": outputs if type(outputs) is str else str(outputs)}]
-                elif isinstance(outputs, ActionReturn):
-                    if not outputs.args:
-                        outputs.args = args
-                    if not outputs.type:
-                        outputs.type = tool
-                    return outputs
-                else:
-                    result = render(outputs)
-                # Positional: about twice as fast as keywords on the per-call path.
-                return ActionReturn(args, None, tool, result)
-            except ToolError as exc:
-                # Written for the model by the tool itself: passed on as it is.
-                return ActionReturn(args, None, tool, None, exc.message, _API_ERROR)
+                    # Positional: about twice as fast as keywords on the per-call path.
+                    text = outputs if type(outputs) is str else str(outputs)
+                    return ActionReturn(args, None, tool, [{"type": "text", "content": text}])
+                return _record(args, tool, outputs, render)
             except (Exception, SystemExit) as exc:  # noqa: BLE001 - a failing tool is a result
-                logger().warning("tool %s.%s raised", tool, key, exc_info=True)
-                return ActionReturn(args, None, tool, None, f"{type(exc).__name__}: {exc}", _API_ERROR)
+                return _failure(args, tool, key, exc)
 
-        return invoke
+        def read_stage(inputs: Any) -> Union[dict[str, Any], ActionReturn]:
+            try:
+                return read(inputs)
+            except Exception as exc:  # noqa: BLE001 - every reading failure becomes a record
+                return _read_failure(inputs, key, tool, parser_name, exc)
+
+        def call_stage(args: dict[str, Any], context: Optional[ToolContext]) -> Any:
+            return func(**args, **with_context(context)) if context_params else func(**args)
+
+        def wrap_stage(args: dict[str, Any], outputs: Any) -> ActionReturn:
+            try:
+                return _record(args, tool, outputs, render)
+            except (Exception, SystemExit) as exc:  # noqa: BLE001 - rendering failures too
+                return _failure(args, tool, key, exc)
+
+        def fail_stage(args: dict[str, Any], exc: BaseException) -> ActionReturn:
+            return _failure(args, tool, key, exc)
+
+        stages = Stages(read_stage, call_stage, wrap_stage, fail_stage, is_async, bool(context_params))
+        return invoke, stages
 
     def _unknown_api(self, inputs: Any, name: Any) -> ActionReturn:
         if self._is_toolkit:
