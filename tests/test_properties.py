@@ -8,7 +8,8 @@ back exactly one well-formed :class:`ActionReturn` (SPEC 6, 11). Typed arguments
 reach the tool exactly as sent when they are valid and be refused, without calling the
 tool, when they have the wrong JSON type (SPEC 8.1).
 
-The bugs found on the way are pinned at the end of the file as strict ``xfail`` tests,
+The bugs found on the way are pinned at the end of the file as tests (one known issue
+remains a strict ``xfail``),
 one minimal reproduction each.
 """
 
@@ -593,12 +594,6 @@ class PropUnprintable:
         raise RuntimeError("no repr")
 
 
-@pytest.mark.xfail(
-    reason="BUG: error messages call repr()/str() on the input unguarded (preview, describe_value, "
-    "_unknown_message): an int over 4300 digits or a failing __repr__ loses the message, and the "
-    "fallback's logger call (%r of the input) raises out of the executor under a strict log handler",
-    strict=True,
-)
 @pytest.mark.parametrize(
     ("executor", "name", "command", "prefix"),
     [
@@ -624,12 +619,6 @@ def seconds(executor: ActionExecutor, name: str, command: str, repeats: int) -> 
     return best
 
 
-@pytest.mark.xfail(
-    reason="BUG: quadratic time in the argument parsers: text.fenced_blocks ('```[^\\n]*\\n' retried at "
-    "every fence) and lenient_json._PY_LITERALS (an unterminated quote retried at every quote); "
-    "90 KB of backticks or 40 KB of '\"\\\\' take 6-13 s per call",
-    strict=True,
-)
 @pytest.mark.parametrize(
     ("executor", "name", "unit"),
     [
@@ -645,22 +634,12 @@ def test_parsing_time_grows_linearly_with_the_input(executor: ActionExecutor, na
     assert large < 20 * small, (small, large)
 
 
-@pytest.mark.xfail(
-    reason="BUG: FinishAction lets json.loads' RecursionError escape _final_text, so a final answer "
-    "that starts with '{' and nests deeply is an API_ERROR instead of the answer",
-    strict=True,
-)
 def test_finish_action_returns_any_final_answer_text() -> None:
     answer = '{"answer": ' + "[" * 5000
     ret = JSON_EXECUTOR("FinishAction", answer)
     assert (ret.state, ret.valid, ret.format_result()) == (SUCCESS, ActionValidCode.FINISH, answer)
 
 
-@pytest.mark.xfail(
-    reason="BUG: NoAction puts its raw input into errmsg, so a dict (e.g. OpenAI arguments) becomes a "
-    "non-text errmsg and a non-text tool message content",
-    strict=True,
-)
 def test_no_action_errmsg_is_text() -> None:
     call = {"id": "c1", "type": "function", "function": {"name": "NoAction", "arguments": {"why": "none"}}}
     [message] = JSON_EXECUTOR.run_tool_calls([call])
@@ -672,11 +651,6 @@ class PropText(str):
     """A ``str`` subclass, as some libraries hand out (``numpy.str_``, ``markupsafe.Markup``)."""
 
 
-@pytest.mark.xfail(
-    reason="BUG: JsonParser and TupleParser test `type(inputs) is str`, so a str subclass holding "
-    "valid arguments is refused as 'expected a JSON object / a tuple'",
-    strict=True,
-)
 @pytest.mark.parametrize(
     ("executor", "command"),
     [

@@ -15,7 +15,11 @@ from typing import Any
 
 from .text import fenced_blocks
 
-_PY_LITERALS = re.compile(r"(\"(?:\\.|[^\"\\])*\"|'(?:\\.|[^'\\])*')|\b(True|False|None)\b")
+# A string may run to the end of the text: an unterminated one then matches once
+# instead of being retried from every later position (quadratic time).
+_PY_LITERALS = re.compile(
+    r"(\"(?:[^\"\\]|\\[\s\S]?)*(?:\"|\Z)|'(?:[^'\\]|\\[\s\S]?)*(?:'|\Z))|\b(True|False|None)\b"
+)
 _PY_TO_JSON = {"True": "true", "False": "false", "None": "null"}
 _JSON5_POSITION = re.compile(r"^<string>:(\d+) (.*) at column (\d+)$", re.DOTALL)
 

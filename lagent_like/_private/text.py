@@ -7,15 +7,32 @@ import re
 from collections.abc import Iterable
 
 _MAX_SHOWN = 120
-_FENCE = re.compile(r"```[ \t]*([\w+-]*)[^\n]*\n(.*?)(?:```|\Z)", re.DOTALL)
+_TAG = re.compile(r"[ \t]*([\w+-]*)")
 
 
 def fenced_blocks(text: str) -> list[tuple[str, str]]:
     """``(language tag, body)`` of each Markdown code fence in ``text``, in order.
 
-    An unclosed fence runs to the end of the text (models get cut off).
+    An unclosed fence runs to the end of the text (models get cut off). Scanned with
+    ``str.find`` rather than one regex, which would retry at every backtick of a long
+    fence-less text and take quadratic time.
     """
-    return _FENCE.findall(text)
+    blocks = []
+    position = 0
+    while True:
+        start = text.find("```", position)
+        if start < 0:
+            break
+        line_end = text.find("\n", start + 3)
+        if line_end < 0:
+            break
+        tag = _TAG.match(text, start + 3, line_end)
+        end = text.find("```", line_end + 1)
+        blocks.append((tag.group(1) if tag else "", text[line_end + 1 : end if end >= 0 else len(text)]))
+        if end < 0:
+            break
+        position = end + 3
+    return blocks
 
 
 def close_matches(word: str, candidates: Iterable[str], limit: int = 3) -> list[str]:
@@ -44,6 +61,18 @@ def did_you_mean(word: str, candidates: Iterable[str]) -> str:
 
 
 def preview(value: object) -> str:
-    """A short repr of a value for an error message."""
-    text = repr(value)
+    """A short repr of a value for an error message; never raises.
+
+    Some values have no repr (an int too long to convert, an object whose ``__repr__``
+    fails); they are shown by their type.
+    """
+    try:
+        text = repr(value)
+    except Exception:  # noqa: BLE001 - a message must be built whatever arrived
+        return f"<{type(value).__name__} object>"
     return text if len(text) <= _MAX_SHOWN else text[: _MAX_SHOWN - 3] + "..."
+
+
+def as_text(value: object) -> str:
+    """``value`` itself when it is a string, else its :func:`preview`."""
+    return value if isinstance(value, str) else preview(value)

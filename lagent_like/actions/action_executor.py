@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 from .._private.aliases import assign_aliases
 from .._private.daemon_pool import DaemonThreadPool
 from .._private.describe import copy_description
-from .._private.text import close_matches, did_you_mean, preview
+from .._private.text import as_text, close_matches, did_you_mean, preview
 from ..context import DEFAULT_SESSION, ToolContext
 from ..exceptions import ToolDefinitionError, ToolNotFoundError
 from ..hooks import HookHandle, HookList
@@ -371,10 +371,9 @@ class ActionExecutor(FunctionCallingMixin):
         canonical = self._canonical.get(name, name) if isinstance(name, str) else None
         tool = canonical.partition(".")[0] if canonical is not None else None
         known = canonical in self.actions or tool in self.actions
-        head = f"Tool {name!r} is disabled." if known else f"Unknown tool {preview(name)}."
-        return (
-            f"{head}{did_you_mean(str(name), available)} Available tools: {', '.join(available) or 'none'}."
-        )
+        head = f"Tool {preview(name)} is disabled." if known else f"Unknown tool {preview(name)}."
+        hint = did_you_mean(as_text(name), available)
+        return f"{head}{hint} Available tools: {', '.join(available) or 'none'}."
 
     def get_actions_info(self) -> list[dict[str, Any]]:
         """Descriptions of the enabled tools for a system prompt.

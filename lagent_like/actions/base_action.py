@@ -17,7 +17,7 @@ from .._private.describe import ApiSpec, copy_description
 from .._private.docstrings import DocstringSyntaxError, parse_docstring
 from .._private.json_schema import parameter_schema
 from .._private.log import logger
-from .._private.text import did_you_mean
+from .._private.text import as_text, did_you_mean, preview
 from .._private.validation import Validator, compile_validator, exact_type
 from ..context import ToolContext
 from ..exceptions import ParseError, ToolDefinitionError, ToolError
@@ -180,7 +180,7 @@ def _read_failure(inputs: Any, key: str, tool: str, parser_name: str, exc: Excep
     if isinstance(exc, ParseError):
         return ActionReturn(args, None, tool, None, exc.err_msg, _ARGS_ERROR)
     # A faulty parser must not escape either.
-    logger().warning("parser %s failed on %r", parser_name, inputs, exc_info=exc)
+    logger().warning("parser %s failed on %s", parser_name, preview(inputs), exc_info=exc)
     return ActionReturn(
         args, None, tool, None, f"could not read the arguments: {type(exc).__name__}: {exc}", _ARGS_ERROR
     )
@@ -475,10 +475,14 @@ class BaseAction(metaclass=ToolMeta):
     def _unknown_api(self, inputs: Any, name: Any) -> ActionReturn:
         if self._is_toolkit:
             labels = [f"{self._name}.{api}" for api in self._invokers]
-            hint = did_you_mean(str(name), self._invokers)
-            message = f"{self._name} has no API {name!r}.{hint} Call one of: {', '.join(labels) or 'none'}"
+            hint = did_you_mean(as_text(name), self._invokers)
+            message = (
+                f"{self._name} has no API {preview(name)}.{hint} Call one of: {', '.join(labels) or 'none'}"
+            )
         elif self._invokers:
-            message = f"{self._name} is a simple tool; call it as {self._name!r} (API 'run'), not {name!r}"
+            message = (
+                f"{self._name} is a simple tool; call it as {self._name!r} (API 'run'), not {preview(name)}"
+            )
         else:
             message = f"{self._name} has no callable API"
         return ActionReturn(

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any, Optional
 
+from .._private.text import preview
 from ..schema import ActionReturn, ActionStatusCode, ActionValidCode
 from .base_action import BaseAction, tool_api
 from .parser import BaseParser
@@ -45,7 +46,7 @@ class InvalidAction(BaseAction):
         return ActionReturn(
             args={"text": err_msg},
             type=self.name,
-            errmsg=err_msg or self._err_msg,
+            errmsg=_as_message(err_msg) if err_msg else self._err_msg,
             valid=ActionValidCode.INVALID,
             state=ActionStatusCode.API_ERROR,
         )
@@ -79,7 +80,7 @@ class NoAction(BaseAction):
         return ActionReturn(
             args={"text": err_msg},
             type=self.name,
-            errmsg=err_msg or self._err_msg,
+            errmsg=_as_message(err_msg) if err_msg else self._err_msg,
             valid=ActionValidCode.INVALID,
             state=ActionStatusCode.API_ERROR,
         )
@@ -90,13 +91,21 @@ def _final_text(response: Any) -> str:
     if isinstance(response, str) and response.lstrip().startswith("{"):
         try:
             response = json.loads(response)
-        except ValueError:
+        except (ValueError, RecursionError):
             return str(response)
     if isinstance(response, dict) and "response" in response and len(response) == 1:
         response = response["response"]
-    if isinstance(response, str):
-        return response
-    return json.dumps(response, ensure_ascii=False, default=str)
+    return _as_message(response)
+
+
+def _as_message(value: Any) -> str:
+    """Text for a record: strings as they are, anything else as JSON (or its repr)."""
+    if isinstance(value, str):
+        return value
+    try:
+        return json.dumps(value, ensure_ascii=False, default=str)
+    except (ValueError, TypeError, RecursionError):
+        return preview(value)
 
 
 class FinishAction(BaseAction):

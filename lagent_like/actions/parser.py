@@ -19,7 +19,7 @@ import json
 from typing import TYPE_CHECKING, Any, Callable
 
 from .._private.lenient_json import loads_lenient
-from .._private.text import close_matches, did_you_mean, fenced_blocks, preview
+from .._private.text import as_text, close_matches, did_you_mean, fenced_blocks, preview
 from .._private.validation import ANY, CHECK, Invalid, Validator
 from ..exceptions import ParseError, ToolDefinitionError
 
@@ -168,9 +168,8 @@ class BaseParser:
             return self._readers[name]
         except (KeyError, TypeError):
             known = ", ".join(a.label for a in self._args.values())
-            raise ParseError(
-                f"{self.action.name} has no API {name!r}.{did_you_mean(str(name), self._args)} APIs: {known}"
-            ) from None
+            hint = did_you_mean(as_text(name), self._args)
+            raise ParseError(f"{self.action.name} has no API {preview(name)}.{hint} APIs: {known}") from None
 
     def parse_inputs(self, inputs: Any, name: str = "run") -> dict[str, Any]:
         """Parse ``inputs`` for API ``name`` into keyword arguments.
@@ -207,14 +206,17 @@ def _check(api: _ApiArgs, args: dict[str, Any]) -> dict[str, Any]:
     """
     problems = []
     checked: dict[str, Any] = {}
+    exact = api.exact
     for name in api.order:
         if name in args:
-            validator = api.validators.get(name)
-            if validator is None:
-                checked[name] = args[name]
+            value = args[name]
+            expected = exact[name]
+            if expected is ANY or type(value) is expected:
+                checked[name] = value
                 continue
+            validator = api.validators[name]
             try:
-                checked[name] = validator(args[name])
+                checked[name] = validator(value)
             except Invalid as exc:
                 problems.append(exc.describe(name))
             except Exception as exc:  # noqa: BLE001 - a faulty validator is reported, not raised
@@ -227,9 +229,9 @@ def _check(api: _ApiArgs, args: dict[str, Any]) -> dict[str, Any]:
         if api.open:
             checked[key] = value
         else:
-            matches = close_matches(str(key), api.order)
+            matches = close_matches(as_text(key), api.order)
             hint = f" (did you mean {matches[0]!r}?)" if matches else ""
-            problems.append(f"{key!r} is not a parameter{hint}; parameters: {api.listing}")
+            problems.append(f"{preview(key)} is not a parameter{hint}; parameters: {api.listing}")
     if problems:
         raise ParseError(f"{api.label}: " + "; ".join(problems))
     return checked
@@ -275,6 +277,8 @@ class JsonParser(BaseParser):
                     args = _lenient(api, args)
             elif inputs is None:
                 args = {}
+            elif isinstance(inputs, str):  # a str subclass: read its plain text
+                return read(str(inputs))
             else:
                 args = inputs
             if not isinstance(args, dict):
@@ -328,8 +332,8 @@ class TupleParser(BaseParser):
         order, required = api.order, api.required
 
         def read(inputs: Any) -> dict[str, Any]:
-            if type(inputs) is str:
-                values = _literal(api, inputs)
+            if isinstance(inputs, str):
+                values = _literal(api, str(inputs))
             elif isinstance(inputs, (tuple, list)):
                 values = tuple(inputs)
             elif inputs is None:

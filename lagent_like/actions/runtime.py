@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 
 from .._private.daemon_pool import DaemonThreadPool
 from .._private.log import logger
+from .._private.text import preview
 from ..schema import ActionReturn, ActionStatusCode, ActionValidCode
 from .base_action import Stages, _run_coroutine
 
@@ -160,7 +161,7 @@ def _formatted(
     try:
         text = formatter(error, ret)
     except Exception:  # noqa: BLE001 - a faulty formatter keeps the original message
-        logger().warning("error_formatter failed on %r", error, exc_info=True)
+        logger().warning("error_formatter failed on %s", preview(error), exc_info=True)
         return ret.errmsg
     return ret.errmsg if text is None else str(text)
 
@@ -212,7 +213,7 @@ def _hook_result(request: _Hook) -> Any:
             answer = _run_coroutine(answer)  # type: ignore[arg-type]
         return answer
     except Exception:  # noqa: BLE001 - a faulty hook is reported, never propagated
-        logger().warning("hook %r failed", request.method, exc_info=True)
+        logger().warning("hook %s failed", preview(request.method), exc_info=True)
         return None
 
 
@@ -281,7 +282,7 @@ async def _hook_result_async(request: _Hook) -> Any:
             answer = await answer
         return answer
     except Exception:  # noqa: BLE001 - a faulty hook is reported, never propagated
-        logger().warning("hook %r failed", request.method, exc_info=True)
+        logger().warning("hook %s failed", preview(request.method), exc_info=True)
         return None
 
 
