@@ -119,11 +119,21 @@ class HookList:
 
     The same hook object may be added several times; it then runs once per
     registration, and each :class:`HookHandle` removes only its own.
+
+    Attributes:
+        hooks: the registered hooks in order, one entry per registration, as a tuple
+            that is replaced whole on every change: reading it needs no lock, which
+            keeps the executor's per-call check cheap.
     """
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._handles: list[HookHandle] = []
+        self.hooks: tuple[Any, ...] = ()
+
+    def _publish(self) -> None:
+        # Called with the lock held, after every change to ``_handles``.
+        self.hooks = tuple(h.hook for h in self._handles)
 
     def add(self, hook: Any) -> HookHandle:
         """Register ``hook`` after the hooks already registered.
@@ -153,6 +163,7 @@ class HookList:
         handle = HookHandle(self, hook)
         with self._lock:
             self._handles.append(handle)
+            self._publish()
         return handle
 
     def remove(self, handle: HookHandle) -> None:
@@ -168,6 +179,7 @@ class HookList:
                 handle._registered = False
                 # Identity, not equality: the same hook may be registered twice.
                 self._handles = [h for h in self._handles if h is not handle]
+                self._publish()
 
     def snapshot(self) -> tuple[Any, ...]:
         """Return the hooks registered now, in order, one entry per registration.
@@ -175,8 +187,7 @@ class HookList:
         Later changes to the list do not change the tuple, so it is safe to iterate
         while hooks are being added or removed.
         """
-        with self._lock:
-            return tuple(h.hook for h in self._handles)
+        return self.hooks
 
     def clear(self) -> None:
         """Remove every registration; their handles become inactive."""
@@ -184,13 +195,13 @@ class HookList:
             for handle in self._handles:
                 handle._registered = False
             self._handles = []
+            self._publish()
 
     def __len__(self) -> int:
-        with self._lock:
-            return len(self._handles)
+        return len(self.hooks)
 
     def __bool__(self) -> bool:
-        return len(self) > 0
+        return bool(self.hooks)
 
     def __repr__(self) -> str:
         return f"HookList({list(self.snapshot())!r})"

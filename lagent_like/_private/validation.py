@@ -113,13 +113,13 @@ def _check_int(value: Any) -> Any:
         return int(value)
     if isinstance(value, float) and value.is_integer():
         return int(value)
-    if isinstance(value, str):
-        text = value.strip()
-        if text.lstrip("+-").isdigit() and text.isascii():
-            try:
-                return int(text)
-            except ValueError:  # '--1', or more digits than int() converts
-                pass
+    if isinstance(value, str) and value.isascii():
+        # int() takes an optional sign, digits (and underscores) and surrounding spaces:
+        # all lossless. isascii() keeps out other scripts' digits.
+        try:
+            return int(value)
+        except ValueError:  # not an integer, or more digits than int() converts
+            pass
     raise Invalid("integer", value)
 
 

@@ -237,7 +237,7 @@ class ActionExecutor(FunctionCallingMixin):
             return self._call_unrouted(name, command)
         if not action._enable:
             return self._call_unrouted(name, command)
-        if plain and not self._hooks:
+        if plain and not self._hooks.hooks:
             ret = invoke(command)
         else:
             plan = self._plan(name, session_id, call_id)

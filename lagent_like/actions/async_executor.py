@@ -65,7 +65,7 @@ class AsyncActionExecutor(ActionExecutor):
             return self._call_unrouted(name, command)
         if not action._enable:
             return self._call_unrouted(name, command)
-        if plain and not self._hooks and (stages.is_async or not action.blocking):
+        if plain and not self._hooks.hooks and (stages.is_async or not action.blocking):
             # Nothing to apply around the call and nothing to move to a thread.
             parsed = stages.read(command)
             if isinstance(parsed, ActionReturn):
