@@ -49,6 +49,19 @@ Method:
   to a temporary directory, warmed up first), so the number is what an installed
   package costs even when the caller's environment disables bytecode caching. A last
   child reports whether importing the package imported ``requests`` (it must not).
+* **Async executor, async API**: an ``AsyncActionExecutor`` over a ``Calc`` toolkit whose
+  ``add`` is ``async def``. Its floor is measured inside one coroutine:
+  ``str(await add(**json.loads(s)))`` for ``async def add(a: int, b: int)``; the row is
+  ``await executor('Calc.add', s)``. Both are loops of awaits compiled inline, timed
+  alternately (best of N) inside a single ``asyncio.run``. The ratio is to that async
+  floor (the ratio to the JSON floor is shown in brackets); the async floor is a row too.
+* **Sync executor with a no-op hook**: ``Calc.add`` on an ``ActionExecutor`` with one
+  ``Hook()`` registered, which sends every call through the full call core (context,
+  both hook stages) instead of the direct path. Ratio to the JSON floor, no target: it
+  shows what the call core costs.
+* **Async batch**: ``await executor.batch(calls)`` of 1,000 calls of an async tool that
+  sleeps 50 ms, wall time in ms (best of N) and its ratio to the 50 ms a single call
+  takes. The records are checked (all ``SUCCESS``, in input order).
 
 Before timing, every per-call row is run once and its ``ActionReturn.state`` checked;
 a row that does not do what it claims is reported as ``BROKEN``.
@@ -56,6 +69,7 @@ a row that does not do what it claims is reported as ``BROKEN``.
 
 import argparse
 import ast
+import asyncio
 import gc
 import itertools
 import json
@@ -65,11 +79,20 @@ import sys
 import tempfile
 import time
 import timeit
-from collections.abc import Iterator
+from collections.abc import Awaitable, Iterator
 from dataclasses import asdict, dataclass
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
-from lagent_like import ActionExecutor, ActionStatusCode, BaseAction, TupleParser, tool_api
+from lagent_like import (
+    ActionExecutor,
+    ActionReturn,
+    ActionStatusCode,
+    AsyncActionExecutor,
+    BaseAction,
+    Hook,
+    TupleParser,
+    tool_api,
+)
 
 JSON_VALID = '{"a": 1, "b": 2}'
 TUPLE_VALID = "(1, 2)"
@@ -95,6 +118,14 @@ EXPORT_COLD_ROW = f"export {EXPORT_TOOLKITS * APIS_PER_TOOLKIT}-API executor, co
 EXPORT_CACHED_ROW = f"export {EXPORT_TOOLKITS * APIS_PER_TOOLKIT}-API executor, cached"
 FLOOR_JSON = "floor json: str(add(**json.loads(s)))"
 FLOOR_TUPLE = "floor tuple: str(add(*ast.literal_eval(s)))"
+FLOOR_ASYNC = "floor async: str(await add(**json.loads(s)))"
+ASYNC_ROW = "async executor, async API"
+HOOK_ROW = "sync executor with a no-op hook"
+BATCH_CALLS = 1_000
+BATCH_SLEEP_MS = 50
+BATCH_ROW = f"async batch of {BATCH_CALLS:,} x {BATCH_SLEEP_MS} ms"
+ASYNC_TARGET = 2.0
+BATCH_TARGET = 1.2
 
 
 def add(a: int, b: int) -> int:
@@ -127,6 +158,40 @@ class Add(BaseAction, register=False):
             b: the second addend
         """
         return a + b
+
+
+async def async_add(a: int, b: int) -> int:
+    """Add two integers (the coroutine function the async floor awaits)."""
+    return a + b
+
+
+class AsyncCalc(BaseAction, register=False):
+    """A toolkit with one async API, named like ``Calc``."""
+
+    __tool_name__ = "Calc"
+
+    @tool_api
+    async def add(self, a: int, b: int) -> int:
+        """Add two integers.
+
+        Args:
+            a: the first addend
+            b: the second addend
+        """
+        return a + b
+
+
+class Nap(BaseAction, register=False):
+    """An async tool that sleeps, for the batch row."""
+
+    async def run(self, i: int) -> int:
+        """Sleep ``BATCH_SLEEP_MS`` milliseconds, then return ``i``.
+
+        Args:
+            i: the value to return
+        """
+        await asyncio.sleep(BATCH_SLEEP_MS / 1e3)
+        return i
 
 
 _names = itertools.count()
@@ -298,6 +363,97 @@ class Bench:
         return min(self.floors[name])
 
 
+#: A loop of ``stmt`` (which may ``await``) compiled inline, as ``timeit`` compiles its loops.
+_ASYNC_LOOP = """
+async def _loop(_number, _timer=_timer, _repeat=_repeat):
+    _it = _repeat(None, _number)
+    _t0 = _timer()
+    for _ in _it:
+        {stmt}
+    return _timer() - _t0
+"""
+
+AsyncLoop = Callable[[int], Awaitable[float]]
+
+
+def _compile_async_loop(stmt: str, namespace: dict[str, Any]) -> AsyncLoop:
+    """A coroutine function that runs ``stmt`` ``number`` times and returns the seconds taken."""
+    scope = dict(namespace, _timer=time.perf_counter, _repeat=itertools.repeat)
+    exec(_ASYNC_LOOP.format(stmt=stmt), scope)
+    loop: AsyncLoop = scope["_loop"]
+    return loop
+
+
+async def _timed(loop: AsyncLoop, number: int) -> float:
+    """Seconds ``loop(number)`` takes, with the garbage collector off (as ``timeit`` does)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return await loop(number)
+    finally:
+        if enabled:
+            gc.enable()
+
+
+async def _calibrate_async(loop: AsyncLoop, budget: float) -> int:
+    """The loop count that makes one ``await loop(number)`` last about ``budget`` seconds."""
+    number = 1
+    while True:
+        elapsed = await _timed(loop, number)
+        if elapsed >= budget / 5 or number >= 10**7:
+            break
+        number *= 5 if elapsed < budget / 50 else 2
+    return max(1, round(number * budget / max(elapsed, 1e-9)))
+
+
+def measure_async(bench: Bench, stmt: str) -> float:
+    """Time ``stmt`` alternately with the async floor inside one ``asyncio.run``; ns, best of N.
+
+    The floor's samples go to ``bench.floors[FLOOR_ASYNC]``.
+    """
+    settings = bench.settings
+    floor_stmt = f"str(await async_add(**json.loads({JSON_VALID!r})))"
+
+    async def main() -> float:
+        row_loop = _compile_async_loop(stmt, bench.namespace)
+        floor_loop = _compile_async_loop(floor_stmt, bench.namespace)
+        row_number = await _calibrate_async(row_loop, settings.budget)
+        floor_number = await _calibrate_async(floor_loop, settings.budget)
+        best = float("inf")
+        for _ in range(settings.repeats):
+            gc.collect()
+            floor_ns = await _timed(floor_loop, floor_number) / floor_number * 1e9
+            bench.floors.setdefault(FLOOR_ASYNC, []).append(floor_ns)
+            gc.collect()
+            best = min(best, await _timed(row_loop, row_number) / row_number * 1e9)
+        return best
+
+    return asyncio.run(main())
+
+
+def measure_batch(executor: AsyncActionExecutor, repeats: int) -> tuple[float, Optional[str]]:
+    """Best wall time in ms of a batch of ``BATCH_CALLS`` naps, and a ``BROKEN`` verdict or ``None``."""
+    calls = [("Nap", json.dumps({"i": i})) for i in range(BATCH_CALLS)]
+    expected = [str(i) for i in range(BATCH_CALLS)]
+
+    async def main() -> tuple[float, Optional[str]]:
+        best = float("inf")
+        broken = None
+        for _ in range(repeats):
+            gc.collect()
+            start = time.perf_counter()
+            rets = await executor.batch(calls)
+            best = min(best, time.perf_counter() - start)
+            failed = sum(r.state != ActionStatusCode.SUCCESS for r in rets)
+            if failed:
+                broken = f"BROKEN ({failed} of {len(rets)} calls failed)"
+            elif [r.format_result() for r in rets] != expected:
+                broken = "BROKEN (results not in input order)"
+        return best * 1e3, broken
+
+    return asyncio.run(main())
+
+
 def _subprocess_times(code: str, env: dict[str, str], cwd: str, repeats: int) -> list[float]:
     """Wall-clock seconds of ``python -c code`` and ``python -c pass``, alternately, minima."""
     best_code = best_pass = float("inf")
@@ -343,7 +499,10 @@ def _check_state(
     executor: ActionExecutor, name: str, command: str, expected: ActionStatusCode
 ) -> Optional[str]:
     """``None`` when the call ends in ``expected``, else a ``BROKEN`` verdict."""
-    ret = executor(name, command)
+    return _state_verdict(executor(name, command), expected)
+
+
+def _state_verdict(ret: ActionReturn, expected: ActionStatusCode) -> Optional[str]:
     if ret.state == expected:
         return None
     return f"BROKEN (state {int(ret.state)}, expected {int(expected)})"
@@ -357,7 +516,14 @@ def run(settings: Settings) -> list[Row]:
     export_tools = [define_toolkit()() for _ in range(EXPORT_TOOLKITS)]
     export_exec = ActionExecutor(export_tools)
     fresh_unknown = fresh_unknown_commands()
+    hook_exec = ActionExecutor([Calc()])
+    hook_exec.register_hook(Hook())
+    async_exec = AsyncActionExecutor([AsyncCalc()])
+    batch_exec = AsyncActionExecutor([Nap()])
     bench.namespace.update(
+        async_add=async_add,
+        async_exec=async_exec,
+        hook_exec=hook_exec,
         json_exec=json_exec,
         tuple_exec=tuple_exec,
         ActionExecutor=ActionExecutor,
@@ -435,6 +601,7 @@ def run(settings: Settings) -> list[Row]:
             None,
             args_error,
         ),
+        (HOOK_ROW, "hook_exec", "Calc.add", JSON_VALID, FLOOR_JSON, None, ok),
     ]
     measured: list[tuple[str, float, str, Optional[float], Optional[str]]] = []
     # Rows whose command is an expression evaluated on every call, not a constant.
@@ -444,6 +611,9 @@ def run(settings: Settings) -> list[Row]:
         argument = expressions.get(name, repr(command))
         value = bench.measure(f"{executor}({tool!r}, {argument})", floor)
         measured.append((name, value, floor, target, broken))
+    async_broken = _state_verdict(asyncio.run(async_exec("Calc.add", JSON_VALID)), ok)
+    async_ns = measure_async(bench, f"await async_exec('Calc.add', {JSON_VALID!r})")
+    batch_ms, batch_broken = measure_batch(batch_exec, settings.repeats)
     define_us = bench.measure("define_toolkit()", FLOOR_JSON, per=APIS_PER_TOOLKIT) / 1e3
     export_apis = EXPORT_TOOLKITS * APIS_PER_TOOLKIT
     exports = []
@@ -462,11 +632,37 @@ def run(settings: Settings) -> list[Row]:
     json_floor, tuple_floor = bench.floor(FLOOR_JSON), bench.floor(FLOOR_TUPLE)
     rows = [Row(FLOOR_JSON, json_floor, "ns/call", 1.0, 1.0, "-", "-")]
     rows.append(Row(FLOOR_TUPLE, tuple_floor, "ns/call", 1.0, tuple_floor / json_floor, "-", "-"))
+    async_floor = min(bench.floors[FLOOR_ASYNC])
+    rows.append(Row(FLOOR_ASYNC, async_floor, "ns/call", 1.0, async_floor / json_floor, "-", "-"))
     for name, value, floor, target, broken in measured:
         ratio = value / (json_floor if floor == FLOOR_JSON else tuple_floor)
         target_text = f"<= {target:.1f}x" if target is not None else "-"
         verdict = broken or _verdict(ratio, target)
         rows.append(Row(name, value, "ns/call", ratio, value / json_floor, target_text, verdict))
+    async_ratio = async_ns / async_floor
+    rows.append(
+        Row(
+            ASYNC_ROW,
+            async_ns,
+            "ns/call",
+            async_ratio,
+            async_ns / json_floor,
+            f"<= {ASYNC_TARGET:.1f}x",
+            async_broken or _verdict(async_ratio, ASYNC_TARGET),
+        )
+    )
+    batch_ratio = batch_ms / BATCH_SLEEP_MS
+    rows.append(
+        Row(
+            BATCH_ROW,
+            batch_ms,
+            "ms",
+            batch_ratio,
+            None,
+            f"<= {BATCH_TARGET:.1f}x",
+            batch_broken or _verdict(batch_ratio, BATCH_TARGET),
+        )
+    )
     rows.append(
         Row(
             f"define {APIS_PER_TOOLKIT}-API toolkit",

@@ -19,6 +19,7 @@ BENCH = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_core.py"
 NUMERIC_ROWS = [
     "floor json: str(add(**json.loads(s)))",
     "floor tuple: str(add(*ast.literal_eval(s)))",
+    "floor async: str(await add(**json.loads(s)))",
     "Calc.add json valid",
     "Add json valid",
     "Calc.add tuple valid",
@@ -30,6 +31,9 @@ NUMERIC_ROWS = [
     "Calc.add json unknown arg, new name each call",
     "Calc.add tuple too many",
     "Calc.add json malformed (json5)",
+    "sync executor with a no-op hook",
+    "async executor, async API",
+    "async batch of 1,000 x 50 ms",
     "define 5-API toolkit",
     "export 50-API executor, cold",
     "export 50-API executor, cached",
@@ -83,6 +87,45 @@ def test_validation_rows_are_per_call_with_their_targets(
 def test_export_rows_report_microseconds_without_a_target(rows: dict[str, dict[str, Any]], name: str) -> None:
     row = rows[name]
     assert (row["unit"], row["ratio"], row["target"], row["verdict"]) == ("us", None, "-", "-")
+
+
+@pytest.mark.parametrize(
+    ("name", "unit", "target"),
+    [
+        ("floor async: str(await add(**json.loads(s)))", "ns/call", "-"),
+        ("async executor, async API", "ns/call", "<= 2.0x"),
+        ("sync executor with a no-op hook", "ns/call", "-"),
+        ("async batch of 1,000 x 50 ms", "ms", "<= 1.2x"),
+    ],
+)
+def test_runtime_rows_have_their_units_and_targets(
+    rows: dict[str, dict[str, Any]], name: str, unit: str, target: str
+) -> None:
+    assert (rows[name]["unit"], rows[name]["target"]) == (unit, target)
+
+
+def test_async_row_is_a_ratio_to_the_async_floor(rows: dict[str, dict[str, Any]]) -> None:
+    floor = rows["floor async: str(await add(**json.loads(s)))"]
+    row = rows["async executor, async API"]
+    assert floor["ratio"] == 1.0
+    assert row["ratio"] == pytest.approx(row["value"] / floor["value"])
+    json_floor = rows["floor json: str(add(**json.loads(s)))"]["value"]
+    assert row["ratio_json"] == pytest.approx(row["value"] / json_floor)
+
+
+def test_hook_row_is_a_ratio_to_the_json_floor(rows: dict[str, dict[str, Any]]) -> None:
+    row = rows["sync executor with a no-op hook"]
+    json_floor = rows["floor json: str(add(**json.loads(s)))"]["value"]
+    assert row["ratio"] == pytest.approx(row["value"] / json_floor)
+    assert row["verdict"] == "-"
+
+
+def test_batch_row_is_wall_time_against_one_call(rows: dict[str, dict[str, Any]]) -> None:
+    row = rows["async batch of 1,000 x 50 ms"]
+    # At least one call's 50 ms; far below the 50 s the calls would take one after another.
+    assert 50 <= row["value"] < 5_000
+    assert row["ratio"] == pytest.approx(row["value"] / 50)
+    assert row["verdict"] in ("ok", "OVER")
 
 
 def test_no_row_is_broken(rows: dict[str, dict[str, Any]]) -> None:

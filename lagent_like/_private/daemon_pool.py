@@ -33,12 +33,13 @@ class DaemonThreadPool:
         self._lock = threading.Lock()
         self._threads: list[threading.Thread] = []
         self._idle = 0
+        self._lost = 0
 
     def submit(self, fn: Callable[..., Any], *args: Any) -> concurrent.futures.Future[Any]:
         """Run ``fn(*args)`` on a worker; the future holds its result or exception."""
         future: concurrent.futures.Future[Any] = concurrent.futures.Future()
         with self._lock:
-            if self._idle == 0 and len(self._threads) < self.max_workers:
+            if self._idle == 0 and len(self._threads) - self._lost < self.max_workers:
                 thread = threading.Thread(
                     target=self._work, name=f"{self._name}-{len(self._threads)}", daemon=True
                 )
@@ -61,7 +62,21 @@ class DaemonThreadPool:
                 except BaseException as exc:  # noqa: BLE001 - handed to whoever waits
                     future.set_exception(exc)
             with self._lock:
+                if self._lost:
+                    # A worker given up for lost has been replaced: one thread retires.
+                    self._lost -= 1
+                    self._threads.remove(threading.current_thread())
+                    return
                 self._idle += 1
+
+    def forget_one(self) -> None:
+        """Count one busy worker as lost (stuck in a call nobody waits for any more).
+
+        The pool may then start a replacement; when a lost worker does finish, one
+        worker retires, so the pool returns to its size.
+        """
+        with self._lock:
+            self._lost += 1
 
     def shutdown(self) -> None:
         """Let idle workers exit; busy ones finish their call first (or are abandoned at exit)."""

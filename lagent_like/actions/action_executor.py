@@ -9,6 +9,7 @@ lookup, rebuilt whenever the set of actions changes, so the per-call path stays 
 
 from __future__ import annotations
 
+import inspect
 import os
 import threading
 from collections.abc import Iterable, Sequence
@@ -17,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 from .._private.aliases import assign_aliases
 from .._private.daemon_pool import DaemonThreadPool
 from .._private.describe import copy_description
+from .._private.log import logger
 from .._private.text import as_text, close_matches, did_you_mean, preview
 from ..context import DEFAULT_SESSION, ToolContext
 from ..exceptions import ToolDefinitionError, ToolNotFoundError
@@ -92,6 +94,12 @@ def _routes_of(action: BaseAction, plain_executor: bool) -> dict[str, _Route]:
 
 #: Tool attributes that, when set, send calls through the call core.
 _TOOL_POLICIES = ("timeout", "retry", "circuit_breaker")
+
+
+def _class_setting(action: BaseAction, name: str) -> Any:
+    """A tool setting as stored, so that a function on the class is not bound as a method."""
+    value = inspect.getattr_static(action, name, UNSET)
+    return value.__func__ if isinstance(value, (staticmethod, classmethod)) else value
 
 
 def _unset_or_none(value: Any) -> bool:
@@ -269,13 +277,18 @@ class ActionExecutor(FunctionCallingMixin):
         )
 
     def _breaker(self, label: str, action: BaseAction) -> Optional[CircuitBreaker]:
-        factory = self.circuit_breaker if action.circuit_breaker is UNSET else action.circuit_breaker
+        own = _class_setting(action, "circuit_breaker")
+        factory = self.circuit_breaker if own is UNSET else own
         if factory is None:
             return None
         with self._lock:
             breaker = self._breakers.get(label)
             if breaker is None:
-                breaker = self._breakers[label] = factory()
+                try:
+                    breaker = self._breakers[label] = factory()
+                except Exception:  # noqa: BLE001 - a broken factory must not break calls
+                    logger().warning("circuit_breaker factory of %s failed", label, exc_info=True)
+                    return None
             return breaker
 
     def breaker_state(self, name: str) -> Optional[dict[str, Any]]:

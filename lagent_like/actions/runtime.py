@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import inspect
+import math
 from collections.abc import Generator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Optional, Union
@@ -125,7 +126,9 @@ def _guarded_call(plan: CallPlan, args: dict[str, Any]) -> Core:
     if plan.breaker is not None:
         wait = plan.breaker.before_call()
         if wait is not None:
-            message = f"{plan.label} is failing and paused; try again in {wait:.1f} s (circuit open)"
+            # Rounded up: "0.0 s" would read as "now" to a refused caller.
+            seconds = math.ceil(wait * 10) / 10
+            message = f"{plan.label} is failing and paused; try again in {seconds:.1f} s (circuit open)"
             return ActionReturn(args, None, plan.tool, None, message, ActionStatusCode.API_ERROR)
     attempt = 0
     ret: ActionReturn
@@ -196,14 +199,36 @@ def _timed_out(run: _Run) -> tuple[ActionReturn, BaseException]:
 
 
 def _run_blocking(run: _Run) -> tuple[ActionReturn, Optional[BaseException]]:
-    """Run the tool to completion in this thread (async APIs on a private loop)."""
+    """Run the tool to completion in this thread (async APIs on a private loop).
+
+    An async API with a timeout is cancelled on its own loop when the time is up, so
+    its ``finally`` blocks run then, as under the async executor.
+    """
     try:
         outputs = run.stages.call(run.args, run.context)
         if run.stages.is_async:
-            outputs = _run_coroutine(outputs)
+            if run.timeout is not None:
+                outputs = _run_coroutine(_within(outputs, run.timeout))
+            else:
+                outputs = _run_coroutine(outputs)
+    except _TimedOut:
+        return _timed_out(run)
     except (Exception, SystemExit) as exc:  # noqa: BLE001 - a failing tool is a result
         return run.stages.fail(run.args, exc), exc
     return run.stages.wrap(run.args, outputs), None
+
+
+class _TimedOut(Exception):
+    """An async API ran past its timeout (distinct from a TimeoutError the tool raises)."""
+
+
+async def _within(coro: Any, timeout: float) -> Any:
+    import asyncio
+
+    try:
+        return await asyncio.wait_for(coro, timeout)
+    except asyncio.TimeoutError:
+        raise _TimedOut from None
 
 
 def _hook_result(request: _Hook) -> Any:
@@ -234,13 +259,18 @@ def drive_sync(
             if isinstance(request, _Hook):
                 answer = _hook_result(request)
             elif isinstance(request, _Run):
-                if request.timeout is None or pool is None:
+                if request.timeout is None or pool is None or request.stages.is_async:
+                    # Async APIs enforce their timeout on their own loop (and get cancelled).
                     answer = _run_blocking(request)
                 else:
                     future = pool.submit(_run_blocking, request)
                     try:
                         answer = future.result(timeout=request.timeout)
                     except concurrent.futures.TimeoutError:
+                        # Still queued: it never runs. Running: its thread cannot be
+                        # stopped, so the pool may replace it.
+                        if not future.cancel():
+                            pool.forget_one()
                         answer = _timed_out(request)
             else:
                 (sleep or _sleep)(request.seconds)
@@ -309,6 +339,8 @@ async def drive_async(
                     try:
                         answer = await asyncio.wait_for(work, request.timeout)
                     except asyncio.TimeoutError:
+                        if not request.stages.is_async and request.blocking:
+                            pool.forget_one()  # a sync tool's thread runs on
                         answer = _timed_out(request)
             else:
                 pause = (sleep or asyncio.sleep)(request.seconds)
