@@ -120,20 +120,27 @@ class HookList:
     The same hook object may be added several times; it then runs once per
     registration, and each :class:`HookHandle` removes only its own.
 
+    Args:
+        on_change: called after every registration change (with the list's lock held:
+            it must be quick and must not touch the list).
+
     Attributes:
         hooks: the registered hooks in order, one entry per registration, as a tuple
             that is replaced whole on every change: reading it needs no lock, which
             keeps the executor's per-call check cheap.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, on_change: Optional[Callable[[], None]] = None) -> None:
         self._lock = threading.Lock()
         self._handles: list[HookHandle] = []
+        self._on_change = on_change
         self.hooks: tuple[Any, ...] = ()
 
     def _publish(self) -> None:
         # Called with the lock held, after every change to ``_handles``.
         self.hooks = tuple(h.hook for h in self._handles)
+        if self._on_change is not None:
+            self._on_change()
 
     def add(self, hook: Any) -> HookHandle:
         """Register ``hook`` after the hooks already registered.

@@ -319,8 +319,8 @@ class CircuitBreaker:
         """The monitoring values, read together, for logs and metrics.
 
         Returns:
-            ``{'state': str, 'failures': int, 'opened_at': float | None,
-            'retry_at': float | None}``, with ``state`` as its plain string value.
+            A dict with ``state`` (its plain string value), ``failures`` (int),
+            ``opened_at`` and ``retry_at`` (clock times, or ``None``).
         """
         with self._lock:
             return {

@@ -59,7 +59,8 @@ class ActionReturn:
         state: an :class:`ActionStatusCode` (or an extension's int code).
         thought: the model's reasoning that led to the call, if the agent records it.
         valid: an :class:`ActionValidCode`.
-        attempts: how many times the tool was called (more than 1 after retries).
+        attempts: how many attempts the call made (more than 1 after retries; 1 also
+            for a call answered before reaching the tool, e.g. invalid arguments).
         full_result: the uncut result when an output cap shortened ``result``, else ``None``.
     """
 

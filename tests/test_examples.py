@@ -60,3 +60,18 @@ def test_function_calling_output(tmp_path: Path) -> None:
         "call_2: 42",
         "call_3: add: 'a' expected integer, got number 2.5; 'b' is required",
     ]
+
+
+def test_async_batch_output(tmp_path: Path) -> None:
+    proc = _run(EXAMPLES / "async_batch.py", tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines() == [
+        "Travel.weather: SUCCESS attempts=1 Lisbon: 24 C, sunny",
+        "Travel.flights: TIMEOUT attempts=1 'Travel.flights' timed out after 0.3 s",
+        "Travel.hotels: SUCCESS attempts=3 Lisbon: 2 hotels free for 3 night(s)",
+        "Travel.weather: SUCCESS attempts=1 Porto: 24 C, sunny",
+        "Travel.weather: ARGS_ERROR attempts=1 Travel.weather: 'city' is required; "
+        "'town' is not a parameter; parameters: city",
+        "all 5 calls returned in input order",
+        "wall time under 1 s",
+    ]

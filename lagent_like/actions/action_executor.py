@@ -96,6 +96,23 @@ def _routes_of(action: BaseAction, plain_executor: bool) -> dict[str, _Route]:
 _TOOL_POLICIES = ("timeout", "retry", "circuit_breaker")
 
 
+def _setting_property(name: str) -> Any:
+    """A read/write executor setting; writing it rebuilds the routes.
+
+    Whether a call may take the direct path depends on these settings.
+    """
+
+    def get(self: ActionExecutor) -> Any:
+        return self._settings[name]
+
+    def put(self: ActionExecutor, value: Any) -> None:
+        with self._lock:
+            self._settings[name] = value
+            self._rebuild_routes()
+
+    return property(get, put, doc=f"The executor's ``{name}`` (see the class docstring).")
+
+
 def _class_setting(action: BaseAction, name: str) -> Any:
     """A tool setting as stored, so that a function on the class is not bound as a method."""
     value = inspect.getattr_static(action, name, UNSET)
@@ -154,16 +171,20 @@ class ActionExecutor(FunctionCallingMixin):
         sleep: Optional[Callable[[float], Any]] = None,
         random: Optional[Callable[[], float]] = None,
     ) -> None:
-        self.timeout = timeout
-        self.retry = retry
-        self.circuit_breaker = circuit_breaker
-        self.error_formatter = error_formatter
-        self.max_output_chars = max_output_chars
+        self._settings = {
+            "timeout": timeout,
+            "retry": retry,
+            "circuit_breaker": circuit_breaker,
+            "error_formatter": error_formatter,
+            "max_output_chars": max_output_chars,
+        }
         self._sleep = sleep
         self._random = random
         self._max_workers = max_workers or min(32, (os.cpu_count() or 1) + 4)
         self._pool: Optional[DaemonThreadPool] = None
-        self._hooks = HookList()
+        self._hooks = HookList(on_change=self._refresh_fast)
+        self._plain: dict[str, tuple[BaseAction, Invoker]] = {}
+        self._fast: dict[str, tuple[BaseAction, Invoker]] = {}
         self._sessions: dict[str, dict[str, Any]] = {}
         self._breakers: dict[str, CircuitBreaker] = {}
         self._lock = threading.RLock()
@@ -222,6 +243,8 @@ class ActionExecutor(FunctionCallingMixin):
                     routes[long_name] = names[action.name]
                     canonical[long_name] = action.name
         # Built aside and swapped in whole, so a call never sees a half-built table.
+        self._plain = {n: (route[0], route[1]) for n, route in routes.items() if route[2]}
+        self._refresh_fast()
         self._names = names
         self._aliases = aliases
         self._canonical = canonical
@@ -240,17 +263,44 @@ class ActionExecutor(FunctionCallingMixin):
             call_id: the model's id for this call, passed on in the ``ToolContext``.
         """
         try:
-            action, invoke, plain, _, _ = self._routes[name]
+            action, invoke = self._fast[name]
+        except (KeyError, TypeError):
+            return self._call_planned(name, command, session_id, call_id)
+        if not action._enable:
+            return self._call_unrouted(name, command)
+        ret = invoke(command)
+        # Records built by the action are OPEN already; a tool's own record may not be.
+        if ret.valid and action is not self.finish_action:
+            ret.valid = ActionValidCode.OPEN
+        return ret
+
+    def refresh(self) -> None:
+        """Re-read the tools' runtime settings (``timeout``, ``retry``, ...) after changing them."""
+        with self._lock:
+            self._rebuild_routes()
+
+    timeout = _setting_property("timeout")
+    retry = _setting_property("retry")
+    circuit_breaker = _setting_property("circuit_breaker")
+    error_formatter = _setting_property("error_formatter")
+    max_output_chars = _setting_property("max_output_chars")
+
+    def _refresh_fast(self) -> None:
+        # Plain routes take the direct path only while no hook is registered.
+        self._fast = {} if self._hooks.hooks else self._plain
+
+    def _call_planned(
+        self, name: Any, command: Any, session_id: Optional[str], call_id: Optional[str]
+    ) -> ActionReturn:
+        """Calls that are not on the direct path: policies, hooks, context, or unknown names."""
+        try:
+            action = self._routes[name][0]
         except (KeyError, TypeError):
             return self._call_unrouted(name, command)
         if not action._enable:
             return self._call_unrouted(name, command)
-        if plain and not self._hooks.hooks:
-            ret = invoke(command)
-        else:
-            plan = self._plan(name, session_id, call_id)
-            ret = drive_sync(call_core(plan, command), self._thread_pool(), self._sleep)
-        # Records built by the action are OPEN already; a tool's own record may not be.
+        plan = self._plan(name, session_id, call_id)
+        ret = drive_sync(call_core(plan, command), self._thread_pool(), self._sleep)
         if ret.valid and action is not self.finish_action:
             ret.valid = ActionValidCode.OPEN
         return ret

@@ -15,6 +15,7 @@ from .._private.daemon_pool import DaemonThreadPool
 from ..schema import ActionReturn, ActionValidCode
 from .action_executor import ActionExecutor, _batch_job
 from .base_action import BaseAction
+from .function_calling import _read_tool_call, tool_messages
 from .runtime import CallPlan, call_core, drive_async
 
 __all__ = ["AsyncActionExecutor", "AsyncActionMixin"]
@@ -65,7 +66,7 @@ class AsyncActionExecutor(ActionExecutor):
             return self._call_unrouted(name, command)
         if not action._enable:
             return self._call_unrouted(name, command)
-        if plain and not self._hooks.hooks and (stages.is_async or not action.blocking):
+        if plain and name in self._fast and (stages.is_async or not action.blocking):
             # Nothing to apply around the call and nothing to move to a thread.
             parsed = stages.read(command)
             if isinstance(parsed, ActionReturn):
@@ -107,3 +108,13 @@ class AsyncActionExecutor(ActionExecutor):
                 return await self(name, command, session_id, call_id)
 
         return list(await asyncio.gather(*(one(*job) for job in jobs)))
+
+    async def run_tool_calls(self, tool_calls: Sequence[Any]) -> list[dict[str, Any]]:  # type: ignore[override]
+        """Run OpenAI-style ``tool_calls`` concurrently; one tool message per call, in order.
+
+        See :meth:`ActionExecutor.run_tool_calls`.
+        """
+        named = [call for call in tool_calls if _read_tool_call(call)[1] is not None]
+        done = iter(await self.batch(named))
+        records = [next(done) if _read_tool_call(call)[1] is not None else None for call in tool_calls]
+        return tool_messages(tool_calls, records)

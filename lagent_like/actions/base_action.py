@@ -249,6 +249,8 @@ class BaseAction(metaclass=ToolMeta):
         enable: whether the executor offers and runs this tool.
         timeout: this tool's timeout, overriding the class attribute.
         retry: this tool's retry policy, overriding the class attribute.
+        circuit_breaker: this tool's breaker factory, overriding the class attribute.
+        blocking: whether this tool's sync APIs need a worker thread (async executor).
     """
 
     timeout: Any = UNSET
@@ -264,11 +266,17 @@ class BaseAction(metaclass=ToolMeta):
         *,
         timeout: Any = UNSET,
         retry: Any = UNSET,
+        circuit_breaker: Any = UNSET,
+        blocking: Optional[bool] = None,
     ) -> None:
         if timeout is not UNSET:
             self.timeout = timeout
         if retry is not UNSET:
             self.retry = retry
+        if circuit_breaker is not UNSET:
+            self.circuit_breaker = circuit_breaker
+        if blocking is not None:
+            self.blocking = blocking
         source = description if description is not None else type(self).__tool_description__
         self._description: dict[str, Any] = copy_description(source)
         name = self._description.get("name") if isinstance(self._description, dict) else None

@@ -42,6 +42,30 @@ def _read_tool_call(call: Any) -> tuple[Any, Optional[str], Any]:
     return field(call, "id"), name if isinstance(name, str) else None, arguments
 
 
+def _id_text(call_id: Any) -> Optional[str]:
+    return call_id if isinstance(call_id, str) else None
+
+
+def tool_messages(
+    tool_calls: Sequence[Any], records: Sequence[Optional[ActionReturn]]
+) -> list[dict[str, Any]]:
+    """One ``{"role": "tool", "tool_call_id", "content"}`` message per call and its record.
+
+    A ``None`` record stands for a call without a function name.
+    """
+    messages = []
+    for index, (call, ret) in enumerate(zip(tool_calls, records)):
+        if ret is None:
+            content = (
+                f"tool call {index} has no function name; "
+                "send {'function': {'name': ..., 'arguments': ...}}"
+            )
+        else:
+            content = ret.format_result() if ret.state == ActionStatusCode.SUCCESS else (ret.errmsg or "")
+        messages.append({"role": "tool", "tool_call_id": _read_tool_call(call)[0], "content": content})
+    return messages
+
+
 class FunctionCallingMixin:
     """Function-calling views of an executor's tools (mixed into ``ActionExecutor``)."""
 
@@ -52,7 +76,9 @@ class FunctionCallingMixin:
     _exports: dict[str, tuple[tuple[Any, ...], list[dict[str, Any]]]]
     _version: int
 
-    def __call__(self, name: str, command: Any) -> ActionReturn:
+    def __call__(
+        self, name: str, command: Any, session_id: Optional[str] = None, call_id: Optional[str] = None
+    ) -> ActionReturn:
         raise NotImplementedError
 
     def alias_of(self, name: str) -> str:
@@ -143,16 +169,8 @@ class FunctionCallingMixin:
         "tool_call_id", "content"}``; the content is the result, or the error text for
         the model when the call failed. A malformed call gets an error message too.
         """
-        messages = []
-        for index, call in enumerate(tool_calls):
+        records = []
+        for call in tool_calls:
             call_id, name, arguments = _read_tool_call(call)
-            if name is None:
-                content = (
-                    f"tool call {index} has no function name; "
-                    "send {'function': {'name': ..., 'arguments': ...}}"
-                )
-            else:
-                ret = self(name, arguments)
-                content = ret.format_result() if ret.state == ActionStatusCode.SUCCESS else (ret.errmsg or "")
-            messages.append({"role": "tool", "tool_call_id": call_id, "content": content})
-        return messages
+            records.append(None if name is None else self(name, arguments, None, _id_text(call_id)))
+        return tool_messages(tool_calls, records)

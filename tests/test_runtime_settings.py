@@ -1,0 +1,90 @@
+"""Runtime settings changed after construction, constructor keywords, and tool-call ids."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Optional
+
+from lagent_like import (
+    ActionExecutor,
+    ActionStatusCode,
+    AsyncActionExecutor,
+    BaseAction,
+    CircuitBreaker,
+    ToolContext,
+    tool_api,
+)
+
+
+class SetSlow(BaseAction):
+    def run(self, seconds: float) -> str:
+        """Sleep.
+
+        Args:
+            seconds: how long
+        """
+        time.sleep(seconds)
+        return "done"
+
+
+def test_executor_timeout_set_after_construction_applies() -> None:
+    executor = ActionExecutor([SetSlow()])
+    executor.timeout = 0.05
+    assert executor("SetSlow", '{"seconds": 0.3}').state == ActionStatusCode.TIMEOUT
+    executor.timeout = None
+    assert executor("SetSlow", '{"seconds": 0.0}').state == ActionStatusCode.SUCCESS
+
+
+def test_tool_timeout_changed_after_adding_applies_after_refresh() -> None:
+    tool = SetSlow()
+    executor = ActionExecutor([tool])
+    tool.timeout = 0.05
+    executor.refresh()
+    assert executor("SetSlow", '{"seconds": 0.3}').errmsg == "'SetSlow' timed out after 0.05 s"
+
+
+def test_constructor_keywords_set_every_runtime_setting() -> None:
+    def factory() -> CircuitBreaker:
+        return CircuitBreaker(3, 5.0)
+
+    tool = SetSlow(timeout=1.5, retry=None, circuit_breaker=factory, blocking=False)
+    assert (tool.timeout, tool.retry, tool.circuit_breaker, tool.blocking) == (1.5, None, factory, False)
+    assert SetSlow().blocking is True
+
+
+class SetWho(BaseAction):
+    """Reports the call it serves."""
+
+    @tool_api
+    def me(self, ctx: ToolContext, tag: Optional[str] = None) -> str:
+        """Who am I.
+
+        Args:
+            tag: a label
+        """
+        return f"{ctx.call_id} {tag}"
+
+
+CALLS = [
+    {"id": "call_1", "type": "function", "function": {"name": "SetWho__me", "arguments": '{"tag": "a"}'}},
+    {"id": "call_2", "type": "function", "function": {"arguments": "{}"}},
+    {"id": "call_3", "type": "function", "function": {"name": "SetWho.me", "arguments": {"tag": 3}}},
+]
+MESSAGES = [
+    {"role": "tool", "tool_call_id": "call_1", "content": "call_1 a"},
+    {
+        "role": "tool",
+        "tool_call_id": "call_2",
+        "content": "tool call 1 has no function name; send {'function': {'name': ..., 'arguments': ...}}",
+    },
+    {"role": "tool", "tool_call_id": "call_3", "content": "SetWho.me: 'tag' expected string or null, got integer 3"},
+]
+
+
+def test_run_tool_calls_passes_each_call_id_to_the_tool() -> None:
+    assert ActionExecutor([SetWho()]).run_tool_calls(CALLS) == MESSAGES
+
+
+def test_async_executor_runs_tool_calls_concurrently_in_order() -> None:
+    assert asyncio.run(AsyncActionExecutor([SetWho()]).run_tool_calls(CALLS)) == MESSAGES
