@@ -13,18 +13,15 @@ import collections.abc
 import dataclasses
 import enum
 import json
-import types
-from typing import Any, Optional, Union
+from typing import Any, Optional
 
 from typing_extensions import Literal, get_args, get_origin, get_type_hints, is_typeddict
 
+from .types import UNION_ORIGINS as _UNION_ORIGINS
 from .types import strip_annotated
 
 Schema = dict[str, Any]
 
-_UNION_ORIGINS: tuple[Any, ...] = (Union,)
-if hasattr(types, "UnionType"):
-    _UNION_ORIGINS += (types.UnionType,)
 
 #: JSON Schema type of each plain class (checked along the MRO).
 CLASS_SCHEMAS: dict[Any, str] = {

@@ -76,9 +76,10 @@ LAGENT_CLASSES: dict[str, type] = {
 #: Wrappers whose first argument is the type a model sees.
 _TRANSPARENT_WORDS = frozenset({"optional", "annotated", "typing"})
 
-_UNION_ORIGINS: tuple[Any, ...] = (Union,)
-if hasattr(types, "UnionType"):  # ``X | Y`` on Python 3.10+
-    _UNION_ORIGINS += (types.UnionType,)
+#: What ``get_origin`` returns for unions: ``Union[...]``, and ``X | Y`` on Python 3.10+.
+UNION_ORIGINS: tuple[Any, ...] = (Union,)
+if hasattr(types, "UnionType"):
+    UNION_ORIGINS += (types.UnionType,)
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
@@ -143,7 +144,7 @@ def describe_annotation(annotation: Any) -> TypeInfo:
         labels = [m for m in meta if isinstance(m, str)]
         return describe_annotation(annotation)._replace(label=labels[0] if labels else None)
     origin = get_origin(annotation)
-    if origin in _UNION_ORIGINS:
+    if origin in UNION_ORIGINS:
         members = [describe_annotation(a) for a in get_args(annotation) if a is not type(None)]
         if len(members) == 1:
             return members[0]

@@ -14,20 +14,17 @@ import dataclasses
 import enum
 import json
 import math
-import types
 import weakref
-from typing import Any, Callable, Optional, Union
+from typing import Any, Callable, Optional
 
 from typing_extensions import Literal, get_args, get_origin, get_type_hints, is_typeddict
 
 from .text import preview
+from .types import UNION_ORIGINS as _UNION_ORIGINS
 from .types import strip_annotated
 
 Validator = Callable[[Any], Any]
 
-_UNION_ORIGINS: tuple[Any, ...] = (Union,)
-if hasattr(types, "UnionType"):
-    _UNION_ORIGINS += (types.UnionType,)
 
 #: JSON names of Python values, for messages a model reads.
 _JSON_NAMES: dict[type, str] = {

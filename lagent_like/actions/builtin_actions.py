@@ -18,8 +18,8 @@ from .parser import BaseParser
 __all__ = ["FinishAction", "InvalidAction", "NoAction"]
 
 
-class InvalidAction(BaseAction):
-    """Answers a call to a tool that does not exist or is disabled.
+class _RefusalAction(BaseAction, register=False):
+    """Shared by the actions that answer a call no tool can serve.
 
     Args:
         err_msg: the message used when the call gives none.
@@ -27,21 +27,24 @@ class InvalidAction(BaseAction):
         parser: see :class:`BaseAction`; the raw input becomes ``err_msg``.
     """
 
+    #: The message used when neither the call nor the constructor gives one.
+    DEFAULT_MESSAGE = ""
+
     def __init__(
         self,
-        err_msg: str = "The action is invalid, please check the action name.",
+        err_msg: Optional[str] = None,
         description: Optional[dict[str, Any]] = None,
         parser: type[BaseParser] = BaseParser,
     ) -> None:
         super().__init__(description, parser)
-        self._err_msg = err_msg
+        self._err_msg = err_msg if err_msg is not None else self.DEFAULT_MESSAGE
 
     @tool_api
     def run(self, err_msg: Optional[str] = None) -> ActionReturn:
-        """Report that the requested action is invalid.
+        """Report that the call could not be carried out, and what to do instead.
 
         Args:
-            err_msg: what was wrong with the request.
+            err_msg: what was wrong with the call.
         """
         return ActionReturn(
             args={"text": err_msg},
@@ -52,38 +55,16 @@ class InvalidAction(BaseAction):
         )
 
 
-class NoAction(BaseAction):
-    """Answers a model turn that named no tool.
+class InvalidAction(_RefusalAction):
+    """Answers a call to a tool that does not exist or is disabled."""
 
-    Args:
-        err_msg: the message used when the call gives none.
-        description: see :class:`BaseAction`.
-        parser: see :class:`BaseAction`; the raw input becomes ``err_msg``.
-    """
+    DEFAULT_MESSAGE = "The action is invalid, please check the action name."
 
-    def __init__(
-        self,
-        err_msg: str = "Please follow the format",
-        description: Optional[dict[str, Any]] = None,
-        parser: type[BaseParser] = BaseParser,
-    ) -> None:
-        super().__init__(description, parser)
-        self._err_msg = err_msg
 
-    @tool_api
-    def run(self, err_msg: Optional[str] = None) -> ActionReturn:
-        """Report that no action was given.
+class NoAction(_RefusalAction):
+    """Answers a model turn that named no tool."""
 
-        Args:
-            err_msg: what the model should do instead.
-        """
-        return ActionReturn(
-            args={"text": err_msg},
-            type=self.name,
-            errmsg=_as_message(err_msg) if err_msg else self._err_msg,
-            valid=ActionValidCode.INVALID,
-            state=ActionStatusCode.API_ERROR,
-        )
+    DEFAULT_MESSAGE = "Please follow the format"
 
 
 def _final_text(response: Any) -> str:
