@@ -78,7 +78,11 @@ MESSAGES = [
         "tool_call_id": "call_2",
         "content": "tool call 1 has no function name; send {'function': {'name': ..., 'arguments': ...}}",
     },
-    {"role": "tool", "tool_call_id": "call_3", "content": "SetWho.me: 'tag' expected string or null, got integer 3"},
+    {
+        "role": "tool",
+        "tool_call_id": "call_3",
+        "content": "SetWho.me: 'tag' expected string or null, got integer 3",
+    },
 ]
 
 

@@ -16,7 +16,6 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 
 from .._private.aliases import assign_aliases
-from .._private.daemon_pool import DaemonThreadPool
 from .._private.describe import copy_description
 from .._private.log import logger
 from .._private.text import as_text, close_matches, did_you_mean, preview
@@ -31,6 +30,7 @@ from .function_tool import FunctionTool
 from .runtime import CallPlan, call_core, drive_sync
 
 if TYPE_CHECKING:
+    from .._private.daemon_pool import DaemonThreadPool
     from ..policies import CircuitBreaker, RetryPolicy
 
 __all__ = ["ActionExecutor"]
@@ -347,6 +347,10 @@ class ActionExecutor(FunctionCallingMixin):
         return breaker.snapshot() if breaker is not None else None
 
     def _thread_pool(self) -> DaemonThreadPool:
+        # Imported here: concurrent.futures (and logging with it) costs milliseconds at
+        # import, and only timeouts and batches need threads.
+        from .._private.daemon_pool import DaemonThreadPool
+
         if self._pool is None:
             with self._lock:
                 if self._pool is None:
@@ -385,6 +389,8 @@ class ActionExecutor(FunctionCallingMixin):
 
         A failing or slow call delays no other call beyond its own timeout.
         """
+        from .._private.daemon_pool import DaemonThreadPool
+
         jobs = [_batch_job(call) for call in calls]
         if not jobs:
             return []

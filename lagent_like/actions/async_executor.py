@@ -9,14 +9,16 @@ run in worker threads (or inline for tools with ``blocking = False``).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
-from .._private.daemon_pool import DaemonThreadPool
 from ..schema import ActionReturn, ActionValidCode
 from .action_executor import ActionExecutor, _batch_job
 from .base_action import BaseAction
 from .function_calling import _read_tool_call, tool_messages
 from .runtime import CallPlan, call_core, drive_async
+
+if TYPE_CHECKING:
+    from .._private.daemon_pool import DaemonThreadPool
 
 __all__ = ["AsyncActionExecutor", "AsyncActionMixin"]
 
@@ -24,6 +26,8 @@ _MIXIN_POOL: Optional[DaemonThreadPool] = None
 
 
 def _mixin_pool() -> DaemonThreadPool:
+    from .._private.daemon_pool import DaemonThreadPool
+
     global _MIXIN_POOL
     if _MIXIN_POOL is None:
         _MIXIN_POOL = DaemonThreadPool(8, "lagent-like-async")

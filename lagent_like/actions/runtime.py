@@ -10,20 +10,19 @@ sleep. :func:`drive_sync` answers them with plain calls and a thread pool,
 
 from __future__ import annotations
 
-import concurrent.futures
 import inspect
 import math
 from collections.abc import Generator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 
-from .._private.daemon_pool import DaemonThreadPool
 from .._private.log import logger
 from .._private.text import preview
 from ..schema import ActionReturn, ActionStatusCode, ActionValidCode
 from .base_action import Stages, _run_coroutine
 
 if TYPE_CHECKING:
+    from .._private.daemon_pool import DaemonThreadPool
     from ..context import ToolContext
     from ..policies import CircuitBreaker, RetryPolicy
 
@@ -263,6 +262,8 @@ def drive_sync(
                     # Async APIs enforce their timeout on their own loop (and get cancelled).
                     answer = _run_blocking(request)
                 else:
+                    import concurrent.futures
+
                     future = pool.submit(_run_blocking, request)
                     try:
                         answer = future.result(timeout=request.timeout)
