@@ -70,8 +70,11 @@ class AsyncActionExecutor(ActionExecutor):
             return self._call_unrouted(name, command)
         if not action._enable:
             return self._call_unrouted(name, command)
-        if plain and name in self._fast and (stages.is_async or not action.blocking):
-            # Nothing to apply around the call and nothing to move to a thread.
+        if plain and name in self._fast and stages.ainvoke is not None:
+            # The direct path: an async API with nothing to apply around it.
+            ret = await stages.ainvoke(command)
+        elif plain and name in self._fast and not action.blocking:
+            # A cheap sync API, run inline on the loop.
             parsed = stages.read(command)
             if isinstance(parsed, ActionReturn):
                 ret = parsed

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import inspect
 from abc import ABCMeta
-from typing import Any, Callable, Coroutine, NamedTuple, Optional, Union
+from typing import Any, Awaitable, Callable, Coroutine, NamedTuple, Optional, Union
 
 from .._private.describe import ApiSpec, copy_description
 from .._private.docstrings import DocstringSyntaxError, parse_docstring
@@ -165,6 +165,8 @@ class Stages(NamedTuple):
         fail: ``(args, exception)`` -> the failure record.
         is_async: the API is a coroutine function.
         wants_context: the API has a ``ToolContext`` parameter.
+        ainvoke: for async APIs, the whole call as one coroutine function (the async
+            executor's direct path, like the sync invoker), else ``None``.
     """
 
     read: Callable[[Any], Union[dict[str, Any], ActionReturn]]
@@ -173,6 +175,7 @@ class Stages(NamedTuple):
     fail: Callable[[dict[str, Any], BaseException], ActionReturn]
     is_async: bool
     wants_context: bool
+    ainvoke: Optional[Callable[[Any], Awaitable[ActionReturn]]] = None
 
 
 def _read_failure(inputs: Any, key: str, tool: str, parser_name: str, exc: Exception) -> ActionReturn:
@@ -477,7 +480,29 @@ class BaseAction(metaclass=ToolMeta):
         def fail_stage(args: dict[str, Any], exc: BaseException) -> ActionReturn:
             return _failure(args, tool, key, exc)
 
-        stages = Stages(read_stage, call_stage, wrap_stage, fail_stage, is_async, bool(context_params))
+        async def ainvoke(inputs: Any) -> ActionReturn:
+            try:
+                args = read(inputs)
+            except Exception as exc:  # noqa: BLE001 - every reading failure becomes a record
+                return _read_failure(inputs, key, tool, parser_name, exc)
+            try:
+                outputs = await (func(**args, **with_context(None)) if context_params else func(**args))
+                if plain_render and type(outputs) in _SCALARS:
+                    text = outputs if type(outputs) is str else str(outputs)
+                    return ActionReturn(args, None, tool, [{"type": "text", "content": text}])
+                return _record(args, tool, outputs, render)
+            except (Exception, SystemExit) as exc:  # noqa: BLE001 - a failing tool is a result
+                return _failure(args, tool, key, exc)
+
+        stages = Stages(
+            read_stage,
+            call_stage,
+            wrap_stage,
+            fail_stage,
+            is_async,
+            bool(context_params),
+            ainvoke if is_async else None,
+        )
         return invoke, stages
 
     def _unknown_api(self, inputs: Any, name: Any) -> ActionReturn:
