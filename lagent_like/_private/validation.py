@@ -102,21 +102,27 @@ def _check_str(value: Any) -> Any:
 
 
 def _check_int(value: Any) -> Any:
-    if type(value) is int:
+    kind = type(value)
+    if kind is int:
         return value
-    if isinstance(value, bool):
+    if kind is str:
+        # An optional sign and ASCII digits only (other scripts' digits and '1_000'
+        # are refused); checked first so that a refusal raises only once.
+        text = value.strip()
+        digits = text[1:] if text[:1] in ("+", "-") else text
+        if digits.isdigit() and digits.isascii():
+            try:
+                return int(text)
+            except ValueError:  # more digits than int() converts
+                pass
         raise Invalid("integer", value)
-    if isinstance(value, int):
-        return int(value)
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    if isinstance(value, str) and value.isascii():
-        # int() takes an optional sign, digits (and underscores) and surrounding spaces:
-        # all lossless. isascii() keeps out other scripts' digits.
-        try:
+    if kind is not bool:
+        if isinstance(value, int):  # int subclasses (IntEnum members, NumPy integers)
             return int(value)
-        except ValueError:  # not an integer, or more digits than int() converts
-            pass
+        if isinstance(value, float) and value.is_integer():  # also NumPy floats
+            return int(value)
+        if isinstance(value, str):  # str subclasses
+            return _check_int(str(value))
     raise Invalid("integer", value)
 
 

@@ -106,15 +106,15 @@ class AsyncActionExecutor(ActionExecutor):
         import asyncio
 
         jobs = [_batch_job(call) for call in calls]
-        gate = asyncio.Semaphore(max_concurrency) if max_concurrency else None
+        if not max_concurrency:
+            return list(await asyncio.gather(*(self(n, c, session_id, i) for n, c, i in jobs)))
+        gate = asyncio.Semaphore(max_concurrency)
 
-        async def one(name: Any, command: Any, call_id: Optional[str]) -> ActionReturn:
-            if gate is None:
-                return await self(name, command, session_id, call_id)
+        async def gated(name: Any, command: Any, call_id: Optional[str]) -> ActionReturn:
             async with gate:
                 return await self(name, command, session_id, call_id)
 
-        return list(await asyncio.gather(*(one(*job) for job in jobs)))
+        return list(await asyncio.gather(*(gated(*job) for job in jobs)))
 
     async def run_tool_calls(self, tool_calls: Sequence[Any]) -> list[dict[str, Any]]:  # type: ignore[override]
         """Run OpenAI-style ``tool_calls`` concurrently; one tool message per call, in order.
