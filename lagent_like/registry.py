@@ -14,9 +14,7 @@ All operations are safe from several threads.
 from __future__ import annotations
 
 import threading
-from typing import TYPE_CHECKING, Any, Union, overload
-
-from typing_extensions import Literal
+from typing import TYPE_CHECKING, Any, Literal, Union, overload
 
 from ._private.log import logger
 from ._private.text import close_matches

@@ -9,7 +9,6 @@ that every alias maps back to exactly one name through the executor's table.
 
 from __future__ import annotations
 
-import hashlib
 import re
 from collections.abc import Iterable
 
@@ -19,6 +18,8 @@ _MAX = 64
 
 
 def _hashed(base: str, name: str) -> str:
+    import hashlib  # loads OpenSSL: milliseconds at import, and clashes are rare
+
     digest = hashlib.sha1(name.encode("utf-8")).hexdigest()[:8]
     return f"{base[: _MAX - 9]}_{digest}"
 

@@ -12,14 +12,13 @@ import inspect
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
-from typing_extensions import get_args, get_type_hints
-
 from ..context import ToolContext
 from ..exceptions import ToolDefinitionError
 from . import docstrings
 from .signature import EMPTY as _EMPTY
 from .signature import Param, read_parameters
 from .types import LAGENT_CLASSES, describe_annotation, describe_type_word, strip_annotated
+from .typing_compat import get_args, get_type_hints
 
 _VAR_KINDS = (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD)
 _SELF_NAMES = ("self",)

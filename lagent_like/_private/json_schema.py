@@ -15,10 +15,9 @@ import enum
 import json
 from typing import Any, Optional
 
-from typing_extensions import Literal, get_args, get_origin, get_type_hints, is_typeddict
-
 from .types import UNION_ORIGINS as _UNION_ORIGINS
 from .types import strip_annotated
+from .typing_compat import Literal, get_args, get_origin, get_type_hints, is_typeddict
 
 Schema = dict[str, Any]
 

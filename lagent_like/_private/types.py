@@ -14,7 +14,7 @@ import re
 import types
 from typing import Any, NamedTuple, Optional, Union
 
-from typing_extensions import Annotated, Literal, get_args, get_origin, is_typeddict
+from .typing_compat import Annotated, Literal, get_args, get_origin, is_typeddict
 
 STRING = "STRING"
 NUMBER = "NUMBER"

@@ -17,11 +17,10 @@ import math
 import weakref
 from typing import Any, Callable, Optional
 
-from typing_extensions import Literal, get_args, get_origin, get_type_hints, is_typeddict
-
 from .text import preview
 from .types import UNION_ORIGINS as _UNION_ORIGINS
 from .types import strip_annotated
+from .typing_compat import Literal, get_args, get_origin, get_type_hints, is_typeddict
 
 Validator = Callable[[Any], Any]
 
