@@ -8,7 +8,9 @@ from typing import Optional
 
 from lagent_like import (
     ActionExecutor,
+    ActionReturn,
     ActionStatusCode,
+    ActionValidCode,
     AsyncActionExecutor,
     BaseAction,
     CircuitBreaker,
@@ -92,3 +94,17 @@ def test_run_tool_calls_passes_each_call_id_to_the_tool() -> None:
 
 def test_async_executor_runs_tool_calls_concurrently_in_order() -> None:
     assert asyncio.run(AsyncActionExecutor([SetWho()]).run_tool_calls(CALLS)) == MESSAGES
+
+
+class SetOwnRecord(BaseAction):
+    async def run(self) -> ActionReturn:
+        """Answers with its own record."""
+        return ActionReturn(result=[{"type": "text", "content": "mine"}], valid=ActionValidCode.CLOSED)
+
+
+def test_async_batch_marks_known_tools_open_like_single_calls() -> None:
+    executor = AsyncActionExecutor([SetOwnRecord()])
+    single = asyncio.run(executor("SetOwnRecord", "{}"))
+    batch = asyncio.run(executor.batch([("SetOwnRecord", "{}"), ("Missing", "{}")]))
+    assert single.valid == batch[0].valid == ActionValidCode.OPEN
+    assert batch[1].valid == ActionValidCode.INVALID

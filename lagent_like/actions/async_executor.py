@@ -9,7 +9,7 @@ run in worker threads (or inline for tools with ``blocking = False``).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Optional
+from typing import TYPE_CHECKING, Any, Awaitable, Optional
 
 from ..schema import ActionReturn, ActionValidCode
 from .action_executor import ActionExecutor, _batch_job
@@ -93,6 +93,23 @@ class AsyncActionExecutor(ActionExecutor):
             ret.valid = ActionValidCode.OPEN
         return ret
 
+    def _direct_or_call(
+        self, name: Any, command: Any, session_id: Optional[str], call_id: Optional[str]
+    ) -> tuple[Awaitable[ActionReturn], bool]:
+        """The awaitable of one call, and whether it is the direct path's compiled coroutine.
+
+        Awaiting the compiled coroutine itself saves a coroutine per call in large
+        batches; its records then need ``__call__``'s last step (see ``batch``).
+        """
+        try:
+            action, _, plain, _, stages = self._routes[name]
+        except (KeyError, TypeError):
+            return self(name, command, session_id, call_id), False
+        direct = plain and action._enable and name in self._fast and stages.ainvoke is not None
+        if direct and action is not self.finish_action:
+            return stages.ainvoke(command), True  # type: ignore[misc]
+        return self(name, command, session_id, call_id), False
+
     async def batch(  # type: ignore[override]
         self, calls: Sequence[Any], session_id: Optional[str] = None, max_concurrency: Optional[int] = None
     ) -> list[ActionReturn]:
@@ -107,7 +124,12 @@ class AsyncActionExecutor(ActionExecutor):
 
         jobs = [_batch_job(call) for call in calls]
         if not max_concurrency:
-            return list(await asyncio.gather(*(self(n, c, session_id, i) for n, c, i in jobs)))
+            pending = [self._direct_or_call(n, c, session_id, i) for n, c, i in jobs]
+            results = await asyncio.gather(*(awaitable for awaitable, _ in pending))
+            for ret, (_, direct) in zip(results, pending):
+                if direct and ret.valid:  # a tool's own record: known tools are OPEN
+                    ret.valid = ActionValidCode.OPEN
+            return list(results)
         gate = asyncio.Semaphore(max_concurrency)
 
         async def gated(name: Any, command: Any, call_id: Optional[str]) -> ActionReturn:
