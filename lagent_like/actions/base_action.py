@@ -450,6 +450,8 @@ class BaseAction(metaclass=ToolMeta):
                 args = read(inputs)
             except Exception as exc:  # noqa: BLE001 - every reading failure becomes a record
                 return _read_failure(inputs, key, tool, parser_name, exc)
+            if isinstance(args, ParseError):
+                return _read_failure(inputs, key, tool, parser_name, args)
             try:
                 outputs = func(**args, **with_context(context)) if context_params else func(**args)
                 if is_async:
@@ -464,9 +466,12 @@ class BaseAction(metaclass=ToolMeta):
 
         def read_stage(inputs: Any) -> Union[dict[str, Any], ActionReturn]:
             try:
-                return read(inputs)
+                args = read(inputs)
             except Exception as exc:  # noqa: BLE001 - every reading failure becomes a record
                 return _read_failure(inputs, key, tool, parser_name, exc)
+            if isinstance(args, ParseError):
+                return _read_failure(inputs, key, tool, parser_name, args)
+            return args
 
         def call_stage(args: dict[str, Any], context: Optional[ToolContext]) -> Any:
             return func(**args, **with_context(context)) if context_params else func(**args)
@@ -485,6 +490,8 @@ class BaseAction(metaclass=ToolMeta):
                 args = read(inputs)
             except Exception as exc:  # noqa: BLE001 - every reading failure becomes a record
                 return _read_failure(inputs, key, tool, parser_name, exc)
+            if isinstance(args, ParseError):
+                return _read_failure(inputs, key, tool, parser_name, args)
             try:
                 outputs = await (func(**args, **with_context(None)) if context_params else func(**args))
                 if plain_render and type(outputs) in _SCALARS:

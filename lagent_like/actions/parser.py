@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import ast
 import json
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Union
 
 from .._private.lenient_json import loads_lenient
 from .._private.text import as_text, close_matches, did_you_mean, fenced_blocks, preview
@@ -26,8 +26,9 @@ from ..exceptions import ParseError, ToolDefinitionError
 if TYPE_CHECKING:
     from .base_action import BaseAction
 
-#: A compiled reader: raw model input in, keyword arguments out (or ``ParseError``).
-Reader = Callable[[Any], "dict[str, Any]"]
+#: A compiled reader: raw model input in, keyword arguments out. What is wrong comes
+#: back as a ``ParseError``, returned on the common rejection paths and raised on others.
+Reader = Callable[[Any], "Union[dict[str, Any], ParseError]"]
 
 __all__ = ["BaseParser", "JsonParser", "TupleParser"]
 
@@ -144,7 +145,7 @@ class BaseParser:
     def _delegate(self, name: str) -> Reader:
         parse_inputs = self.parse_inputs
 
-        def read(inputs: Any) -> dict[str, Any]:
+        def read(inputs: Any) -> Union[dict[str, Any], ParseError]:
             return parse_inputs(inputs, name)
 
         return read
@@ -153,7 +154,7 @@ class BaseParser:
         """Build the reader of one API; subclasses override this."""
         first = api.order[0] if api.order else None
 
-        def read(inputs: Any) -> dict[str, Any]:
+        def read(inputs: Any) -> Union[dict[str, Any], ParseError]:
             return {first: inputs} if first is not None else {}
 
         return read
@@ -177,7 +178,10 @@ class BaseParser:
         Raises:
             ParseError: the input cannot be read or does not fit the API.
         """
-        return self.reader(name)(inputs)
+        args = self.reader(name)(inputs)
+        if isinstance(args, ParseError):
+            raise args
+        return args
 
     def parse_outputs(self, outputs: Any) -> list[dict[str, Any]]:
         """Render a tool's return value as result items.
@@ -197,12 +201,12 @@ class BaseParser:
         return [{"type": "text", "content": content}]
 
 
-def _check(api: _ApiArgs, args: dict[str, Any]) -> dict[str, Any]:
+def _check(api: _ApiArgs, args: dict[str, Any]) -> Union[dict[str, Any], ParseError]:
     """Check names and types of every argument; return the coerced arguments.
 
-    Raises:
-        ParseError: listing every problem, parameters in signature order first, e.g.
-            ``Calc.add: 'a' expected integer, got string 'x'; 'b' is required``.
+    Otherwise return (not raise: raising costs about a microsecond on a path models take
+    often) the ``ParseError`` listing every problem, parameters in signature order first,
+    e.g. ``Calc.add: 'a' expected integer, got string 'x'; 'b' is required``.
     """
     problems = []
     checked: dict[str, Any] = {}
@@ -233,7 +237,7 @@ def _check(api: _ApiArgs, args: dict[str, Any]) -> dict[str, Any]:
             hint = f" (did you mean {matches[0]!r}?)" if matches else ""
             problems.append(f"{preview(key)} is not a parameter{hint}; parameters: {api.listing}")
     if problems:
-        raise ParseError(f"{api.label}: " + "; ".join(problems))
+        return ParseError(f"{api.label}: " + "; ".join(problems))
     return checked
 
 
@@ -267,7 +271,7 @@ class JsonParser(BaseParser):
         names, required, is_open = api.names, api.required, api.open
         exact, checked = api.exact, bool(api.validators)
 
-        def read(inputs: Any) -> dict[str, Any]:
+        def read(inputs: Any) -> Union[dict[str, Any], ParseError]:
             if type(inputs) is str:
                 try:
                     args = _json_decode(inputs)
@@ -331,7 +335,7 @@ class TupleParser(BaseParser):
     def _compile(self, api: _ApiArgs) -> Reader:
         order, required = api.order, api.required
 
-        def read(inputs: Any) -> dict[str, Any]:
+        def read(inputs: Any) -> Union[dict[str, Any], ParseError]:
             if isinstance(inputs, str):
                 values = _literal(api, str(inputs))
             elif isinstance(inputs, (tuple, list)):
