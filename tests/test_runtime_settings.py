@@ -14,7 +14,9 @@ from lagent_like import (
     AsyncActionExecutor,
     BaseAction,
     CircuitBreaker,
+    RetryPolicy,
     ToolContext,
+    TransientToolError,
     tool_api,
 )
 
@@ -108,3 +110,48 @@ def test_async_batch_marks_known_tools_open_like_single_calls() -> None:
     batch = asyncio.run(executor.batch([("SetOwnRecord", "{}"), ("Missing", "{}")]))
     assert single.valid == batch[0].valid == ActionValidCode.OPEN
     assert batch[1].valid == ActionValidCode.INVALID
+
+
+class SetFlaky(BaseAction):
+    def __init__(self) -> None:
+        super().__init__()
+        self.calls = 0
+
+    def run(self) -> str:
+        """Fails once, transiently."""
+        self.calls += 1
+        if self.calls == 1:
+            raise TransientToolError("try again")
+        return "ok"
+
+
+class BrokenRetry(RetryPolicy):
+    def should_retry(self, error: Optional[BaseException], state: int, attempt: int) -> bool:
+        raise RuntimeError("policy bug")
+
+
+class BrokenBreaker:
+    def before_call(self) -> Optional[float]:
+        raise RuntimeError("breaker bug")
+
+    def record_success(self) -> None:
+        raise RuntimeError("breaker bug")
+
+    def record_failure(self) -> None:
+        raise RuntimeError("breaker bug")
+
+
+def _raising_sleep(seconds: float) -> None:
+    raise RuntimeError("sleep bug")
+
+
+def test_misbehaving_policies_never_take_the_executor_down() -> None:
+    broken_retry = ActionExecutor([SetFlaky()], retry=BrokenRetry())
+    ret = broken_retry("SetFlaky", "{}")
+    assert (ret.state, ret.errmsg, ret.attempts) == (ActionStatusCode.API_ERROR, "try again", 1)
+    broken_breaker = ActionExecutor([SetFlaky()], circuit_breaker=BrokenBreaker)  # type: ignore[arg-type]
+    assert broken_breaker("SetFlaky", "{}").errmsg == "try again"
+    assert broken_breaker("SetFlaky", "{}").format_result() == "ok"
+    bad_sleep = ActionExecutor([SetFlaky()], retry=RetryPolicy(max_attempts=2), sleep=_raising_sleep)
+    ret = bad_sleep("SetFlaky", "{}")
+    assert (ret.format_result(), ret.attempts) == ("ok", 2)

@@ -123,7 +123,7 @@ def _guarded_call(plan: CallPlan, args: dict[str, Any]) -> Core:
             if isinstance(answer, ActionReturn):
                 return answer
     if plan.breaker is not None:
-        wait = plan.breaker.before_call()
+        wait = _policy(plan.breaker.before_call, None)
         if wait is not None:
             # Rounded up: "0.0 s" would read as "now" to a refused caller.
             seconds = math.ceil(wait * 10) / 10
@@ -137,18 +137,25 @@ def _guarded_call(plan: CallPlan, args: dict[str, Any]) -> Core:
         ret, error = yield _Run(
             plan.stages, args, plan.context, plan.timeout, plan.label, plan.blocking, plan.tool
         )
-        if plan.retry is None or not plan.retry.should_retry(error, ret.state, attempt):
+        retry = plan.retry
+        if retry is None or not _policy(retry.should_retry, False, error, ret.state, attempt):
             break
-        yield _Sleep(plan.retry.delay(attempt, plan.random or _random))
+        yield _Sleep(_policy(retry.delay, 0.0, attempt, plan.random or _random))
     ret.attempts = attempt
     if plan.breaker is not None:
-        if ret.state in _FAILED:
-            plan.breaker.record_failure()
-        else:
-            plan.breaker.record_success()
+        _policy(plan.breaker.record_failure if ret.state in _FAILED else plan.breaker.record_success, None)
     if error is not None and plan.error_formatter is not None:
         ret.errmsg = _formatted(plan.error_formatter, error, ret)
     return ret
+
+
+def _policy(step: Callable[..., Any], fallback: Any, *args: Any) -> Any:
+    """Run one step of a retry policy or circuit breaker; a failing one is logged and skipped."""
+    try:
+        return step(*args)
+    except Exception:  # noqa: BLE001 - a misbehaving policy must not take the executor down
+        logger().warning("policy step %s failed", preview(step), exc_info=True)
+        return fallback
 
 
 def _random() -> float:
@@ -274,7 +281,7 @@ def drive_sync(
                             pool.forget_one()
                         answer = _timed_out(request)
             else:
-                (sleep or _sleep)(request.seconds)
+                _policy(sleep or _sleep, None, request.seconds)
                 answer = None
     except StopIteration as stop:
         result: ActionReturn = stop.value
@@ -344,9 +351,12 @@ async def drive_async(
                             pool.forget_one()  # a sync tool's thread runs on
                         answer = _timed_out(request)
             else:
-                pause = (sleep or asyncio.sleep)(request.seconds)
-                if inspect.isawaitable(pause):
-                    await pause
+                try:
+                    pause = (sleep or asyncio.sleep)(request.seconds)
+                    if inspect.isawaitable(pause):
+                        await pause
+                except Exception:  # noqa: BLE001 - a misbehaving sleep must not end the call
+                    logger().warning("sleep between attempts failed", exc_info=True)
                 answer = None
     except StopIteration as stop:
         result: ActionReturn = stop.value
