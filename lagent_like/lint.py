@@ -61,8 +61,12 @@ SEVERITIES: dict[str, str] = {
     "size": "info",
 }
 
+
 #: Registered names that are the framework's own, left out when no target is given.
-_BUILTINS = frozenset({"BaseAction", "InvalidAction", "NoAction", "FinishAction"})
+def _shipped(cls: type) -> bool:
+    """Whether a tool class comes with this package (the built-ins and shipped tools)."""
+    return cls.__module__ == "lagent_like" or cls.__module__.startswith("lagent_like.")
+
 
 #: Where the description of an API comes from, by "is it a toolkit".
 _DOC_PLACE = {True: "the method", False: "run or to the class"}
@@ -386,7 +390,8 @@ def lint_targets(targets: Sequence[str]) -> list[LintFinding]:
     instantiated without arguments when it can be, otherwise linted from its
     ``__tool_description__`` (a ``not-instantiated`` finding says so). A
     ``ToolDefinitionError`` raised while importing a module is a ``definition-error``
-    finding. With no targets, every registered tool but the built-ins is linted.
+    finding. With no targets, every registered tool except the ones this package ships
+    is linted.
 
     Args:
         targets: module names (``'mypackage.tools'``) and registered tool names.
@@ -401,7 +406,7 @@ def lint_targets(targets: Sequence[str]) -> list[LintFinding]:
     """
     if not targets:
         entries = list_tools(with_class=True)
-        classes = list(dict.fromkeys(cls for name, cls in entries if name not in _BUILTINS))
+        classes = list(dict.fromkeys(cls for _, cls in entries if not _shipped(cls)))
         return _lint_tools([_tool_of_class(cls) for cls in classes])
     tools: list[_Tool] = []
     seen: set[type] = set()

@@ -1,0 +1,251 @@
+"""IPythonInterpreter (SPEC 9): a notebook-like session per executor session, in its own process."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from lagent_like import ActionExecutor, ActionStatusCode
+from lagent_like.actions.ipython_interpreter import IPythonInterpreter
+from lagent_like.actions.parser import JsonParser, TupleParser
+from lagent_like.schema import ActionReturn
+
+SUCCESS = ActionStatusCode.SUCCESS
+API_ERROR = ActionStatusCode.API_ERROR
+
+SEED_DESCRIPTION = {
+    "name": "IPythonInterpreter",
+    "description": "When you send a message containing Python code to python, it will be executed in a "
+    "stateful Jupyter notebook environment. python will respond with the output of the execution or time "
+    "out after 60.0 seconds. The drive at '/mnt/data' can be used to save and persist user files. Internet "
+    "access for this session is disabled. Do not make external web requests or API calls as they will fail.",
+    "parameters": [
+        {"name": "command", "type": "STRING", "description": "Python code"},
+        {
+            "name": "timeout",
+            "type": "NUMBER",
+            "description": "Upper bound of waiting time for Python script execution.",
+        },
+    ],
+    "required": ["command"],
+}
+
+TEN = [{"type": "text", "content": "10.0"}]
+
+
+@pytest.fixture
+def tool() -> Iterator[IPythonInterpreter]:
+    action = IPythonInterpreter()
+    yield action
+    action.close()
+
+
+def text_of(ret: ActionReturn) -> Any:
+    assert ret.state == SUCCESS, ret
+    assert ret.result is not None and len(ret.result) == 1
+    return ret.result[0]["content"]
+
+
+def children() -> set[int]:
+    """Pids of this process's children, zombies included."""
+    found = set()
+    me = str(os.getpid())
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/status") as status:
+                for line in status:
+                    if line.startswith("PPid:"):
+                        if line.split()[1] == me:
+                            found.add(int(entry))
+                        break
+        except OSError:
+            continue
+    return found
+
+
+# --- seed 004 ----------------------------------------------------------------------------------------
+
+
+def test_seed_json_parser_examples_give_the_last_expression_value(tool: IPythonInterpreter) -> None:
+    assert tool('{"command": "import math;math.sqrt(100)"}').result == TEN
+    assert tool({"command": "import math;math.sqrt(100)"}).result == TEN
+
+
+def test_seed_tuple_parser_examples_give_the_last_expression_value() -> None:
+    action = IPythonInterpreter(parser=TupleParser)
+    try:
+        assert action('("import math;math.sqrt(100)", )').result == TEN
+        assert action(("import math;math.sqrt(100)",)).result == TEN
+    finally:
+        action.close()
+
+
+def test_description_is_lagents_and_hides_the_context_parameter() -> None:
+    action = IPythonInterpreter()
+    expected = dict(SEED_DESCRIPTION, parameter_description=JsonParser.PARAMETER_DESCRIPTION)
+    assert action.description == expected
+    assert ActionExecutor([action]).get_actions_info() == [expected]
+
+
+def test_seed_executor_call(tool: IPythonInterpreter) -> None:
+    executor = ActionExecutor([tool])
+    assert executor("IPythonInterpreter", '{"command": "import math;math.sqrt(100)"}').result == TEN
+
+
+# --- notebook semantics -------------------------------------------------------------------------------
+
+
+def test_state_is_kept_within_a_session_and_isolated_between_sessions(tool: IPythonInterpreter) -> None:
+    executor = ActionExecutor([tool])
+    assert text_of(executor("IPythonInterpreter", {"command": "x = 1\nimport math"}, session_id="a")) == ""
+    assert text_of(executor("IPythonInterpreter", {"command": "x + 1, math.pi > 3"}, session_id="a")) == (
+        "(2, True)"
+    )
+    other = executor("IPythonInterpreter", {"command": "x"}, session_id="b")
+    assert other.state == API_ERROR
+    assert other.errmsg == (
+        "Traceback (most recent call last):\n  Cell In[1], line 1\n    x\nNameError: name 'x' is not defined"
+    )
+    # A direct call (no executor) is the default session, separate from both.
+    assert tool({"command": "'x' in dir()"}).result == [{"type": "text", "content": "False"}]
+
+
+def test_printed_output_comes_before_the_value(tool: IPythonInterpreter) -> None:
+    code = "import sys\nprint('one')\nprint('two', file=sys.stderr)\n'value'"
+    assert text_of(tool({"command": code})) == "one\ntwo\n'value'"
+    assert text_of(tool({"command": "print('no newline', end='')\n42"})) == "no newline\n42"
+
+
+def test_a_none_or_non_expression_ending_shows_only_the_output(tool: IPythonInterpreter) -> None:
+    assert text_of(tool({"command": "print('hi')"})) == "hi\n"
+    assert text_of(tool({"command": "y = 5"})) == ""
+    assert text_of(tool({"command": "None"})) == ""
+    assert text_of(tool({"command": "y * 2"})) == "10"
+    assert text_of(tool({"command": "_ + 1"})) == "11"
+
+
+def test_huge_output_is_cut_with_a_notice(tool: IPythonInterpreter) -> None:
+    text = text_of(tool({"command": "print('a' * 100_005)"}))
+    assert text == "a" * 100_000 + "\n[output truncated: 6 more characters]\n"
+
+
+def test_an_exception_gives_a_short_traceback_of_the_users_code_only(tool: IPythonInterpreter) -> None:
+    code = "def f(v):\n    return 1 / v\nprint('before')\nf(0)"
+    ret = tool({"command": code})
+    assert ret.state == API_ERROR
+    assert ret.errmsg == (
+        "before\n"
+        "Traceback (most recent call last):\n"
+        "  Cell In[1], line 4\n"
+        "    f(0)\n"
+        "  Cell In[1], line 2, in f\n"
+        "    return 1 / v\n"
+        "ZeroDivisionError: division by zero"
+    )
+    assert ret.errmsg.splitlines()[-1] == "ZeroDivisionError: division by zero"
+    # Functions from an earlier cell are named by that cell; no worker internals appear.
+    later = tool({"command": "f(0)"})
+    assert later.errmsg is not None
+    assert "Cell In[2], line 1" in later.errmsg and "Cell In[1], line 2, in f" in later.errmsg
+    for internal in ("<string>", "ipython_interpreter", "exec(", "File "):
+        assert internal not in later.errmsg
+
+
+def test_a_syntax_error_points_at_the_cell(tool: IPythonInterpreter) -> None:
+    ret = tool({"command": "x = (1"})
+    assert ret.state == API_ERROR
+    assert ret.errmsg is not None
+    assert ret.errmsg.startswith("  Cell In[1], line 1\n    x = (1\n")
+    assert ret.errmsg.splitlines()[-1] == "SyntaxError: '(' was never closed"
+
+
+# --- timeouts, crashes, reset, close --------------------------------------------------------------------
+
+
+def test_a_timeout_restarts_the_session_and_says_the_state_was_lost(tool: IPythonInterpreter) -> None:
+    assert text_of(tool({"command": "x = 1"})) == ""
+    started = time.monotonic()
+    ret = tool({"command": "while True: pass", "timeout": 1})
+    elapsed = time.monotonic() - started
+    assert ret.state == API_ERROR
+    assert (
+        ret.errmsg == "the code did not finish within 1 s; the session was restarted and its state was lost"
+    )
+    assert 1.0 <= elapsed < 3.0
+    assert text_of(tool({"command": "1 + 1"})) == "2"
+    gone = tool({"command": "x"})
+    assert gone.errmsg is not None and gone.errmsg.endswith("NameError: name 'x' is not defined")
+
+
+def test_the_constructor_timeout_is_the_default_limit() -> None:
+    action = IPythonInterpreter(timeout=0.5)
+    try:
+        ret = action({"command": "import time\ntime.sleep(30)"})
+        assert ret.errmsg == (
+            "the code did not finish within 0.5 s; the session was restarted and its state was lost"
+        )
+    finally:
+        action.close()
+
+
+def test_a_timeout_kills_processes_the_code_started(tool: IPythonInterpreter) -> None:
+    code = "import subprocess, sys\np = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)'])\np.pid"
+    pid = int(text_of(tool({"command": code})))
+    ret = tool({"command": "while True: pass", "timeout": 1})
+    assert ret.state == API_ERROR
+
+    def gone() -> bool:
+        try:
+            with open(f"/proc/{pid}/status") as status:
+                return any(line.startswith("State:") and "Z" in line for line in status)
+        except OSError:
+            return True
+
+    deadline = time.monotonic() + 2
+    while not gone() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert gone()
+
+
+def test_a_crash_restarts_the_session_and_says_the_state_was_lost(tool: IPythonInterpreter) -> None:
+    assert text_of(tool({"command": "x = 1"})) == ""
+    ret = tool({"command": "import os; os._exit(3)"})
+    assert ret.state == API_ERROR
+    assert ret.errmsg == (
+        "the Python process exited with code 3; the session was restarted and its state was lost"
+    )
+    assert text_of(tool({"command": "'x' in dir()"})) == "False"
+
+
+def test_reset_forgets_one_sessions_names_only(tool: IPythonInterpreter) -> None:
+    executor = ActionExecutor([tool])
+    for session in ("a", "b"):
+        executor("IPythonInterpreter", {"command": "x = 1"}, session_id=session)
+    tool.reset("a")
+    assert executor("IPythonInterpreter", {"command": "x"}, session_id="a").state == API_ERROR
+    assert executor("IPythonInterpreter", {"command": "x"}, session_id="b").result == [
+        {"type": "text", "content": "1"}
+    ]
+    tool.reset("never-used")
+
+
+def test_close_leaves_no_child_process() -> None:
+    before = children()
+    action = IPythonInterpreter()
+    executor = ActionExecutor([action])
+    for session in ("a", "b", "c"):
+        assert executor("IPythonInterpreter", {"command": "1"}, session_id=session).state == SUCCESS
+    workers = children() - before
+    assert len(workers) == 3
+    action.close()
+    assert not (children() & workers)
+    # Still usable afterwards: a new call starts a new session.
+    assert action({"command": "2"}).result == [{"type": "text", "content": "2"}]
+    action.close()
+    assert children() <= before
