@@ -249,3 +249,172 @@ def test_close_leaves_no_child_process() -> None:
     assert action({"command": "2"}).result == [{"type": "text", "content": "2"}]
     action.close()
     assert children() <= before
+
+
+# --- limits, working directory, environment, hostile code ---------------------------------------------
+
+RESTARTED = "the session was restarted and its state was lost"
+
+
+def group_members(pgid: int) -> set[int]:
+    """Pids of the live (not zombie) processes of process group ``pgid``."""
+    found = set()
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as stat:
+                fields = stat.read().rsplit(b")", 1)[1].split()
+        except OSError:
+            continue
+        if fields[0] not in (b"Z", b"X") and int(fields[2]) == pgid:
+            found.add(int(entry))
+    return found
+
+
+def test_a_session_runs_in_a_fresh_directory_with_a_minimal_environment(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("LAGENT_LIKE_TEST_SECRET", "s3cret")
+    action = IPythonInterpreter()
+    try:
+        executor = ActionExecutor([action])
+        code = "import os, tempfile\nsorted(os.environ), os.getcwd(), os.environ['HOME'], tempfile.gettempdir(), os.listdir('.')"
+        first = eval(text_of(executor("IPythonInterpreter", {"command": code}, session_id="a")))
+        second = eval(text_of(executor("IPythonInterpreter", {"command": code}, session_id="b")))
+        for keys, cwd, home, tmp, listing in (first, second):
+            assert keys == ["HOME", "LANG", "PATH", "TMPDIR"]
+            assert home == tmp == cwd and listing == []
+            assert os.path.basename(cwd).startswith("lagent_like_ipython_")
+        assert first[1] != second[1]
+        assert os.path.isdir(first[1])
+    finally:
+        action.close()
+    assert not os.path.exists(first[1]) and not os.path.exists(second[1])
+
+
+def test_limits_must_be_positive_integers_or_none() -> None:
+    for bad in ({"memory_mb": 0}, {"max_processes": -1}, {"max_file_mb": 1.5}, {"max_output_chars": None}):
+        with pytest.raises(ValueError, match="must be a positive integer"):
+            IPythonInterpreter(**bad)  # type: ignore[arg-type]
+
+
+def test_max_output_chars_caps_the_output_and_the_value() -> None:
+    action = IPythonInterpreter(max_output_chars=10)
+    try:
+        assert (
+            text_of(action({"command": "print('a' * 15)"}))
+            == "aaaaaaaaaa\n[output truncated: 6 more characters]\n"
+        )
+        assert (
+            text_of(action({"command": "'b' * 12"})) == "'bbbbbbbbb\n[output truncated: 4 more characters]\n"
+        )
+    finally:
+        action.close()
+
+
+def test_a_memory_bomb_gives_a_memory_error_and_the_session_survives() -> None:
+    action = IPythonInterpreter(memory_mb=256)
+    try:
+        assert text_of(action({"command": "kept = 1"})) == ""
+        ret = action({"command": "x = ' ' * 10**10", "timeout": 10})
+        assert ret.state == API_ERROR
+        assert ret.errmsg == (
+            "Traceback (most recent call last):\n  Cell In[2], line 1\n    x = ' ' * 10**10\n"
+            "MemoryError\n(the memory limit is 256 MB)"
+        )
+        assert text_of(action({"command": "kept + 1"})) == "2"
+    finally:
+        action.close()
+
+
+def test_a_fork_bomb_is_contained_and_its_whole_group_killed() -> None:
+    action = IPythonInterpreter(max_processes=8)
+    try:
+        pgid = int(text_of(action({"command": "import os\nos.getpgid(0)"})))
+        started = time.monotonic()
+        ret = action({"command": "import os\nwhile True: os.fork()", "timeout": 3})
+        assert time.monotonic() - started < 5
+        assert ret.state == API_ERROR
+        assert ret.errmsg is not None and ret.errmsg.endswith(RESTARTED)
+        deadline = time.monotonic() + 2
+        while group_members(pgid) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert group_members(pgid) == set()
+        assert text_of(action({"command": "1 + 1"})) == "2"
+    finally:
+        action.close()
+
+
+def test_sys_exit_is_reported_and_the_session_keeps_its_state(tool: IPythonInterpreter) -> None:
+    assert text_of(tool({"command": "kept = 1"})) == ""
+    ret = tool({"command": "import sys\nsys.exit(2)"})
+    assert ret.state == API_ERROR
+    assert ret.errmsg == (
+        "Traceback (most recent call last):\n  Cell In[2], line 2\n    sys.exit(2)\nSystemExit: 2\n"
+        "(the code called sys.exit(); the session was not ended and keeps its state)"
+    )
+    assert tool({"command": "import sys; sys.exit()"}).state == API_ERROR
+    assert text_of(tool({"command": "kept"})) == "1"
+
+
+def test_a_hundred_megabytes_of_output_is_cut_and_returns_quickly(tool: IPythonInterpreter) -> None:
+    started = time.monotonic()
+    text = text_of(tool({"command": "print('x' * 100_000_000)", "timeout": 10}))
+    assert text == "x" * 100_000 + "\n[output truncated: 99900001 more characters]\n"
+    text = text_of(tool({"command": "for i in range(100_000): print('y' * 999)", "timeout": 10}))
+    assert text == ("y" * 999 + "\n") * 100 + "\n[output truncated: 99900000 more characters]\n"
+    assert time.monotonic() - started < 10
+    assert text_of(tool({"command": "print('ok')"})) == "ok\n"
+
+
+def test_deep_recursion_gives_a_short_recursion_error_traceback(tool: IPythonInterpreter) -> None:
+    ret = tool({"command": "def f(n):\n    return f(n + 1)\nf(0)"})
+    assert ret.state == API_ERROR
+    assert ret.errmsg is not None
+    lines = ret.errmsg.splitlines()
+    assert lines[:4] == [
+        "Traceback (most recent call last):",
+        "  Cell In[1], line 3",
+        "    f(0)",
+        "  Cell In[1], line 2, in f",
+    ]
+    assert lines[-1] == "RecursionError: maximum recursion depth exceeded"
+    assert lines[-2].startswith("  [Previous line repeated ") and lines[-2].endswith(" more times]")
+    assert len(lines) == 11
+    assert text_of(tool({"command": "f"})).startswith("<function f at ")
+
+
+def test_a_keyboard_interrupt_raised_by_the_code_is_a_traceback(tool: IPythonInterpreter) -> None:
+    assert text_of(tool({"command": "kept = 1"})) == ""
+    ret = tool({"command": "raise KeyboardInterrupt"})
+    assert ret.state == API_ERROR
+    assert (
+        ret.errmsg
+        == "Traceback (most recent call last):\n  Cell In[2], line 1\n    raise KeyboardInterrupt\nKeyboardInterrupt"
+    )
+    assert text_of(tool({"command": "kept"})) == "1"
+
+
+def test_closing_sys_stdout_does_not_break_the_next_call(tool: IPythonInterpreter) -> None:
+    assert text_of(tool({"command": "import sys\nsys.stdout.close()\nsys.__stdout__.close()"})) == ""
+    assert text_of(tool({"command": "print('still here')\n3"})) == "still here\n3"
+
+
+def test_two_hundred_calls_leak_no_process_and_no_file_descriptor() -> None:
+    action = IPythonInterpreter()
+    try:
+        assert text_of(action({"command": "0"})) == "0"
+        action.close()
+        before_children, before_fds = children(), set(os.listdir("/proc/self/fd"))
+        for i in range(200):
+            if i % 40 == 39:
+                ret = action({"command": "import os; os._exit(1)"})
+                assert ret.errmsg == f"the Python process exited with code 1; {RESTARTED}"
+            else:
+                assert text_of(action({"command": f"{i} * 2"})) == str(i * 2)
+        action.close()
+        assert children() <= before_children
+        assert set(os.listdir("/proc/self/fd")) <= before_fds
+    finally:
+        action.close()
