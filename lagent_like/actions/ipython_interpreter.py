@@ -31,6 +31,7 @@ import time
 import weakref
 from typing import Any, Optional
 
+from .._private.sandbox_source import PRIVILEGES
 from ..context import DEFAULT_SESSION, ToolContext
 from ..exceptions import ToolError
 from .base_action import BaseAction, tool_api
@@ -44,12 +45,15 @@ MAX_OUTPUT = 100_000
 #: The program each worker process runs (``python -c``). It reads jobs (``{"code": ...}``)
 #: from its stdin, one JSON object per line, and answers each on the file descriptor
 #: given as its first argument: ``{"ok": bool, "text": str}``.
-WORKER_SOURCE = r'''
+WORKER_SOURCE = (
+    r"""
 import ast, ctypes, io, json, linecache, os, resource, signal, sys, traceback
+"""
+    + PRIVILEGES
+    + r'''
 
 CONFIG = json.loads(sys.argv[2])
 MAX_OUTPUT = CONFIG["max_output_chars"]
-NOBODY = 65534
 MAIN_PID = os.getpid()
 jobs = os.fdopen(os.dup(0), "r", encoding="utf-8")
 replies = os.fdopen(int(sys.argv[1]), "w", encoding="utf-8")
@@ -58,39 +62,9 @@ os.dup2(devnull, 0)
 sys.stdin = open(os.devnull, encoding="utf-8")
 
 
-def world_readable(path):
-    """Whether users other than the owner can reach and read ``path``."""
-    parts = os.path.realpath(path).split(os.sep)
-    for i in range(2, len(parts) + 1):
-        try:
-            mode = os.stat(os.sep.join(parts[:i]) or os.sep).st_mode
-        except OSError:
-            return False
-        if not mode & 0o001:
-            return False
-    return True
-
-
-def drop_privileges(workdir):
-    """Become ``nobody`` so that RLIMIT_NPROC applies (it does not to root).
-
-    When the Python installation is not readable by other users, CAP_DAC_READ_SEARCH is
-    kept (also as an ambient capability, so programs the code starts can run Python).
-    """
-    places = [sys.executable] + [p for p in sys.path if p and os.path.isdir(p)]
-    keep_read = not all(world_readable(p) for p in places)
-    libc = ctypes.CDLL(None, use_errno=True)
+def drop_to_nobody(workdir):
     os.chown(workdir, NOBODY, NOBODY)
-    if keep_read:
-        libc.prctl(8, 1, 0, 0, 0)  # PR_SET_KEEPCAPS
-    os.setgroups([])
-    os.setresgid(NOBODY, NOBODY, NOBODY)
-    os.setresuid(NOBODY, NOBODY, NOBODY)
-    if keep_read:
-        header = (ctypes.c_uint32 * 2)(0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3
-        data = (ctypes.c_uint32 * 6)(1 << 2, 1 << 2, 1 << 2, 0, 0, 0)  # CAP_DAC_READ_SEARCH
-        libc.capset(header, data)
-        libc.prctl(47, 2, 2, 0, 0)  # PR_CAP_AMBIENT, PR_CAP_AMBIENT_RAISE, CAP_DAC_READ_SEARCH
+    drop_privileges(needs_read_capability(), ambient=True)
 
 
 def apply_limits():
@@ -112,7 +86,7 @@ def apply_limits():
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
     if os.geteuid() == 0:
         try:
-            drop_privileges(os.getcwd())
+            drop_to_nobody(os.getcwd())
         except OSError:
             pass
 
@@ -276,6 +250,7 @@ for line in jobs:
     replies.write(json.dumps({"ok": ok, "text": text, "restart": restart}) + "\n")
     replies.flush()
 '''
+)
 
 
 class _Crashed(Exception):

@@ -40,6 +40,7 @@ import time
 import weakref
 from typing import Any, Optional
 
+from .._private.sandbox_source import PRIVILEGES
 from ..exceptions import ToolError
 from .base_action import BaseAction
 from .parser import BaseParser, JsonParser
@@ -53,45 +54,18 @@ _GRACE = 1.5
 #: The environment of the worker: nothing of the caller's, so no keys or tokens.
 _BASE_ENV = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
 
-WORKER_SOURCE = r'''
+WORKER_SOURCE = (
+    r"""
 import ctypes, json, os, resource, select, signal, sys, tempfile, shutil, time, traceback, linecache
 import math, re, itertools, functools, collections, fractions, decimal, random, datetime, io
+"""
+    + PRIVILEGES
+    + r'''
 
-NOBODY = 65534
 IS_ROOT = os.geteuid() == 0
 
 
-def world_readable(path):
-    """Whether users other than the owner can reach and read ``path``."""
-    path = os.path.realpath(path)
-    parts = path.split(os.sep)
-    for i in range(2, len(parts) + 1):
-        try:
-            mode = os.stat(os.sep.join(parts[:i]) or os.sep).st_mode
-        except OSError:
-            return False
-        if not mode & 0o001:
-            return False
-    return True
-
-
-NEEDS_READ_CAP = IS_ROOT and not all(
-    world_readable(p) for p in sys.path if p and os.path.isdir(p)
-)
-
-
-def drop_privileges():
-    """Become ``nobody`` so that RLIMIT_NPROC applies; keep CAP_DAC_READ_SEARCH if needed."""
-    libc = ctypes.CDLL(None, use_errno=True)
-    if NEEDS_READ_CAP:
-        libc.prctl(8, 1, 0, 0, 0)  # PR_SET_KEEPCAPS
-    os.setgroups([])
-    os.setresgid(NOBODY, NOBODY, NOBODY)
-    os.setresuid(NOBODY, NOBODY, NOBODY)
-    if NEEDS_READ_CAP:
-        header = (ctypes.c_uint32 * 2)(0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3
-        data = (ctypes.c_uint32 * 6)(1 << 2, 1 << 2, 0, 0, 0, 0)  # CAP_DAC_READ_SEARCH
-        libc.capset(header, data)
+NEEDS_READ_CAP = IS_ROOT and needs_read_capability()
 
 
 class Capture:
@@ -218,7 +192,7 @@ def child(job, write_fd, workdir):
     if IS_ROOT:
         try:
             os.chown(workdir, NOBODY, NOBODY)
-            drop_privileges()
+            drop_privileges(NEEDS_READ_CAP, ambient=False)
         except OSError:
             pass
     os.chdir(workdir)
@@ -356,6 +330,7 @@ for line in sys.stdin.buffer:
         continue
     send(run_job(job))
 '''
+)
 
 
 class _Worker:
