@@ -8,18 +8,25 @@ gives them that as a command (also ``python -m lagent_like``)::
     lagent-like -m mytools describe Weather
     lagent-like -m mytools call Weather.current '{"city": "Paris"}'
     lagent-like lint mytools
+    lagent-like -m mytools prompt --tools Weather --format openai
+    lagent-like demo
+    lagent-like -m mytools chat --base-url http://localhost:8000/v1 --model qwen "Weather in Paris?"
 
 ``lint`` runs the schema doctor (:mod:`lagent_like.lint`) over modules or tool names
-(every registered tool but the built-ins when none is given).
+(every registered tool but the built-ins when none is given). ``prompt`` prints what
+a model would be given (a ReAct system prompt or a function-calling export), ``demo``
+runs a recorded ReAct episode offline over the real interpreters, and ``chat`` runs
+the ReAct agent against an OpenAI-compatible server, one-shot or interactively.
 
 It is the programmer's command line: ``-m`` imports the modules it names so that
 their tools register, which is fine here because no model text ever reaches it.
 
 Exit status: 0 on success, 1 when a ``call`` returns a record whose state is not
-``SUCCESS`` or ``lint`` finds an error (or a warning, with ``--strict``), 2 for an
-error (usage, unknown tool, failed import, a tool that cannot be constructed,
-anything unexpected). An error is one line on stderr, never a traceback. The package
-does not import this module, so it costs nothing to users of the library.
+``SUCCESS``, ``lint`` finds an error (or a warning, with ``--strict``) or an agent
+run ends without an answer, 2 for an error (usage, unknown tool, failed import, a
+tool that cannot be constructed, a model server that fails, anything unexpected).
+An error is one line on stderr, never a traceback. The package does not import this
+module, so it costs nothing to users of the library.
 """
 
 from __future__ import annotations
@@ -31,11 +38,12 @@ import importlib
 import json
 import os
 import sys
+from collections.abc import Iterator
 from typing import Any, Callable, Optional
 
 from . import ActionExecutor, ActionStatusCode, ToolNotFoundError, get_tool_cls, list_tools
 
-__all__ = ["main"]
+__all__ = ["main", "select_tools"]
 
 PROG = "lagent-like"
 
@@ -78,6 +86,42 @@ def _construct(name: str, cls: type) -> Any:
         raise CliError(f"cannot construct tool {name!r}: {_reason(exc)}") from exc
 
 
+def _construct_named(name: str, cls: type) -> Any:
+    """Instantiate a tool the user named: needing arguments is an error line too."""
+    try:
+        return _construct(name, cls)
+    except TypeError as exc:
+        raise CliError(f"cannot construct tool {name!r} without arguments: {_reason(exc)}") from exc
+
+
+#: Registered tools never offered by default: executors bring their own refusal actions.
+_INTERNAL_TOOLS = frozenset({"BaseAction", "InvalidAction", "NoAction", "FinishAction"})
+
+
+def select_tools(names: Optional[str]) -> list[Any]:
+    """Instances of the tools named in ``names`` (comma-separated), in that order.
+
+    Without names: every registered tool but the internal ones that can be built
+    without arguments, in registration order (tools needing arguments are skipped).
+
+    Raises:
+        ToolNotFoundError: a name is not registered.
+        CliError: a named tool cannot be constructed.
+    """
+    if names:
+        wanted = [name.strip() for name in names.split(",") if name.strip()]
+        return [_construct_named(name, get_tool_cls(name)) for name in wanted]
+    tools = []
+    for name, cls in list_tools(with_class=True):
+        if name in _INTERNAL_TOOLS:
+            continue
+        try:
+            tools.append(_construct(name, cls))
+        except TypeError:
+            continue
+    return tools
+
+
 def _cmd_list(args: argparse.Namespace) -> int:
     names = list_tools()
     print(json.dumps(names, ensure_ascii=False) if args.json else "\n".join(names))
@@ -112,10 +156,7 @@ def _read_arguments(text: str) -> str:
 
 def _cmd_call(args: argparse.Namespace) -> int:
     key, cls = _find_tool(args.name)
-    try:
-        tool = _construct(key, cls)
-    except TypeError as exc:
-        raise CliError(f"cannot construct tool {key!r} without arguments: {_reason(exc)}") from exc
+    tool = _construct_named(key, cls)
     # A plugin may be registered under a name other than the tool's own name.
     route = tool.name + args.name[len(key) :]
     ret = ActionExecutor([tool])(route, _read_arguments(args.arguments))
@@ -145,11 +186,111 @@ def _cmd_lint(args: argparse.Namespace) -> int:
     return 1 if any(f.severity in failing for f in findings) else 0
 
 
+#: ``prompt --format`` values other than ``react``: the executor's export methods.
+_EXPORTS = {
+    "openai": "to_openai_tools",
+    "anthropic": "to_anthropic_tools",
+    "mcp": "to_mcp_tools",
+}
+
+
+def _never_called(messages: list[dict[str, Any]]) -> str:
+    raise AssertionError("prompt rendering does not call the model")
+
+
+def _cmd_prompt(args: argparse.Namespace) -> int:
+    executor = ActionExecutor(actions=select_tools(args.tools))
+    if args.format in _EXPORTS:
+        print(_dump(getattr(executor, _EXPORTS[args.format])()))
+        return 0
+    from .agents import ReAct
+
+    print(ReAct(_never_called, executor).system_prompt)
+    return 0
+
+
+def _cmd_demo(args: argparse.Namespace) -> int:
+    from ._private.trace_render import wants_color
+    from .demo import run_demo
+
+    return run_demo(sys.stdout, color=wants_color(sys.stdout, args.color))
+
+
+def _questions(first: Optional[str]) -> Iterator[str]:
+    """The question given on the command line, or lines read from standard input."""
+    if first is not None:
+        yield first
+        return
+    interactive = sys.stdin.isatty()
+    while True:
+        if interactive:
+            print("you> ", end="", file=sys.stderr, flush=True)
+        line = sys.stdin.readline()
+        if not line or line.strip() in ("exit", "quit"):
+            return
+        if line.strip():
+            yield line.strip()
+
+
+def _cmd_chat(args: argparse.Namespace) -> int:
+    from ._private.trace_render import format_turn, paint, wants_color
+    from .agents import ReAct
+    from .llms import OpenAIChat
+
+    base_url = args.base_url or os.environ.get("OPENAI_BASE_URL")
+    if not base_url:
+        raise CliError("no server: pass --base-url URL (or set OPENAI_BASE_URL)")
+    color = wants_color(sys.stdout, args.color)
+    model = OpenAIChat(
+        args.model, base_url=base_url, api_key=args.api_key, timeout=args.timeout, max_retries=args.retries
+    )
+    agent = ReAct(
+        model,
+        ActionExecutor(actions=select_tools(args.tools)),
+        max_turns=args.max_turns,
+        native_tools=args.native,
+        on_turn=lambda turn: print(format_turn(turn, color), flush=True),
+    )
+    history: list[dict[str, Any]] = []
+    status = 0
+    for question in _questions(args.question):
+        result = agent.run(question, history=list(history))
+        if result.stop_reason == "model_error":
+            raise CliError(f"the model server failed: {result.error}")
+        if result.answer is None:
+            print(paint(f"No final answer ({result.stop_reason}).", "error", color), flush=True)
+            status = 1
+            continue
+        print(paint(f"Final Answer: {result.answer}", "answer", color), flush=True)
+        history += [{"role": "user", "content": question}, {"role": "assistant", "content": result.answer}]
+    return status
+
+
+def _cmd_serve_mcp(args: argparse.Namespace) -> int:
+    # Imported here: the MCP SDK is an optional extra and only this command needs it.
+    try:
+        from .mcp import serve_mcp
+    except ImportError as exc:
+        raise CliError(str(exc)) from exc
+    from . import AsyncActionExecutor
+
+    tools = select_tools(args.tools)
+    if not tools:
+        raise CliError("no tools to serve: import a module with -m MODULE or name them with --tools A,B")
+    # The async executor runs async tools on the server's loop and sync ones in threads.
+    serve_mcp(AsyncActionExecutor(actions=tools), transport=args.transport, host=args.host, port=args.port)
+    return 0
+
+
 _COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "list": _cmd_list,
     "describe": _cmd_describe,
     "call": _cmd_call,
     "lint": _cmd_lint,
+    "prompt": _cmd_prompt,
+    "demo": _cmd_demo,
+    "chat": _cmd_chat,
+    "serve-mcp": _cmd_serve_mcp,
 }
 
 
@@ -157,7 +298,7 @@ def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``lagent-like`` command."""
     parser = argparse.ArgumentParser(
         prog=PROG,
-        description="Inspect and call lagent_like tools.",
+        description="Inspect, call and serve lagent_like tools; run a ReAct agent over them.",
         epilog="Exit status: 0 success, 1 a call that did not succeed or lint problems, 2 an error.",
     )
     parser.add_argument(
@@ -186,6 +327,48 @@ def build_parser() -> argparse.ArgumentParser:
     )
     lint.add_argument("--json", action="store_true", help="print the findings as a JSON list")
     lint.add_argument("--strict", action="store_true", help="treat warnings as errors (exit 1)")
+    tools_help = "comma-separated tool names (default: every registered tool that needs no arguments)"
+    color_help = "colour the output: auto (a terminal without NO_COLOR), always or never"
+    prompt = commands.add_parser("prompt", help="print what a model would be given")
+    prompt.add_argument("--tools", metavar="A,B", help=tools_help)
+    prompt.add_argument(
+        "--format",
+        choices=["react", *_EXPORTS],
+        default="react",
+        help="a ReAct system prompt (default) or a function-calling export as JSON",
+    )
+    demo = commands.add_parser("demo", help="run a recorded ReAct episode offline (no key, no server)")
+    demo.add_argument("--color", choices=["auto", "always", "never"], default="auto", help=color_help)
+    chat = commands.add_parser("chat", help="run the ReAct agent against an OpenAI-compatible server")
+    chat.add_argument(
+        "question", nargs="?", metavar="QUESTION", help="ask once (default: read questions from stdin)"
+    )
+    chat.add_argument(
+        "--base-url", metavar="URL", help="the server, e.g. http://localhost:8000/v1 (or OPENAI_BASE_URL)"
+    )
+    chat.add_argument("--model", required=True, metavar="M", help="the model name the server knows")
+    chat.add_argument(
+        "--api-key", metavar="KEY", help="the key (default: OPENAI_API_KEY; none for local servers)"
+    )
+    chat.add_argument("--tools", metavar="A,B", help=tools_help)
+    chat.add_argument(
+        "--max-turns", type=int, default=10, metavar="N", help="turns per question (default 10)"
+    )
+    chat.add_argument("--native", action="store_true", help="use native tool calls instead of ReAct text")
+    chat.add_argument(
+        "--timeout", type=float, default=60.0, metavar="S", help="seconds per request (default 60)"
+    )
+    chat.add_argument("--retries", type=int, default=3, metavar="N", help="retries on 429/5xx (default 3)")
+    chat.add_argument("--color", choices=["auto", "always", "never"], default="auto", help=color_help)
+    serve = commands.add_parser("serve-mcp", help="serve tools to MCP clients (needs lagent-like[mcp])")
+    serve.add_argument("--tools", metavar="A,B", help=tools_help)
+    serve.add_argument(
+        "--transport", choices=["stdio", "http"], default="stdio", help="stdio (default) or streamable HTTP"
+    )
+    serve.add_argument("--host", default="127.0.0.1", metavar="H", help="HTTP address (default 127.0.0.1)")
+    serve.add_argument(
+        "--port", type=int, default=8000, metavar="N", help="HTTP port, 0 for a free one (default 8000)"
+    )
     return parser
 
 

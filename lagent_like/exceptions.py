@@ -16,6 +16,11 @@ Two kinds of mistakes reach this package and they go to different people:
     │   ├── ToolDefinitionError    bad @tool_api function or BaseAction subclass
     │   ├── RegistryError          a tool name taken by a different class
     │   └── ToolNotFoundError      unknown name in the registry (also a KeyError)
+    ├── ModelClientError           raised to the caller of a model client (OpenAIChat)
+    │   ├── ModelConnectionError   no answer from the server, after every retry
+    │   │   └── ModelTimeoutError  the server took longer than the client's timeout
+    │   ├── ModelHTTPError         an error status (4xx at once; 429 and 5xx after retries)
+    │   └── ModelResponseError     a success status whose body is not a chat completion
     ├── ModelInputError            turned into an ActionReturn, never raised to callers
     │   └── ParseError             arguments unparsable or not matching the API
     └── ToolError                  raised by a tool: its message is written for the model
@@ -24,16 +29,27 @@ Two kinds of mistakes reach this package and they go to different people:
 A third kind comes from tools themselves: a tool raises :class:`ToolError` with a
 message meant for the model (the call's ``errmsg`` is exactly that message), or
 :class:`TransientToolError` when trying again may succeed, which retry policies honour.
+
+A fourth kind comes from the model server an agent talks to: the model client retries
+what may pass (no connection, a timeout, HTTP 429 and 5xx) by itself, and raises a
+:class:`ModelClientError` to its caller once it gives up or the server refuses the
+request outright. Its messages never quote the API key.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Optional
 
 __all__ = [
     "DefinitionError",
     "LagentLikeError",
+    "ModelClientError",
+    "ModelConnectionError",
+    "ModelHTTPError",
     "ModelInputError",
+    "ModelResponseError",
+    "ModelTimeoutError",
     "ParseError",
     "RegistryError",
     "ToolDefinitionError",
@@ -95,6 +111,73 @@ class ToolNotFoundError(DefinitionError, KeyError):
     def __str__(self) -> str:
         # KeyError would show the repr of the message; a user wants the sentence.
         return str(self.args[0])
+
+
+class ModelClientError(LagentLikeError):
+    """A model server could not give a chat completion; raised to the client's caller.
+
+    Attributes:
+        url: the endpoint that was asked (``.../chat/completions``), without credentials.
+        attempts: how many requests were made before giving up (at least 1).
+    """
+
+    def __init__(self, message: str, *, url: str, attempts: int) -> None:
+        self.url = url
+        self.attempts = attempts
+        super().__init__(message)
+
+
+class ModelConnectionError(ModelClientError):
+    """No answer from the model server (refused, reset, unresolvable), after every retry."""
+
+
+class ModelTimeoutError(ModelConnectionError):
+    """The model server did not answer within the client's timeout, after every retry.
+
+    Attributes:
+        timeout: the seconds allowed for connecting and for each read.
+    """
+
+    def __init__(self, message: str, *, url: str, attempts: int, timeout: float) -> None:
+        self.timeout = timeout
+        super().__init__(message, url=url, attempts=attempts)
+
+
+class ModelHTTPError(ModelClientError):
+    """The model server answered with an error status.
+
+    A 4xx other than 429 is raised at once (``attempts == 1``): asking again cannot
+    help. A 429 or 5xx is raised once the retries are spent.
+
+    Attributes:
+        status: the HTTP status code of the last answer.
+        server_message: what the server said, from an OpenAI-style
+            ``{"error": {"message": ...}}`` body or the plain-text body (may be empty).
+        retry_after: the seconds the last answer's ``Retry-After`` header asked to
+            wait, or ``None`` when it had none.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        url: str,
+        attempts: int,
+        status: int,
+        server_message: str,
+        retry_after: Optional[float] = None,
+    ) -> None:
+        self.status = status
+        self.server_message = server_message
+        self.retry_after = retry_after
+        super().__init__(message, url=url, attempts=attempts)
+
+
+class ModelResponseError(ModelClientError):
+    """A success status whose body is not a chat completion (not JSON, no ``choices``...).
+
+    Also raised for an error the server reports inside a stream after a 200 status.
+    """
 
 
 class ModelInputError(LagentLikeError):

@@ -8,13 +8,27 @@ import sys
 from pathlib import Path
 
 import pytest
+from fake_openai_server import FakeOpenAIServer
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 SCRIPTS = sorted(EXAMPLES.glob("*.py"))
 
+#: Examples that need an optional extra, by the module the extra installs.
+EXTRAS = {"mcp_roundtrip.py": "mcp", "ray_batch.py": "ray"}
 
-def _run(script: Path, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120, cwd=cwd)
+#: What the fake model server answers to ``react_agent.py``, one reply per turn.
+REACT_REPLIES = [
+    'Thought: First the sum.\nAction: Calc.add\nAction Input: {"a": 17, "b": 25}',
+    'Thought: Now the product.\nAction: Calc.multiply\nAction Input: {"a": 42, "b": "three"}',
+    'Action: Calc.multiply\nAction Input: {"a": 42, "b": 3}',
+    "Thought: Done.\nFinal Answer: 126",
+]
+
+
+def _run(script: Path, cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, str(script), *args], capture_output=True, text=True, timeout=120, cwd=cwd
+    )
 
 
 def test_there_are_examples() -> None:
@@ -23,10 +37,34 @@ def test_there_are_examples() -> None:
 
 @pytest.mark.parametrize("script", SCRIPTS, ids=[s.name for s in SCRIPTS])
 def test_example_runs(script: Path, tmp_path: Path) -> None:
+    if script.name in EXTRAS:
+        pytest.importorskip(EXTRAS[script.name], reason=f"the {EXTRAS[script.name]!r} extra is not installed")
     # Run from an empty directory: an example must not depend on the current directory.
-    proc = _run(script, tmp_path)
+    if script.name == "react_agent.py":
+        with FakeOpenAIServer(REACT_REPLIES) as server:
+            proc = _run(script, tmp_path, "--base-url", server.base_url, "--model", "fake")
+    else:
+        proc = _run(script, tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+def test_react_agent_output(tmp_path: Path) -> None:
+    with FakeOpenAIServer(REACT_REPLIES) as server:
+        proc = _run(EXAMPLES / "react_agent.py", tmp_path, "--base-url", server.base_url, "--model", "fake")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines() == [
+        'turn 1: action Calc.add {"a": 17, "b": 25} -> 42',
+        'turn 2: action Calc.multiply {"a": 42, "b": "three"} -> '
+        "Calc.multiply: 'b' expected integer, got string 'three'",
+        'turn 3: action Calc.multiply {"a": 42, "b": 3} -> 126',
+        "turn 4: final answer",
+        "answer: 126 (final_answer, 4 turns)",
+    ]
+    # The observations went back to the model, and the tools were described to it.
+    assert [request["model"] for request in server.requests] == ["fake"] * 4
+    assert "Calc.add" in server.requests[0]["messages"][0]["content"]
+    assert server.requests[1]["messages"][-1]["content"].startswith("Observation: 42")
 
 
 def test_quickstart_output(tmp_path: Path) -> None:

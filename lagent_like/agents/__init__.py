@@ -1,0 +1,23 @@
+"""Agents: loops that put a chat model in front of an :class:`~lagent_like.ActionExecutor`.
+
+Not imported by ``import lagent_like``; import ``lagent_like.agents`` when you want an
+agent. :class:`ReAct` is the one agent: the ReAct text format for any chat model, or
+native function calling.
+"""
+
+from __future__ import annotations
+
+from .._private.react_parser import ReActStep, parse_react
+from .prompts import DEFAULT_SYSTEM_TEMPLATE, render_tool_descriptions
+from .react import DEFAULT_NATIVE_TEMPLATE, AgentResult, ReAct, Turn
+
+__all__ = [
+    "AgentResult",
+    "DEFAULT_NATIVE_TEMPLATE",
+    "DEFAULT_SYSTEM_TEMPLATE",
+    "ReAct",
+    "ReActStep",
+    "Turn",
+    "parse_react",
+    "render_tool_descriptions",
+]
