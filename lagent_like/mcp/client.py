@@ -1,0 +1,465 @@
+"""``MCPToolkit``: another MCP server's tools as one toolkit an executor can hold.
+
+MCP servers publish tools as name + description + JSON Schema; agents here call tools
+through an :class:`~lagent_like.ActionExecutor`. ``MCPToolkit`` connects to a server
+(a command spoken to over stdio, or a streamable-HTTP URL), lists its tools once and
+becomes a toolkit whose APIs are those tools: ``executor('MCP.search', '{...}')``
+works, and ``get_actions_info()``, the function-calling exports and ReAct prompts
+include them. Each API is checked against the server's own schema (through
+:class:`~lagent_like.SchemaTool`, so ``$ref``/``$defs``, enums and nested objects
+are honoured) before anything is sent.
+
+Why a toolkit and not a list of simple tools: one object owns one connection, its
+tools share a name prefix (two servers never clash) and one ``close()`` ends it all.
+
+The SDK is asynchronous and executors call tools synchronously, so a background
+thread runs an event loop that owns the MCP session; calls are forwarded to it. A
+call never raises: a server that went away gives an ``HTTP_ERROR`` record, and the
+next call starts a new connection (or a new server process).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+import threading
+from collections.abc import Mapping, Sequence
+from contextlib import AbstractAsyncContextManager, AsyncExitStack
+from typing import TYPE_CHECKING, Any, Callable, Optional, TextIO
+
+from ._sdk import require_mcp
+
+require_mcp()
+
+import mcp_types as types  # noqa: E402 - only after the check above, which explains a missing SDK
+from mcp.client.session import ClientSession  # noqa: E402
+from mcp.client.stdio import StdioServerParameters, stdio_client  # noqa: E402
+from mcp.client.streamable_http import streamable_http_client  # noqa: E402
+from mcp.shared.exceptions import MCPError  # noqa: E402
+
+from .._private.describe import ApiSpec, copy_description  # noqa: E402
+from .._private.log import logger  # noqa: E402
+from ..actions.base_action import BaseAction  # noqa: E402
+from ..actions.parser import BaseParser, JsonParser  # noqa: E402
+from ..actions.schema_tool import SchemaTool  # noqa: E402
+from ..exceptions import ToolDefinitionError  # noqa: E402
+from ..schema import ActionReturn, ActionStatusCode  # noqa: E402
+
+if TYPE_CHECKING:
+    from .._private.validation import Validator
+
+__all__ = ["MCPConnectionError", "MCPToolkit"]
+
+#: Seconds a closing toolkit waits for the server to shut down cleanly.
+_CLOSE_GRACE = 5.0
+
+
+class MCPConnectionError(ConnectionError):
+    """The MCP server could not be reached, or did not answer the handshake or tool listing."""
+
+
+class _LoopThread:
+    """A daemon thread running an asyncio loop, and a way to run coroutines on it."""
+
+    def __init__(self, name: str) -> None:
+        self.loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._run, name=name, daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        asyncio.set_event_loop(self.loop)
+        self.loop.run_forever()
+
+    def run(self, coro: Any, timeout: Optional[float]) -> Any:
+        """Run ``coro`` on the loop and wait for its result from this (another) thread."""
+        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout)
+
+    def stop(self) -> None:
+        if self.loop.is_closed():
+            return
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self._thread.join(_CLOSE_GRACE)
+        if not self._thread.is_alive():
+            self.loop.close()
+
+
+class _Connection:
+    """One live MCP session and the task that owns it (its transport lives in that task)."""
+
+    def __init__(self, session: ClientSession, stop: asyncio.Event, task: asyncio.Task[None]) -> None:
+        self.session = session
+        self.stop = stop
+        self.task = task
+
+    @property
+    def alive(self) -> bool:
+        return not self.task.done()
+
+
+def _reason(exc: BaseException) -> str:
+    text = str(exc)
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+async def _all_tools(session: ClientSession) -> list[types.Tool]:
+    """Every tool the server lists, following pagination."""
+    tools: list[types.Tool] = []
+    cursor: Optional[str] = None
+    while True:
+        params = types.PaginatedRequestParams(cursor=cursor) if cursor is not None else None
+        page = await session.list_tools(params=params)
+        tools += page.tools
+        cursor = page.next_cursor
+        if not cursor:
+            return tools
+
+
+def _content_item(block: Any) -> dict[str, Any]:
+    """One MCP content block as a result item (``{'type', 'content'}``)."""
+    if isinstance(block, types.TextContent):
+        return {"type": "text", "content": block.text}
+    if isinstance(block, (types.ImageContent, types.AudioContent)):
+        return {"type": block.type, "content": f"data:{block.mime_type};base64,{block.data}"}
+    # Resources and future block types: keep everything the server sent, as JSON text.
+    return {"type": "text", "content": block.model_dump_json(by_alias=True, exclude_none=True)}
+
+
+def _result_items(result: types.CallToolResult) -> list[dict[str, Any]]:
+    items = [_content_item(block) for block in result.content]
+    if not items and result.structured_content is not None:
+        items = [{"type": "text", "content": json.dumps(result.structured_content, ensure_ascii=False)}]
+    return items or [{"type": "text", "content": ""}]
+
+
+def _error_text(result: types.CallToolResult) -> str:
+    text = "\n".join(str(item["content"]) for item in _result_items(result))
+    return text or "the MCP tool reported an error without a message"
+
+
+class MCPToolkit(BaseAction, register=False):
+    """The tools of an MCP server as one toolkit: ``executor('MCP.<tool>', args)``.
+
+    Give either ``command`` (the server is started as a subprocess and spoken to over
+    its stdin/stdout) or ``url`` (a streamable-HTTP endpoint such as
+    ``http://127.0.0.1:8000/mcp``). The constructor connects and lists the tools; each
+    becomes an API named as the server names it, checked against the server's JSON
+    Schema before the call is sent, and exported again with that schema by the
+    executor's ``to_openai_tools()`` / ``to_mcp_tools()``.
+
+    The tool list is read once: tools the server adds later are not offered (build a
+    new toolkit). Calls are forwarded over one session owned by a background thread;
+    when the server dies, the call gives ``HTTP_ERROR`` and the next call reconnects
+    (starting the command again). ``close()`` (or ``with MCPToolkit(...) as mcp:``)
+    ends the session and the server process.
+
+    Args:
+        command: the program that runs a stdio MCP server, e.g. ``'python'``.
+        args: its arguments, e.g. ``('-m', 'my_server')``.
+        env: environment variables for the server process, on top of a safe default set.
+        url: the streamable-HTTP endpoint of a running server (instead of ``command``).
+        name: the toolkit name, the prefix of every call (``'MCP.<tool>'``).
+        description: the toolkit description for the model (default: the server's
+            instructions, or a sentence naming the server).
+        timeout: seconds to wait for the answer to one call; a call that runs out gives
+            a ``TIMEOUT`` record. ``None`` waits forever. This is not the executor's
+            per-tool ``timeout`` setting (which also applies, if set).
+        connect_timeout: seconds to wait for the server to start and finish the
+            handshake (and, the first time, list its tools); ``None`` waits forever.
+        include: only these tools of the server (default: all).
+        errlog: where a stdio server's stderr goes (default ``sys.stderr``).
+        parser: the parser that reads a model's arguments.
+        enable: whether the executor offers and runs this toolkit.
+
+    Raises:
+        ValueError: neither or both of ``command`` and ``url`` are given.
+        MCPConnectionError: the server cannot be started or reached, or does not list its tools.
+    """
+
+    def __init__(
+        self,
+        command: Optional[str] = None,
+        args: Sequence[str] = (),
+        env: Optional[Mapping[str, str]] = None,
+        url: Optional[str] = None,
+        *,
+        name: str = "MCP",
+        description: Optional[str] = None,
+        timeout: Optional[float] = 30.0,
+        connect_timeout: Optional[float] = 60.0,
+        include: Optional[Sequence[str]] = None,
+        errlog: Optional[TextIO] = None,
+        parser: type[BaseParser] = JsonParser,
+        enable: bool = True,
+    ) -> None:
+        if (command is None) == (url is None):
+            raise ValueError(
+                "MCPToolkit needs exactly one of command= (a stdio server) or url= (streamable HTTP)"
+            )
+        self._command = command
+        self._args = [str(a) for a in args]
+        self._env = dict(env) if env is not None else None
+        self._url = url
+        self._request_timeout = timeout
+        self._connect_timeout = connect_timeout
+        self._errlog = errlog
+        self._target = url if url is not None else " ".join([str(command), *self._args])
+        self._conn: Optional[_Connection] = None
+        self._connecting: Optional[asyncio.Lock] = None
+        self._closed = False
+        self._loop = _LoopThread(f"lagent-like-mcp-{name}")
+        try:
+            listing = self._loop.run(self._first_listing(), self._wait(connect=True))
+        except BaseException as exc:
+            self._loop.stop()
+            if isinstance(exc, MCPConnectionError):
+                raise
+            raise MCPConnectionError(
+                f"cannot list the tools of the MCP server {self._target}: {_reason(exc)}"
+            ) from exc
+        self.server_info: Optional[types.Implementation] = listing[1]
+        self.skipped: dict[str, str] = {}
+        wanted = set(include) if include is not None else None
+        self._apis: dict[str, SchemaTool] = {}
+        self._served: dict[str, dict[str, Any]] = {}
+        for tool in listing[0]:
+            if wanted is None or tool.name in wanted:
+                self._add_api(tool)
+        toolkit = {
+            "name": name,
+            "description": description or listing[2] or f"Tools of the MCP server {self._server_label()}.",
+            "api_list": [api.description for api in self._apis.values()],
+        }
+        try:
+            super().__init__(toolkit, parser, enable)
+        except BaseException:
+            self.close()
+            raise
+
+    # -- construction ------------------------------------------------------------
+
+    def _wait(self, connect: bool = True, call: bool = False) -> Optional[float]:
+        """How long a caller may wait for a (re)connection and a call (``None``: forever).
+
+        The loop enforces the real limits; this only keeps a caller from hanging if
+        the loop itself is stuck.
+        """
+        limits = ([self._connect_timeout] if connect else []) + ([self._request_timeout] if call else [])
+        if any(limit is None for limit in limits):
+            return None
+        return sum(limit for limit in limits if limit is not None) + _CLOSE_GRACE
+
+    def _server_label(self) -> str:
+        info = self.server_info
+        return f"{info.name!r}" if info is not None and info.name else self._target
+
+    def _add_api(self, tool: types.Tool) -> None:
+        """Make one server tool an API, or note in ``skipped`` why it cannot be one."""
+        definition = {
+            "name": tool.name,
+            "description": tool.description or "",
+            "inputSchema": tool.input_schema,
+        }
+        try:
+            self._apis[tool.name] = SchemaTool(definition, self._forwarder(tool.name))
+            self._served[tool.name] = copy_description(tool.input_schema)
+        except ToolDefinitionError as exc:
+            logger().warning("MCP tool %r left out: %s", tool.name, exc)
+            self.skipped[tool.name] = str(exc)
+
+    def _forwarder(self, tool: str) -> Callable[..., ActionReturn]:
+        def forward(**arguments: Any) -> ActionReturn:
+            return self.call_tool(tool, arguments)
+
+        forward.__name__ = f"mcp_{tool}"
+        return forward
+
+    def _api_bindings(self) -> dict[str, tuple[Callable[..., Any], Optional[ApiSpec]]]:
+        return {key: api._api_bindings()["run"] for key, api in self._apis.items()}
+
+    def argument_checks(self, name: str = "run") -> tuple[dict[str, Validator], dict[str, Any]]:
+        """The checks compiled from the server's schema of tool ``name``."""
+        api = self._apis.get(name)
+        return api.argument_checks("run") if api is not None else ({}, {})
+
+    def json_schema(self, name: str = "run") -> dict[str, Any]:
+        """The input schema of tool ``name`` exactly as the server gave it; a fresh copy.
+
+        Exported unchanged so that a tool passed on (to a model, or served again over
+        MCP) keeps every keyword. Arguments are still checked locally, and a schema
+        that does not say ``additionalProperties`` is read as not allowing extra ones.
+
+        Raises:
+            KeyError: the server has no tool ``name`` (or it was left out).
+        """
+        served = self._served.get(name)
+        if served is None:
+            raise KeyError(f"{self.name} has no API {name!r}")
+        return copy_description(served)  # type: ignore[no-any-return]
+
+    # -- the connection (runs on the background loop) ----------------------------
+
+    def _transport(self) -> AbstractAsyncContextManager[Any]:
+        if self._url is not None:
+            return streamable_http_client(self._url)
+        params = StdioServerParameters(command=str(self._command), args=self._args, env=self._env)
+        return stdio_client(params, errlog=self._errlog if self._errlog is not None else sys.stderr)
+
+    async def _own_session(self, ready: asyncio.Future[ClientSession], stop: asyncio.Event) -> None:
+        """Open the transport and session, hand the session over, and hold both until ``stop``.
+
+        The SDK's transports are task-scoped, so one task must both open and close them.
+        """
+        try:
+            async with AsyncExitStack() as stack:
+                streams = await stack.enter_async_context(self._transport())
+                # No session-wide read timeout: a starting server may take seconds to read
+                # the handshake; connecting has its own limit, calls pass theirs.
+                session = ClientSession(streams[0], streams[1])
+                await stack.enter_async_context(session)
+                await session.initialize()
+                ready.set_result(session)
+                await stop.wait()
+        except asyncio.CancelledError:
+            if not ready.done():
+                ready.set_exception(MCPConnectionError(f"connecting to {self._target} was cancelled"))
+            raise
+        except BaseException as exc:  # noqa: BLE001 - reported to the waiting caller, or logged
+            if not ready.done():
+                ready.set_exception(exc)
+            else:
+                logger().info("MCP session with %s ended: %s", self._target, _reason(exc))
+
+    async def _session(self) -> ClientSession:
+        """The live session, connecting first when there is none (or it died)."""
+        if self._connecting is None:
+            self._connecting = asyncio.Lock()
+        async with self._connecting:
+            if self._conn is not None and self._conn.alive:
+                return self._conn.session
+            await self._drop()
+            loop = asyncio.get_running_loop()
+            ready: asyncio.Future[ClientSession] = loop.create_future()
+            stop = asyncio.Event()
+            task = loop.create_task(self._own_session(ready, stop))
+            try:
+                session = await asyncio.wait_for(asyncio.shield(ready), self._connect_timeout)
+            except BaseException:
+                task.cancel()
+                await asyncio.gather(task, return_exceptions=True)
+                raise
+            self._conn = _Connection(session, stop, task)
+            return session
+
+    async def _drop(self, session: Optional[ClientSession] = None) -> None:
+        """End the current connection (only if it is ``session``'s, when given) and wait for it.
+
+        A call that saw its session fail names it, so that it cannot end a newer
+        connection another call has opened meanwhile.
+        """
+        conn = self._conn
+        if conn is None or (session is not None and conn.session is not session):
+            return
+        self._conn = None
+        conn.stop.set()
+        try:
+            await asyncio.wait_for(asyncio.shield(conn.task), _CLOSE_GRACE)
+        except (asyncio.TimeoutError, Exception):  # noqa: BLE001 - a dying session has nothing more to say
+            conn.task.cancel()
+            await asyncio.gather(conn.task, return_exceptions=True)
+
+    async def _first_listing(self) -> tuple[list[types.Tool], Optional[types.Implementation], Optional[str]]:
+        """``(tools, server info, instructions)`` read over a fresh connection."""
+        try:
+            session = await self._session()
+        except Exception as exc:
+            raise MCPConnectionError(
+                f"cannot connect to the MCP server {self._target}: {_reason(exc)}"
+            ) from exc
+        try:
+            tools = await asyncio.wait_for(_all_tools(session), self._connect_timeout)
+        except Exception as exc:
+            raise MCPConnectionError(
+                f"the MCP server {self._target} did not list its tools: {_reason(exc)}"
+            ) from exc
+        return tools, session.server_info, session.instructions
+
+    async def _acall(self, tool: str, arguments: dict[str, Any]) -> ActionReturn:
+        """Forward one call; every outcome, transport failures included, is a record."""
+        try:
+            session = await self._session()
+        except Exception as exc:  # noqa: BLE001 - an unreachable server is a result for the model
+            return self._failure(arguments, f"cannot reach the MCP server {self._target}: {_reason(exc)}")
+        try:
+            result = await session.call_tool(tool, arguments, read_timeout_seconds=self._request_timeout)
+        except MCPError as exc:
+            if exc.code == types.REQUEST_TIMEOUT:
+                return self._record(
+                    arguments,
+                    f"the MCP server did not answer within {self._request_timeout}s",
+                    ActionStatusCode.TIMEOUT,
+                )
+            if exc.code == types.CONNECTION_CLOSED:
+                await self._drop(session)
+                return self._failure(arguments, f"the connection to the MCP server {self._target} was lost")
+            return self._record(
+                arguments, f"the MCP server refused the call: {exc.message}", ActionStatusCode.API_ERROR
+            )
+        except Exception as exc:  # noqa: BLE001 - transport errors take many forms
+            await self._drop(session)
+            return self._failure(arguments, f"the MCP call failed: {_reason(exc)}")
+        if result.is_error:
+            return self._record(arguments, _error_text(result), ActionStatusCode.API_ERROR)
+        return ActionReturn(args=arguments, type=self.name, result=_result_items(result))
+
+    def _record(self, arguments: dict[str, Any], errmsg: str, state: ActionStatusCode) -> ActionReturn:
+        return ActionReturn(args=arguments, type=self.name, errmsg=errmsg, state=state)
+
+    def _failure(self, arguments: dict[str, Any], errmsg: str) -> ActionReturn:
+        return self._record(arguments, errmsg, ActionStatusCode.HTTP_ERROR)
+
+    # -- public ------------------------------------------------------------------
+
+    @property
+    def tool_names(self) -> list[str]:
+        """The server tools this toolkit offers, in the server's order."""
+        return list(self._apis)
+
+    @property
+    def connected(self) -> bool:
+        """Whether a session is open right now (it is reopened on the next call if not)."""
+        conn = self._conn
+        return conn is not None and conn.alive
+
+    def call_tool(self, tool: str, arguments: Optional[Mapping[str, Any]] = None) -> ActionReturn:
+        """Call server tool ``tool`` with ``arguments`` as given (no local checks); never raises.
+
+        The executor goes through the APIs instead, which check the arguments first.
+        """
+        args = dict(arguments or {})
+        if self._closed:
+            return self._failure(args, f"the MCP toolkit {self.name!r} is closed")
+        try:
+            ret: ActionReturn = self._loop.run(self._acall(tool, args), self._wait(connect=True, call=True))
+            return ret
+        except Exception as exc:  # noqa: BLE001 - e.g. the wait ran out: still a record
+            return self._record(
+                args, f"the MCP call did not complete: {_reason(exc)}", ActionStatusCode.TIMEOUT
+            )
+
+    def close(self) -> None:
+        """End the session (stopping a stdio server) and the background thread. Idempotent."""
+        if self._closed:
+            return
+        self._closed = True
+        try:
+            self._loop.run(self._drop(), _CLOSE_GRACE * 2)
+        except Exception as exc:  # noqa: BLE001 - closing must not fail
+            logger().info("closing the MCP toolkit %s: %s", self._target, _reason(exc))
+        self._loop.stop()
+
+    def __enter__(self) -> MCPToolkit:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
