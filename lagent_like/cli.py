@@ -11,12 +11,15 @@ gives them that as a command (also ``python -m lagent_like``)::
     lagent-like -m mytools prompt --tools Weather --format openai
     lagent-like demo
     lagent-like -m mytools chat --base-url http://localhost:8000/v1 --model qwen "Weather in Paris?"
+    lagent-like -m mytools serve-mcp --tools Weather --transport http --port 8000
 
 ``lint`` runs the schema doctor (:mod:`lagent_like.lint`) over modules or tool names
 (every registered tool but the built-ins when none is given). ``prompt`` prints what
 a model would be given (a ReAct system prompt or a function-calling export), ``demo``
 runs a recorded ReAct episode offline over the real interpreters, and ``chat`` runs
 the ReAct agent against an OpenAI-compatible server, one-shot or interactively.
+``serve-mcp`` serves the tools to other programs over the Model Context Protocol
+(the ``mcp`` extra).
 
 It is the programmer's command line: ``-m`` imports the modules it names so that
 their tools register, which is fine here because no model text ever reaches it.
