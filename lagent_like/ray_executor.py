@@ -14,441 +14,34 @@ and its ``ToolContext.state`` follow the session. A replica that dies mid-call a
 that call with an ``API_ERROR`` record and is restarted (by Ray, or replaced) before the
 record comes back.
 
-Ray is an optional extra (``pip install lagent-like[ray]``), imported only when an
-executor is built.
+This module holds the executor: its settings and which calls go to Ray. Getting a
+call to a replica and back (routing, batching, recovery) is in
+:mod:`lagent_like._private.ray_pool`; the code that runs inside a replica is in
+:mod:`lagent_like._private.ray_replica`. Ray is an optional extra
+(``pip install lagent-like[ray]``), imported only when an executor is built.
 """
 
 from __future__ import annotations
 
-import asyncio
-import bisect
-import hashlib
-import inspect
-import itertools
 import os
-import pickle
-from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Awaitable, Callable, Optional, Union
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Awaitable, Optional, Union
 
-from ._private.log import logger
+from ._private.ray_pool import ReplicaPool, replica_starter
+from ._private.ray_replica import import_ray, reason
 from ._private.text import close_matches
 from .actions.async_executor import AsyncActionExecutor
 from .actions.base_action import BaseAction
-from .actions.runtime import (
-    _Hook,
-    _hook_result_async,
-    _Run,
-    _run_async,
-    _timed_out,
-    call_core,
-    mark_open,
-)
-from .context import DEFAULT_SESSION, ToolContext
-from .schema import ActionReturn, ActionStatusCode
+from .actions.runtime import call_core, drive_async, mark_open
+from .schema import ActionReturn
 
 if TYPE_CHECKING:
-    from ._private.daemon_pool import DaemonThreadPool
-    from .actions.action_executor import ToolLike
-    from .actions.runtime import Core
-    from .policies import CircuitBreaker, RetryPolicy
+    from typing_extensions import Unpack
+
+    from .actions.action_executor import ExecutorOptions, ToolLike
+    from .actions.runtime import _Run
 
 __all__ = ["RayActionExecutor"]
-
-#: ``(job id, API key, checked arguments, session id, call id)``: one call sent to a replica.
-_Job = tuple[int, str, dict[str, Any], str, Optional[str]]
-#: What a replica answers for one job: the record and the exception the tool raised.
-_Outcome = Optional[tuple[ActionReturn, Optional[BaseException]]]
-
-#: Ray's limit on a replica's concurrent method calls. A replica's own gate limits the
-#: tool calls it runs; this only has to be large enough that pings and cancellations
-#: never queue behind messages of calls waiting at that gate.
-_ACTOR_METHODS = 1000
-#: Points per replica on the hash ring; enough for an even split of sessions.
-_RING_POINTS = 64
-#: How long a failed call waits for its replica to come back before replacing it.
-_RESTART_WAIT = 60.0
-#: Longest Ray error text quoted in a record (Ray's messages carry whole tracebacks).
-_MAX_REASON = 200
-
-
-def _import_ray() -> Any:
-    """The ``ray`` module, or an ``ImportError`` that names the extra to install."""
-    try:
-        import ray
-    except ImportError as exc:
-        raise ImportError(
-            "RayActionExecutor needs Ray: install lagent-like[ray] (pip install 'lagent-like[ray]')"
-        ) from exc
-    return ray
-
-
-#: Attributes ``BaseAction.__init__`` derives from the others: compiled call paths and
-#: a parser that hold unpicklable objects. A replica rebuilds them.
-_DERIVED = frozenset({"_api_specs", "_schemas", "_parser", "_invokers", "_stages"})
-
-
-class _ActionRecipe:
-    """What a replica needs to rebuild an action: its class, parser class and own state.
-
-    An action holds compiled closures and a parser that cannot be pickled; everything
-    else (the description, runtime settings, the tool's own attributes) travels as is.
-
-    Args:
-        action: the action to copy.
-    """
-
-    def __init__(self, action: BaseAction) -> None:
-        self.cls = type(action)
-        self.parser = type(action._parser)
-        self.state = {key: value for key, value in vars(action).items() if key not in _DERIVED}
-
-    def build(self) -> BaseAction:
-        """A new action with the copied state and freshly compiled call paths."""
-        action = self.cls.__new__(self.cls)
-        action.__dict__.update(self.state)
-        BaseAction.__init__(action, self.state["_description"], self.parser, self.state["_enable"])
-        return action
-
-
-class _ToolWorker:
-    """The body of one replica: a copy of the action and the calls it is running.
-
-    Made a Ray actor with ``ray.remote``; its async methods run on the actor's event
-    loop, so one replica serves many calls at once. Sync APIs run in daemon threads.
-
-    Args:
-        recipe: how to build the replica's own copy of the tool (state is per replica).
-        slots: how many calls run at once; more wait their turn.
-    """
-
-    def __init__(self, recipe: _ActionRecipe, slots: int) -> None:
-        from ._private.daemon_pool import DaemonThreadPool
-
-        action = recipe.build()
-        self._action = action
-        self._slots = slots
-        self._threads: DaemonThreadPool = DaemonThreadPool(slots, f"lagent-like-ray-{action.name}")
-        # Created on the actor's loop at first use (Python 3.9 binds a semaphore to a loop).
-        self._gate: Optional[asyncio.Semaphore] = None
-        self._sessions: dict[str, dict[str, Any]] = {}
-        self._running: dict[int, asyncio.Task[tuple[ActionReturn, Optional[BaseException]]]] = {}
-        self._cancelled: set[int] = set()
-
-    # The control methods are async too: they then run on the loop that runs the calls.
-
-    async def ping(self) -> int:
-        """The replica's process id (the caller learns that the replica is alive)."""
-        return os.getpid()
-
-    async def run_many(self, jobs: list[_Job]) -> list[_Outcome]:
-        """Run ``jobs`` concurrently (at most ``slots`` at a time); outcomes in job order."""
-        outcomes = list(await asyncio.gather(*(self._run_one(job) for job in jobs)))
-        return _sendable(outcomes)
-
-    async def cancel(self, job_ids: list[int]) -> None:
-        """Stop the given jobs: the caller stopped waiting for them (a timeout)."""
-        for job_id in job_ids:
-            task = self._running.get(job_id)
-            if task is not None:
-                task.cancel()
-            else:
-                if len(self._cancelled) > 4096:
-                    # Ids of jobs that had already finished pile up here; forget them.
-                    self._cancelled.clear()
-                self._cancelled.add(job_id)
-
-    async def end_session(self, session_id: str) -> None:
-        """Forget the ``ToolContext.state`` of a session."""
-        self._sessions.pop(session_id, None)
-
-    async def _run_one(self, job: _Job) -> _Outcome:
-        job_id, key, args, session_id, call_id = job
-        if self._gate is None:
-            self._gate = asyncio.Semaphore(self._slots)
-        async with self._gate:
-            if job_id in self._cancelled:
-                self._cancelled.discard(job_id)
-                return None
-            task = asyncio.ensure_future(self._call(key, args, session_id, call_id))
-            self._running[job_id] = task
-            try:
-                return await task
-            except asyncio.CancelledError:
-                if task.cancelled() and self._blocking(key):
-                    self._threads.forget_one()  # its thread runs on; let the pool replace it
-                return None
-            finally:
-                del self._running[job_id]
-
-    def _blocking(self, key: str) -> bool:
-        stages = self._action.stages(key)
-        return stages is not None and not stages.is_async and self._action.blocking
-
-    async def _call(
-        self, key: str, args: dict[str, Any], session_id: str, call_id: Optional[str]
-    ) -> tuple[ActionReturn, Optional[BaseException]]:
-        action = self._action
-        stages = action.stages(key)
-        if stages is None:  # the caller routed by this tool's own API names
-            return action._unknown_api(args, key), None
-        context = None
-        if stages.wants_context:
-            state = self._sessions.setdefault(session_id, {})
-            context = ToolContext(session_id, state, action.name, key, call_id, None)
-        label = f"{action.name}.{key}" if action.is_toolkit else action.name
-        run = _Run(stages, args, context, None, label, action.blocking, action.name)
-        record, error = await _run_async(run, self._threads)
-        return record, _portable(error)
-
-
-def _sendable(outcomes: list[_Outcome]) -> list[_Outcome]:
-    """``outcomes``, with any record Ray could not send back replaced by an error record.
-
-    A tool may return its own ``ActionReturn`` holding anything; one such record must
-    not fail the whole message and with it every other call in it.
-    """
-    dumps = _import_ray().cloudpickle.dumps  # what Ray itself pickles with
-    try:
-        dumps(outcomes)
-        return outcomes
-    except Exception:  # noqa: BLE001 - find the culprits below
-        pass
-    checked: list[_Outcome] = []
-    for outcome in outcomes:
-        try:
-            dumps(outcome)
-        except Exception as exc:  # noqa: BLE001 - whatever fails to pickle is reported
-            record = outcome[0] if outcome is not None else ActionReturn()
-            message = f"the tool's result cannot be sent back from its Ray worker: {_reason(exc)}"
-            failed = ActionReturn(None, None, record.type, None, message, ActionStatusCode.API_ERROR)
-            try:
-                dumps(record.args)
-                failed.args = record.args
-            except Exception:  # noqa: BLE001 - the arguments themselves are the culprit
-                failed.args = None
-            outcome = (failed, None)
-        checked.append(outcome)
-    return checked
-
-
-def _portable(error: Optional[BaseException]) -> Optional[BaseException]:
-    """``error`` if it survives pickling, else a ``RuntimeError`` carrying its summary.
-
-    The caller's retry policy and error formatter want the exception; one that cannot
-    be rebuilt on the other side (a custom ``__init__``) must not lose the record.
-    """
-    if error is None:
-        return None
-    try:
-        pickle.loads(pickle.dumps(error))
-    except Exception:  # noqa: BLE001 - any pickling failure means "send a summary"
-        return RuntimeError(f"{type(error).__name__}: {error}")
-    return error
-
-
-def _point(text: str) -> int:
-    # A stable hash: Python's hash() of a str changes from process to process.
-    return int.from_bytes(hashlib.blake2b(text.encode("utf-8"), digest_size=8).digest(), "big")
-
-
-class _HashRing:
-    """Consistent hashing of session ids onto ``replicas`` replicas."""
-
-    def __init__(self, replicas: int) -> None:
-        ring = sorted((_point(f"replica-{r}-{p}"), r) for r in range(replicas) for p in range(_RING_POINTS))
-        self._points = [point for point, _ in ring]
-        self._owners = [owner for _, owner in ring]
-
-    def owner(self, key: str) -> int:
-        """The replica that serves ``key``."""
-        index = bisect.bisect(self._points, _point(key)) % len(self._points)
-        return self._owners[index]
-
-
-def _reason(error: BaseException) -> str:
-    """A one-line summary of a Ray error for a record."""
-    first = str(error).strip().splitlines()[0] if str(error).strip() else ""
-    text = f"{type(error).__name__}: {first}" if first else type(error).__name__
-    return text if len(text) <= _MAX_REASON else text[: _MAX_REASON - 3] + "..."
-
-
-class _Pending:
-    """Calls submitted in one event-loop step, per replica, waiting to be sent."""
-
-    def __init__(self, loop: asyncio.AbstractEventLoop, replicas: int) -> None:
-        self.loop = loop
-        self.queues: list[list[tuple[_Job, asyncio.Future[Any]]]] = [[] for _ in range(replicas)]
-
-
-class _ReplicaPool:
-    """The replicas of one tool, as the caller sees them.
-
-    Args:
-        action: the caller's instance (replicas hold copies made when they start).
-        spawn: starts one replica and returns its actor handle.
-        replicas: how many replicas.
-        slots: calls each replica runs at once.
-    """
-
-    def __init__(self, action: BaseAction, spawn: Callable[[], Any], replicas: int, slots: int) -> None:
-        self.action = action
-        self.slots = slots
-        self._spawn = spawn
-        self.handles = [spawn() for _ in range(replicas)]
-        self._ring = _HashRing(replicas)
-        self._load = [0] * replicas
-        self._turn = itertools.count()
-        self._ids = itertools.count()
-        self._pending: Optional[_Pending] = None
-        self._sending: set[asyncio.Future[None]] = set()
-        self._recovering: dict[int, asyncio.Future[str]] = {}
-        self.closed = False
-
-    def replica_for(self, session_id: Optional[str]) -> int:
-        """The replica for a call: the session's own, or the least busy one without a session."""
-        if session_id is not None:
-            return self._ring.owner(session_id)
-        count = len(self.handles)
-        start = next(self._turn) % count  # ties rotate, so single calls spread too
-        return min(((start + i) % count for i in range(count)), key=lambda r: self._load[r])
-
-    async def run(self, request: _Run, key: str, session_id: Optional[str], call_id: Optional[str]) -> Any:
-        """Run one call on a replica; ``(record, exception)`` as ``call_core`` expects."""
-        ray = _import_ray()
-        replica = self.replica_for(session_id)
-        session = session_id if session_id is not None else DEFAULT_SESSION
-        job: _Job = (next(self._ids), key, request.args, session, call_id)
-        future = self._submit(replica, job)
-        try:
-            if request.timeout is None:
-                outcome = await future
-            else:
-                outcome = await asyncio.wait_for(future, request.timeout)
-        except asyncio.TimeoutError:
-            self.handles[replica].cancel.remote([job[0]])
-            return _timed_out(request)
-        if isinstance(outcome, ray.exceptions.RayActorError):
-            logger().warning("replica %d of %s failed: %s", replica, self.action.name, _reason(outcome))
-            how = await self._recover(replica)
-            message = (
-                f"The Ray worker running {request.label} died during this call "
-                f"({type(outcome).__name__}); "
-                f"{how}. The call may or may not have taken effect; its result is lost."
-            )
-            record = ActionReturn(request.args, None, request.tool, None, message, ActionStatusCode.API_ERROR)
-            return record, outcome
-        if outcome is None:  # cancelled in the replica by someone else
-            message = f"The Ray worker running {request.label} cancelled this call"
-            record = ActionReturn(request.args, None, request.tool, None, message, ActionStatusCode.API_ERROR)
-            return record, None
-        if isinstance(outcome, BaseException):
-            message = f"The Ray worker running {request.label} could not answer: {_reason(outcome)}"
-            record = ActionReturn(request.args, None, request.tool, None, message, ActionStatusCode.API_ERROR)
-            return record, outcome
-        return outcome
-
-    def _submit(self, replica: int, job: _Job) -> asyncio.Future[Any]:
-        """Queue a call for the replica; it is sent at the end of this loop step."""
-        loop = asyncio.get_running_loop()
-        pending = self._pending
-        if pending is None or pending.loop is not loop:
-            pending = self._pending = _Pending(loop, len(self.handles))
-            loop.call_soon(self._flush, pending)
-        future: asyncio.Future[Any] = loop.create_future()
-        pending.queues[replica].append((job, future))
-        self._load[replica] += 1
-        return future
-
-    def _flush(self, pending: _Pending) -> None:
-        """Send what this loop step submitted: one Ray message per replica and ``slots`` calls."""
-        if self._pending is pending:
-            self._pending = None
-        for replica, queue in enumerate(pending.queues):
-            for start in range(0, len(queue), self.slots):
-                self._send(replica, queue[start : start + self.slots])
-
-    def _send(self, replica: int, chunk: list[tuple[_Job, asyncio.Future[Any]]]) -> None:
-        """Send one message of calls; calls that cannot be sent get the error as their outcome."""
-        try:
-            ref = self.handles[replica].run_many.remote([job for job, _ in chunk])
-        except Exception as exc:  # noqa: BLE001 - e.g. arguments Ray cannot pickle
-            if len(chunk) > 1:
-                # Find the call at fault: the others must still run.
-                for one in chunk:
-                    self._send(replica, [one])
-                return
-            self._load[replica] -= 1
-            future = chunk[0][1]
-            if not future.done():  # a call that timed out before it was sent has gone
-                future.set_result(exc)
-            return
-        sending = asyncio.ensure_future(self._deliver(replica, ref, chunk))
-        # Held until done: the loop keeps only weak references to tasks.
-        self._sending.add(sending)
-        sending.add_done_callback(self._sending.discard)
-
-    async def _deliver(self, replica: int, ref: Any, chunk: list[tuple[_Job, asyncio.Future[Any]]]) -> None:
-        """Hand each call of a sent message its outcome: a record, or the error that ended it."""
-        ray = _import_ray()
-        outcomes: Sequence[Any]
-        try:
-            outcomes = await ref
-        except ray.exceptions.RayError as exc:
-            outcomes = [exc] * len(chunk)
-        except Exception as exc:  # noqa: BLE001 - whatever failed, every waiting call gets a record
-            logger().warning("a Ray call of %s failed", self.action.name, exc_info=True)
-            outcomes = [exc] * len(chunk)
-        finally:
-            self._load[replica] -= len(chunk)
-        for (_, future), outcome in zip(chunk, outcomes):
-            if not future.done():  # a timed-out call has stopped waiting
-                future.set_result(outcome)
-
-    async def _recover(self, replica: int) -> str:
-        """Wait until a replica that failed a call is back; how it came back, for the record.
-
-        Every call that failed with the same replica shares one recovery.
-        """
-        recovery = self._recovering.get(replica)
-        if recovery is None or recovery.get_loop() is not asyncio.get_running_loop():
-            recovery = self._recovering[replica] = asyncio.ensure_future(self._ping_or_replace(replica))
-            recovery.add_done_callback(lambda _: self._recovering.pop(replica, None))
-        return await asyncio.shield(recovery)
-
-    async def _ping_or_replace(self, replica: int) -> str:
-        """Wait for the replica to answer again, or replace it; how it came back."""
-        ray = _import_ray()
-        handle = self.handles[replica]
-        try:
-            # Retried while Ray restarts the actor; fails for good once it cannot.
-            await asyncio.wait_for(handle.ping.options(max_task_retries=-1).remote(), _RESTART_WAIT)
-            return "Ray restarted the worker, and the next call runs on it"
-        except (ray.exceptions.RayError, asyncio.TimeoutError):
-            if self.closed:  # killed on purpose: nothing to bring back
-                return "the executor was closed"
-            logger().warning("replica %d of %s is gone; starting a new one", replica, self.action.name)
-        _kill(handle)
-        self.handles[replica] = self._spawn()
-        return "the worker could not be restarted and was replaced by a new one; the next call runs on it"
-
-    def end_session(self, session_id: str) -> None:
-        """Tell the session's replica to forget its context state (no answer awaited)."""
-        self.handles[self._ring.owner(session_id)].end_session.remote(session_id)
-
-    def kill(self) -> None:
-        """Kill every replica for good (calls running there fail)."""
-        self.closed = True
-        for handle in self.handles:
-            _kill(handle)
-
-
-def _kill(handle: Any) -> None:
-    """Kill an actor without restart; one already gone is fine."""
-    ray = _import_ray()
-    try:
-        ray.kill(handle, no_restart=True)
-    except Exception:  # noqa: BLE001 - an actor that is already gone needs no killing
-        logger().debug("ray.kill failed", exc_info=True)
 
 
 def _per_tool(value: Union[int, Mapping[str, int]], what: str) -> Optional[dict[str, int]]:
@@ -543,34 +136,13 @@ class RayActionExecutor(AsyncActionExecutor):
         actor_options: Optional[Mapping[str, Any]] = None,
         address: Optional[str] = None,
         ray_init_kwargs: Optional[Mapping[str, Any]] = None,
-        timeout: Optional[float] = None,
-        retry: Optional[RetryPolicy] = None,
-        circuit_breaker: Optional[Callable[[], CircuitBreaker]] = None,
-        error_formatter: Optional[Callable[[BaseException, ActionReturn], Optional[str]]] = None,
-        max_output_chars: Optional[int] = None,
-        max_workers: Optional[int] = None,
-        sleep: Optional[Callable[[float], Any]] = None,
-        random: Optional[Callable[[], float]] = None,
+        **options: Unpack[ExecutorOptions],
     ) -> None:
-        ray = _import_ray()
-        self._pools: dict[str, _ReplicaPool] = {}
+        ray = import_ray()
+        self._pools: dict[str, ReplicaPool] = {}
         self._closed = False
         self._started_ray = False
-        super().__init__(
-            actions,
-            invalid_action,
-            no_action,
-            finish_action,
-            finish_in_action,
-            timeout=timeout,
-            retry=retry,
-            circuit_breaker=circuit_breaker,
-            error_formatter=error_formatter,
-            max_output_chars=max_output_chars,
-            max_workers=max_workers,
-            sleep=sleep,
-            random=random,
-        )
+        super().__init__(actions, invalid_action, no_action, finish_action, finish_in_action, **options)
         for setting, what in ((replicas, "replicas"), (max_concurrency, "max_concurrency")):
             named = _per_tool(setting, what)
             if named is not None:
@@ -606,29 +178,18 @@ class RayActionExecutor(AsyncActionExecutor):
             and action is not self.invalid_action
         )
 
-    def _new_pool(self, action: BaseAction) -> _ReplicaPool:
-        ray = _import_ray()
+    def _new_pool(self, action: BaseAction) -> ReplicaPool:
         from .exceptions import ToolDefinitionError
 
         slots = _pick(self._slots, action.name, self.DEFAULT_MAX_CONCURRENCY)
-        options = {
-            "max_concurrency": max(_ACTOR_METHODS, slots + 1),
-            "max_restarts": self._max_restarts,
-            "max_task_retries": 0,
-            **self._actor_options,
-        }
-        worker = ray.remote(_ToolWorker).options(**options)
-
-        recipe = _ActionRecipe(action)
-
-        def spawn() -> Any:
-            return worker.remote(recipe, slots)
-
+        # At most once: a tool call may have side effects, so Ray never runs one again.
+        options = {"max_restarts": self._max_restarts, "max_task_retries": 0, **self._actor_options}
+        spawn = replica_starter(action, slots, options)
         try:
-            return _ReplicaPool(action, spawn, _pick(self._replicas, action.name, 1), slots)
+            return ReplicaPool(action, spawn, _pick(self._replicas, action.name, 1), slots)
         except Exception as exc:  # Ray reports unpicklable tools in many ways
             raise ToolDefinitionError(
-                "RayActionExecutor", [f"{action.name} cannot be sent to a Ray worker: {_reason(exc)}"]
+                "RayActionExecutor", [f"{action.name} cannot be sent to a Ray worker: {reason(exc)}"]
             ) from exc
 
     async def __call__(  # type: ignore[override]
@@ -651,32 +212,12 @@ class RayActionExecutor(AsyncActionExecutor):
         if not action._enable:
             return self._call_unrouted(name, command)
         plan = self._plan(name, session_id, call_id)
-        ret = await self._drive(call_core(plan, command), pool, key, session_id, call_id)
-        return mark_open(ret, action is self.finish_action)
 
-    async def _drive(
-        self, core: Core, pool: _ReplicaPool, key: str, session_id: Optional[str], call_id: Optional[str]
-    ) -> ActionReturn:
-        """``drive_async`` with the tool run sent to a replica."""
-        answer: Any = None
-        try:
-            while True:
-                request = core.send(answer)
-                if isinstance(request, _Hook):
-                    answer = await _hook_result_async(request)
-                elif isinstance(request, _Run):
-                    answer = await pool.run(request, key, session_id, call_id)
-                else:
-                    answer = None
-                    try:
-                        pause = (self._sleep or asyncio.sleep)(request.seconds)
-                        if inspect.isawaitable(pause):
-                            await pause
-                    except Exception:  # noqa: BLE001 - a misbehaving sleep must not end the call
-                        logger().warning("sleep between attempts failed", exc_info=True)
-        except StopIteration as stop:
-            result: ActionReturn = stop.value
-            return result
+        def run(request: _Run) -> Awaitable[tuple[ActionReturn, Optional[BaseException]]]:
+            return pool.run(request, key, session_id, call_id)
+
+        ret = await drive_async(call_core(plan, command), self._thread_pool(), self._sleep, run)
+        return mark_open(ret, action is self.finish_action)
 
     def _direct_or_call(
         self, name: Any, command: Any, session_id: Optional[str], call_id: Optional[str]
@@ -758,7 +299,7 @@ class RayActionExecutor(AsyncActionExecutor):
             pool.kill()
         if self._started_ray:
             self._started_ray = False
-            _import_ray().shutdown()
+            import_ray().shutdown()
 
     async def aclose(self) -> None:
         """:meth:`close`, for ``async`` code."""

@@ -12,9 +12,11 @@ its model see a different story per tool. Here a request
   :class:`HttpStatusError` for any other status, which the tool turns into an
   ``HTTP_ERROR`` record with :meth:`HttpStatusError.to_action_return`.
 
-Every message built here goes through :func:`redact` with the tool's secrets, so an
-API key never reaches an ``errmsg`` or a log line. ``requests`` is imported inside the
-functions: importing ``lagent_like`` must stay cheap and must not need it.
+Every message built here goes through :func:`redact` (or :func:`excerpt`, for quoted
+bodies) with the tool's secrets, so an API key never reaches an ``errmsg`` or a log
+line; the model client (:mod:`lagent_like.llms.openai`) quotes servers through them
+too. ``requests`` is imported inside the functions: importing ``lagent_like`` must
+stay cheap and must not need it.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ __all__ = [
     "POOL_MAXSIZE",
     "REDACTED",
     "close_session",
+    "excerpt",
     "http_request",
     "redact",
     "shared_session",
@@ -102,6 +105,15 @@ def redact(text: str, secrets: Iterable[Optional[str]] = ()) -> str:
         if secret:
             text = text.replace(secret, REDACTED)
     return text
+
+
+def excerpt(text: str, secrets: Iterable[Optional[str]], limit: int) -> str:
+    """``text`` on one line, redacted, then cut to ``limit`` characters with ``...``.
+
+    Redacted before it is shortened, so that no cut-off piece of a secret survives.
+    """
+    flat = " ".join(redact(text, secrets).split())
+    return flat if len(flat) <= limit else flat[: limit - 3] + "..."
 
 
 def _where(url: str) -> str:
@@ -195,9 +207,6 @@ def http_request(
         raise TransientToolError(
             redact(f"{tool}: {where} failed with HTTP {status}{reason}; try again later", hidden)
         )
-    # Redacted before it is shortened, so that no cut-off piece of a key survives.
-    body = " ".join(redact(response.text, hidden).split())
-    if len(body) > _BODY_EXCERPT:
-        body = body[: _BODY_EXCERPT - 3] + "..."
-    excerpt = f": {body}" if body else ""
-    raise HttpStatusError(status, redact(f"{tool}: {where} answered HTTP {status}{reason}{excerpt}", hidden))
+    body = excerpt(response.text, hidden, _BODY_EXCERPT)
+    said = f": {body}" if body else ""
+    raise HttpStatusError(status, redact(f"{tool}: {where} answered HTTP {status}{reason}{said}", hidden))

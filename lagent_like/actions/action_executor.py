@@ -13,7 +13,7 @@ import inspect
 import os
 import threading
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any, Callable, Optional, Union
+from typing import TYPE_CHECKING, Any, Callable, Optional, TypedDict, Union
 
 from .._private.aliases import assign_aliases
 from .._private.describe import copy_description
@@ -39,6 +39,19 @@ _Route = tuple[BaseAction, Invoker, bool, str, Stages]
 
 #: What an executor accepts as a tool: an action, or a function that becomes a ``FunctionTool``.
 ToolLike = Union[BaseAction, Callable[..., Any]]
+
+
+class ExecutorOptions(TypedDict, total=False):
+    """The keyword-only settings of :class:`ActionExecutor`, for subclasses that pass them on."""
+
+    timeout: Optional[float]
+    retry: Optional[RetryPolicy]
+    circuit_breaker: Optional[Callable[[], CircuitBreaker]]
+    error_formatter: Optional[Callable[[BaseException, ActionReturn], Optional[str]]]
+    max_output_chars: Optional[int]
+    max_workers: Optional[int]
+    sleep: Optional[Callable[[float], Any]]
+    random: Optional[Callable[[], float]]
 
 
 def _run_builtin(action: BaseAction, command: Any) -> ActionReturn:

@@ -14,7 +14,7 @@ import inspect
 import math
 from collections.abc import Generator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, Optional, Union
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, Optional, Union
 
 from .._private.log import logger
 from .._private.text import preview
@@ -59,6 +59,8 @@ class _Sleep:
 
 Request = Union[_Hook, _Run, _Sleep]
 Core = Generator[Request, Any, ActionReturn]
+#: Runs a tool somewhere else, timeout included; answers ``(record, exception or None)``.
+RunElsewhere = Callable[[_Run], Awaitable[tuple[ActionReturn, Optional[BaseException]]]]
 
 
 @dataclass
@@ -325,11 +327,16 @@ async def _hook_result_async(request: _Hook) -> Any:
 
 
 async def drive_async(
-    core: Core, pool: DaemonThreadPool, sleep: Optional[Callable[[float], Any]] = None
+    core: Core,
+    pool: DaemonThreadPool,
+    sleep: Optional[Callable[[float], Any]] = None,
+    run: Optional[RunElsewhere] = None,
 ) -> ActionReturn:
     """Answer ``core``'s requests with ``await``: async tools on the loop, sync ones in ``pool``.
 
     On timeout an async tool is cancelled; a sync tool's thread runs on unobserved.
+    ``run``, when given, runs the tool instead (elsewhere: in a Ray replica) and
+    enforces the request's timeout itself; ``pool`` is then not used.
     """
     import asyncio
 
@@ -339,6 +346,8 @@ async def drive_async(
             request = core.send(answer)
             if isinstance(request, _Hook):
                 answer = await _hook_result_async(request)
+            elif run is not None and isinstance(request, _Run):
+                answer = await run(request)
             elif isinstance(request, _Run):
                 work = _run_async(request, pool)
                 if request.timeout is None:

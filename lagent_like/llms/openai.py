@@ -17,24 +17,41 @@ What it takes care of, so that agents do not have to:
   each text delta goes to an ``on_token`` callback, and text and tool-call deltas are
   assembled into the same message a non-streaming call returns.
 
-``requests`` is imported on first use, so importing this module stays cheap.
+Reading what servers send back (error bodies, server-sent events, the variants of the
+message shape) is in :mod:`lagent_like._private.chat_wire`; this module sends requests
+and decides what each answer means. ``requests`` is imported on first use, so
+importing this module stays cheap.
 """
 
 from __future__ import annotations
 
 import json
-import math
 import os
 import random as _random
 import threading
 import time
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from contextlib import closing
-from email.utils import parsedate_to_datetime
 from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 from urllib.parse import urlsplit
 
-from .._private.http import redact
+from .._private.arg_checks import (
+    check_arguments,
+    is_count,
+    is_duration,
+    is_http_url,
+    is_non_blank_str,
+    is_positive_duration,
+)
+from .._private.chat_wire import (
+    StreamedMessage,
+    body_text,
+    completion_message,
+    error_message,
+    retry_after,
+    sse_data,
+)
+from .._private.http import excerpt, redact
 from .._private.log import logger
 from ..exceptions import (
     ModelClientError,
@@ -71,55 +88,6 @@ _MESSAGE_EXCERPT = 500
 #: Request headers whose values are secrets, besides the API key itself.
 _SECRET_HEADERS = frozenset({"authorization", "api-key", "x-api-key", "proxy-authorization"})
 
-#: Where error bodies keep their message, tried in order: OpenAI and Ollama
-#: (``{"error": {"message"}}``), plain ``{"error": "..."}``, vLLM's flat
-#: ``{"object": "error", "message"}``, and FastAPI's ``{"detail"}``.
-_ERROR_MESSAGE_PATHS: tuple[tuple[str, ...], ...] = (
-    ("error", "message"),
-    ("error",),
-    ("message",),
-    ("detail",),
-)
-
-
-def _is_number(value: object) -> bool:
-    # bool is an int subclass, but True is never a sensible duration or count.
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
-
-
-def _is_positive_duration(value: object) -> bool:
-    return _is_number(value) and value > 0  # type: ignore[operator]
-
-
-def _is_duration(value: object) -> bool:
-    return _is_number(value) and value >= 0  # type: ignore[operator]
-
-
-def _is_count(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
-
-
-def _is_http_url(value: object) -> bool:
-    if not isinstance(value, str):
-        return False
-    parts = urlsplit(value)
-    return parts.scheme in ("http", "https") and bool(parts.netloc)
-
-
-def _is_model_name(value: object) -> bool:
-    return isinstance(value, str) and bool(value.strip())
-
-
-#: ``(argument, what it must be, check)`` for each constructor argument that is checked.
-_ARGUMENT_CHECKS: tuple[tuple[str, str, Callable[[object], bool]], ...] = (
-    ("model", "a non-empty string", _is_model_name),
-    ("base_url", "an http:// or https:// URL", _is_http_url),
-    ("timeout", "a finite number > 0", _is_positive_duration),
-    ("max_retries", "an int >= 0", _is_count),
-    ("backoff", "a finite number >= 0", _is_duration),
-    ("max_delay", "a finite number >= 0", _is_duration),
-)
-
 
 def _display_url(url: str) -> str:
     """``url`` without user info or query string, which may hold credentials."""
@@ -132,166 +100,16 @@ def _attempts_text(attempts: int) -> str:
     return f"after {attempts} attempt{'s' if attempts != 1 else ''}"
 
 
-def _excerpt(text: str, secrets: Iterable[str]) -> str:
-    """``text`` on one line, redacted, then shortened (so no cut-off piece of a key survives)."""
-    flat = " ".join(redact(text, secrets).split())
-    return flat if len(flat) <= _MESSAGE_EXCERPT else flat[: _MESSAGE_EXCERPT - 3] + "..."
-
-
-def _body_text(response: requests.Response) -> str:
-    """The body as text: JSON is UTF-8, and guessing the charset of a large body is slow."""
-    return response.content.decode("utf-8", errors="replace")
-
-
-def _error_message(body: str) -> str:
-    """The server's explanation in an error body: a known JSON field, else the text itself."""
-    try:
-        data: Any = json.loads(body)
-    except ValueError:
-        return body
-    for path in _ERROR_MESSAGE_PATHS:
-        value = data
-        for key in path:
-            value = value.get(key) if isinstance(value, dict) else None
-        if isinstance(value, str) and value.strip():
-            return value
-    return body
-
-
-def _retry_after(value: Optional[str]) -> Optional[float]:
-    """Seconds asked for by a ``Retry-After`` header (delta-seconds or an HTTP date), if readable."""
-    if value is None:
-        return None
-    try:
-        seconds = float(value)
-    except ValueError:
-        try:
-            when = parsedate_to_datetime(value)
-        except (TypeError, ValueError):
-            return None
-        seconds = when.timestamp() - time.time()
-    return max(0.0, seconds) if math.isfinite(seconds) else None
+def _is_retryable_status(status: int) -> bool:
+    """A rate limit or a server fault may pass; any other refusal will not."""
+    return status == 429 or status >= 500
 
 
 def _is_retryable(error: ModelClientError) -> bool:
     """No answer, a rate limit or a server fault may pass; any other refusal will not."""
     if isinstance(error, ModelHTTPError):
-        return error.status == 429 or error.status >= 500
+        return _is_retryable_status(error.status)
     return isinstance(error, ModelConnectionError)
-
-
-def _text_of(content: Any) -> Optional[str]:
-    """Message content as text: a string, ``None``, or a list of ``{"type": "text"}`` parts joined."""
-    if content is None or isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        return "".join(
-            part.get("text", "") for part in content if isinstance(part, dict) and part.get("type") == "text"
-        )
-    return str(content)
-
-
-def _arguments_text(arguments: Any) -> str:
-    """Tool-call arguments as the JSON string OpenAI sends (some servers send an object)."""
-    if arguments is None:
-        return ""
-    if isinstance(arguments, str):
-        return arguments
-    return json.dumps(arguments, ensure_ascii=False)
-
-
-def _tool_call(raw: Mapping[str, Any], index: int) -> dict[str, Any]:
-    """One tool call in OpenAI's shape, with an id made up if the server sent none."""
-    function = raw.get("function")
-    function = function if isinstance(function, Mapping) else {}
-    call_id = raw.get("id")
-    return {
-        "id": call_id if isinstance(call_id, str) and call_id else f"call_{index}",
-        "type": "function",
-        "function": {
-            "name": str(function.get("name") or ""),
-            "arguments": _arguments_text(function.get("arguments")),
-        },
-    }
-
-
-def _assistant_message(raw: Mapping[str, Any]) -> dict[str, Any]:
-    """The plain-dict assistant message returned by :meth:`OpenAIChat.chat`."""
-    raw_calls = raw.get("tool_calls")
-    if not raw_calls and isinstance(raw.get("function_call"), Mapping):
-        # The pre-tools API (still spoken by some servers) returns one call, without an id.
-        raw_calls = [{"function": raw["function_call"]}]
-    calls = [_tool_call(call, i) for i, call in enumerate(raw_calls or []) if isinstance(call, Mapping)]
-    message: dict[str, Any] = {"role": "assistant", "content": _text_of(raw.get("content"))}
-    if calls:
-        message["tool_calls"] = calls
-    return message
-
-
-def _sse_data(lines: Iterable[bytes]) -> Iterator[str]:
-    """The ``data`` of each server-sent event, its ``data:`` lines joined by newlines."""
-    data: list[str] = []
-    for raw in lines:
-        line = raw.decode("utf-8", errors="replace")
-        if not line:
-            if data:
-                yield "\n".join(data)
-            data = []
-            continue
-        field, colon, value = line.partition(":")
-        # Lines starting with ':' are comments (keep-alives); other fields carry no text.
-        if field == "data":
-            data.append(value[1:] if colon and value.startswith(" ") else value)
-    if data:
-        yield "\n".join(data)
-
-
-class _StreamedMessage:
-    """Builds the assistant message from streamed chunks, the way the server would have sent it whole."""
-
-    def __init__(self) -> None:
-        self.text: list[str] = []
-        self.calls: dict[int, dict[str, Any]] = {}
-
-    def add(self, chunk: Mapping[str, Any]) -> str:
-        """Take one chunk in; return the text it adds (``''`` for none)."""
-        choices = chunk.get("choices")
-        # A chunk without choices carries only usage statistics.
-        if not isinstance(choices, list) or not choices or not isinstance(choices[0], Mapping):
-            return ""
-        delta = choices[0].get("delta")
-        if not isinstance(delta, Mapping):
-            return ""
-        for position, call in enumerate(delta.get("tool_calls") or []):
-            if isinstance(call, Mapping):
-                self._add_call(call, position)
-        text = _text_of(delta.get("content")) or ""
-        if text:
-            self.text.append(text)
-        return text
-
-    def _add_call(self, delta: Mapping[str, Any], position: int) -> None:
-        index = delta.get("index")
-        slot = self.calls.setdefault(index if isinstance(index, int) else position, {"function": {}})
-        if delta.get("id"):
-            slot["id"] = delta["id"]
-        function = delta.get("function")
-        if not isinstance(function, Mapping):
-            return
-        if function.get("name"):
-            # Sent once, in full, by OpenAI and vLLM; kept whole if a server repeats it.
-            slot["function"]["name"] = function["name"]
-        arguments = function.get("arguments")
-        if isinstance(arguments, str):
-            slot["function"]["arguments"] = slot["function"].get("arguments", "") + arguments
-        elif arguments is not None:
-            slot["function"]["arguments"] = arguments
-
-    def message(self) -> dict[str, Any]:
-        """The assembled message, in the shape :meth:`OpenAIChat.chat` returns."""
-        calls = [self.calls[index] for index in sorted(self.calls)]
-        content = "".join(self.text) if self.text or not calls else None
-        return _assistant_message({"content": content, "tool_calls": calls})
 
 
 class OpenAIChat:
@@ -358,17 +176,17 @@ class OpenAIChat:
         random: Optional[Callable[[], float]] = None,
         headers: Optional[Mapping[str, str]] = None,
     ) -> None:
-        values = {
-            "model": model,
-            "base_url": base_url,
-            "timeout": timeout,
-            "max_retries": max_retries,
-            "backoff": backoff,
-            "max_delay": max_delay,
-        }
-        for name, expected, accepts in _ARGUMENT_CHECKS:
-            if not accepts(values[name]):
-                raise ValueError(f"OpenAIChat: {name} must be {expected}, got {values[name]!r}")
+        check_arguments(
+            "OpenAIChat",
+            [
+                ("model", model, is_non_blank_str, "a non-empty string"),
+                ("base_url", base_url, is_http_url, "an http:// or https:// URL"),
+                ("timeout", timeout, is_positive_duration, "a finite number > 0"),
+                ("max_retries", max_retries, is_count, "an int >= 0"),
+                ("backoff", backoff, is_duration, "a finite number >= 0"),
+                ("max_delay", max_delay, is_duration, "a finite number >= 0"),
+            ],
+        )
         self.model = model
         self.base_url = base_url.rstrip("/")
         self.url = f"{self.base_url}/chat/completions"
@@ -578,7 +396,7 @@ class OpenAIChat:
             ) from None
         except requests.RequestException as exc:
             raise ModelClientError(
-                f"could not send the request to model server {where}: {_excerpt(str(exc), self._secrets)}",
+                f"could not send the request to model server {where}: {self._quote(str(exc))}",
                 url=where,
                 attempts=attempt,
             ) from None
@@ -591,10 +409,9 @@ class OpenAIChat:
         """The exception for an error status, quoting the server's message."""
         where = _display_url(self.url)
         status = response.status_code
-        server_message = _excerpt(_error_message(_body_text(response)), self._secrets)
+        server_message = self._quote(error_message(body_text(response)))
         reason = f" {response.reason}" if response.reason else ""
-        retryable = status == 429 or status >= 500
-        tried = f" {_attempts_text(attempt)}" if retryable else ""
+        tried = f" {_attempts_text(attempt)}" if _is_retryable_status(status) else ""
         said = f": {server_message}" if server_message else ""
         return ModelHTTPError(
             f"model server {where} answered HTTP {status}{reason}{tried}{said}",
@@ -602,7 +419,7 @@ class OpenAIChat:
             attempts=attempt,
             status=status,
             server_message=server_message,
-            retry_after=_retry_after(response.headers.get("Retry-After")),
+            retry_after=retry_after(response.headers.get("Retry-After")),
         )
 
     def _delay(self, attempt: int, error: ModelClientError) -> float:
@@ -616,29 +433,17 @@ class OpenAIChat:
 
     def _read_completion(self, response: requests.Response, attempts: int) -> dict[str, Any]:
         """The assistant message of a (non-streamed) chat completion body."""
-        where = _display_url(self.url)
         with closing(response):
-            text = _body_text(response)
+            text = body_text(response)
         try:
             data: Any = json.loads(text)
         except ValueError:
-            raise ModelResponseError(
-                f"model server {where} answered HTTP {response.status_code} with a body that is not JSON: "
-                f"{_excerpt(text, self._secrets)!r}",
-                url=where,
-                attempts=attempts,
-            ) from None
-        choices = data.get("choices") if isinstance(data, dict) else None
-        first = choices[0] if isinstance(choices, list) and choices else None
-        message = first.get("message") if isinstance(first, dict) else None
-        if not isinstance(message, dict):
-            raise ModelResponseError(
-                f"model server {where} answered without choices[0].message: "
-                f"{_excerpt(text, self._secrets)!r}",
-                url=where,
-                attempts=attempts,
-            )
-        return _assistant_message(message)
+            what = f"answered HTTP {response.status_code} with a body that is not JSON: {self._quote(text)!r}"
+            raise self._bad_answer(what, attempts) from None
+        message = completion_message(data)
+        if message is None:
+            raise self._bad_answer(f"answered without choices[0].message: {self._quote(text)!r}", attempts)
+        return message
 
     def _read_stream(
         self, response: requests.Response, on_token: Optional[OnToken], attempts: int
@@ -647,11 +452,11 @@ class OpenAIChat:
         import requests
 
         where = _display_url(self.url)
-        streamed = _StreamedMessage()
+        streamed = StreamedMessage()
         with closing(response):
             try:
                 # chunk_size=None: hand over each chunk as it arrives, not per 512 bytes.
-                for data in _sse_data(response.iter_lines(chunk_size=None)):
+                for data in sse_data(response.iter_lines(chunk_size=None)):
                     if data.strip() == "[DONE]":
                         break
                     text = streamed.add(self._stream_chunk(data, attempts))
@@ -669,23 +474,23 @@ class OpenAIChat:
 
     def _stream_chunk(self, data: str, attempts: int) -> Mapping[str, Any]:
         """One streamed chunk, parsed; an error the server reports mid-stream is raised."""
-        where = _display_url(self.url)
         try:
             chunk: Any = json.loads(data)
         except ValueError:
             chunk = None
         if not isinstance(chunk, dict):
-            raise ModelResponseError(
-                f"model server {where} streamed an event that is not a JSON object: "
-                f"{_excerpt(data, self._secrets)!r}",
-                url=where,
-                attempts=attempts,
-            )
+            what = f"streamed an event that is not a JSON object: {self._quote(data)!r}"
+            raise self._bad_answer(what, attempts)
         if "error" in chunk:
-            raise ModelResponseError(
-                f"model server {where} reported an error mid-stream: "
-                f"{_excerpt(_error_message(data), self._secrets)}",
-                url=where,
-                attempts=attempts,
-            )
+            what = f"reported an error mid-stream: {self._quote(error_message(data))}"
+            raise self._bad_answer(what, attempts)
         return chunk
+
+    def _bad_answer(self, what: str, attempts: int) -> ModelResponseError:
+        """The exception for an answer that is not a chat completion: the server ``what``."""
+        where = _display_url(self.url)
+        return ModelResponseError(f"model server {where} {what}", url=where, attempts=attempts)
+
+    def _quote(self, text: str) -> str:
+        """``text`` fit to quote in an exception: on one line, redacted, shortened."""
+        return excerpt(text, self._secrets, _MESSAGE_EXCERPT)
