@@ -36,7 +36,6 @@ A sketch of the executor's loop::
 
 from __future__ import annotations
 
-import math
 import threading
 import time
 from collections.abc import Iterable
@@ -44,24 +43,11 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any, Callable, Optional
 
+from ._private.arg_checks import check_arguments, is_duration, is_positive_count
 from .exceptions import TransientToolError
 from .schema import ActionStatusCode
 
 __all__ = ["CircuitBreaker", "CircuitState", "RetryPolicy"]
-
-
-def _is_count(value: object) -> bool:
-    # Here and below: bool is an int subclass, but True is never a sensible count or delay.
-    return isinstance(value, int) and not isinstance(value, bool) and value >= 1
-
-
-def _is_duration(value: object) -> bool:
-    return (
-        isinstance(value, (int, float))
-        and not isinstance(value, bool)
-        and math.isfinite(value)
-        and value >= 0
-    )
 
 
 def _is_fraction(value: object) -> bool:
@@ -70,21 +56,6 @@ def _is_fraction(value: object) -> bool:
 
 def _is_exception_class(value: object) -> bool:
     return isinstance(value, type) and issubclass(value, BaseException)
-
-
-def _check(owner: str, checks: Iterable[tuple[str, object, Callable[[object], bool], str]]) -> None:
-    """Raise ``ValueError`` for the first value that fails its check.
-
-    Args:
-        owner: the class whose arguments are checked, for the message.
-        checks: ``(name, value, predicate, what is expected)`` rows.
-
-    Raises:
-        ValueError: naming the argument, what it must be and the value received.
-    """
-    for name, value, accepts, expected in checks:
-        if not accepts(value):
-            raise ValueError(f"{owner}: {name} must be {expected}, got {value!r}")
 
 
 def _as_exception_classes(value: object) -> object:
@@ -137,12 +108,12 @@ class RetryPolicy:
     def __post_init__(self) -> None:
         # Frozen: the normalised tuple is written past __setattr__, once, before any use.
         object.__setattr__(self, "retry_on", _as_exception_classes(self.retry_on))
-        _check(
+        check_arguments(
             "RetryPolicy",
             [
-                ("max_attempts", self.max_attempts, _is_count, "an int >= 1"),
-                ("base_delay", self.base_delay, _is_duration, "a finite number >= 0"),
-                ("max_delay", self.max_delay, _is_duration, "a finite number >= 0"),
+                ("max_attempts", self.max_attempts, is_positive_count, "an int >= 1"),
+                ("base_delay", self.base_delay, is_duration, "a finite number >= 0"),
+                ("max_delay", self.max_delay, is_duration, "a finite number >= 0"),
                 ("jitter", self.jitter, _is_fraction, "a number between 0 and 1"),
                 ("retry_on", self.retry_on, _all_exception_classes, "a tuple of exception classes"),
                 ("retry_timeouts", self.retry_timeouts, lambda v: isinstance(v, bool), "a bool"),
@@ -166,7 +137,7 @@ class RetryPolicy:
         Raises:
             ValueError: ``attempt`` is not an int >= 1.
         """
-        _check("RetryPolicy.should_retry", [("attempt", attempt, _is_count, "an int >= 1")])
+        check_arguments("RetryPolicy.should_retry", [("attempt", attempt, is_positive_count, "an int >= 1")])
         if attempt >= self.max_attempts:
             return False
         if state == ActionStatusCode.TIMEOUT:
@@ -193,7 +164,7 @@ class RetryPolicy:
         Raises:
             ValueError: ``attempt`` is not an int >= 1.
         """
-        _check("RetryPolicy.delay", [("attempt", attempt, _is_count, "an int >= 1")])
+        check_arguments("RetryPolicy.delay", [("attempt", attempt, is_positive_count, "an int >= 1")])
         # 2.0 ** 1024 overflows; far past any max_delay anyway, where min() takes over.
         backoff = min(self.max_delay, self.base_delay * 2.0 ** min(attempt - 1, 1023))
         return max(0.0, backoff * (1 + self.jitter * (2 * random() - 1)))
@@ -256,11 +227,11 @@ class CircuitBreaker:
         reset_timeout: float = 30.0,
         clock: Optional[Callable[[], float]] = None,
     ) -> None:
-        _check(
+        check_arguments(
             "CircuitBreaker",
             [
-                ("failure_threshold", failure_threshold, _is_count, "an int >= 1"),
-                ("reset_timeout", reset_timeout, _is_duration, "a finite number >= 0"),
+                ("failure_threshold", failure_threshold, is_positive_count, "an int >= 1"),
+                ("reset_timeout", reset_timeout, is_duration, "a finite number >= 0"),
                 ("clock", clock, lambda v: v is None or callable(v), "a callable returning seconds, or None"),
             ],
         )

@@ -20,6 +20,7 @@ __all__ = [
     "is_duration",
     "is_http_url",
     "is_non_blank_str",
+    "is_positive_count",
     "is_positive_duration",
 ]
 
@@ -42,6 +43,11 @@ def is_duration(value: object) -> bool:
 def is_count(value: object) -> bool:
     """An int >= 0 (not a bool)."""
     return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def is_positive_count(value: object) -> bool:
+    """An int >= 1 (not a bool)."""
+    return is_count(value) and value >= 1  # type: ignore[operator]
 
 
 def is_http_url(value: object) -> bool:
