@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lagent_like._private.docstrings import parse_docstring, parse_with_library, reduce_roles
-from lagent_like._private.google_docstring import read_google, returns_section
+from lagent_like._private.google_docstring import read_common_google, read_google, returns_section
 
 CORPUS = {
     "one-line": "Make text bold.",
@@ -60,6 +60,58 @@ def test_fast_reader_matches_docstring_parser(text: str) -> None:
 )
 def test_fast_reader_defers_what_it_does_not_handle(text: str) -> None:
     assert read_google(inspect.cleandoc(text)) is None
+
+
+# Raw ``__doc__`` strings as methods carry them: indented, with the closing quotes' line.
+COMMON = {
+    "args": "Add.\n\n        Args:\n            a: first\n            b (int): second\n        ",
+    "no-blank-line": "Add.\n        Args:\n            a: first\n        ",
+    "margin-in-blank-lines": (
+        "Add.\n        \n        Args:\n            a: first\n        \n        Returns:\n            int: sum\n        "
+    ),
+    "returns-named": "Add.\n\n    Args:\n        a: first\n\n    Returns:\n        total (int): the sum\n",
+    "returns-plain": "Add.\n\n    Parameters:\n      a (str, optional): first\n\n    Returns:\n      the sum",
+    "flush-left": "Add.\n\nArgs:\n  a: first\n  b: second",
+    "typed-with-parens": "Add.\n\n    Args:\n        x (Dict[str, int]): mapping\n        y (int?): y\n    ",
+}
+
+
+@pytest.mark.parametrize("text", [pytest.param(t, id=k) for k, t in COMMON.items()])
+def test_common_shape_reader_matches_docstring_parser(text: str) -> None:
+    assert read_common_google(text) is not None
+    assert parse_docstring(text) == _library(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param("Add.\n\n    More.\n\n    Args:\n        a: first\n", id="long-description"),
+        pytest.param("Add.\n\n    Args:\n        a: first\n            more\n", id="continuation-line"),
+        pytest.param("Add.\n\n    Args:\n        a:\tfirst\n", id="tab"),
+        pytest.param("Add.\n\n    Args:\n        a (:class:`int`): first\n", id="role"),
+        pytest.param("Add:\n\n    Args:\n        a: first\n", id="summary-ends-with-colon"),
+        pytest.param(
+            "Add.\n\n    Args:\n        a: first\n  \n    Returns:\n        int: x\n", id="odd-blank"
+        ),
+        pytest.param("Add.\n\n    Returns:\n        dict: d\n            - a (str): a\n", id="bullets"),
+        pytest.param("Add.\n\n    Raises:\n        ValueError: bad\n", id="other-section"),
+    ],
+)
+def test_common_shape_reader_defers_other_shapes(text: str) -> None:
+    assert read_common_google(text) is None
+    assert parse_docstring(text) == _library(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "description"),
+    [
+        pytest.param("  Make text bold.  ", "Make text bold.", id="padded"),
+        pytest.param("Tab\there.", "Tab     here.", id="tab-expanded-like-cleandoc"),
+        pytest.param("Returns the text.", "Returns the text.", id="title-word-without-colon"),
+    ],
+)
+def test_one_line_docstring_is_its_description(text: str, description: str) -> None:
+    assert parse_docstring(text).description == description
 
 
 _words = st.text(alphabet="abcdefgh xyz_", min_size=1, max_size=12).map(str.strip).filter(bool)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from pathlib import Path
 from typing import Any, Optional
 
@@ -36,6 +37,8 @@ class ParserWeather(BaseAction):
     ("text", "expected"),
     [
         pytest.param('{"city": "Paris"}', {"city": "Paris"}, id="strict"),
+        pytest.param(' \n{"city": "Paris"}\t\n', {"city": "Paris"}, id="strict-with-surrounding-space"),
+        pytest.param('{"city": "Paris"}{"city": "Rome"}', {"city": "Paris"}, id="two-objects"),
         pytest.param('```json\n{"city": "Paris"}\n```', {"city": "Paris"}, id="json-fence"),
         pytest.param('```\n{"city": "Paris"}\n```', {"city": "Paris"}, id="bare-fence"),
         pytest.param('```python\n{"city": "Paris"}\n```', {"city": "Paris"}, id="other-fence"),
@@ -230,6 +233,62 @@ def test_tuple_parser_never_evaluates_code(tmp_path: Path) -> None:
     with pytest.raises(ParseError, match="only Python literals are accepted"):
         TupleParser(ParserAdd()).parse_inputs(attack)
     assert not marker.exists()
+
+
+class ParserPair(BaseAction):
+    """Two values of any type."""
+
+    def run(self, first: Any, second: Any = None) -> str:
+        """Pair values.
+
+        Args:
+            first: the first value
+            second: the second value
+        """
+        return repr((first, second))
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        pytest.param(r"('C:\data', 2)", {"first": "C:\\data", "second": 2}, id="invalid-escape"),
+        pytest.param(r"('C:\data\new', 2)", {"first": "C:\\data\new", "second": 2}, id="valid-after-invalid"),
+        pytest.param(r"(b'\d', 1)", {"first": b"\\d", "second": 1}, id="bytes-invalid-escape"),
+        pytest.param(r"(b'\u00e9', 1)", {"first": b"\\u00e9", "second": 1}, id="bytes-unicode-escape"),
+        pytest.param(r"('\777', 1)", {"first": "\u01ff", "second": 1}, id="large-octal"),
+        pytest.param(r"(b'\777', 1)", {"first": b"\xff", "second": 1}, id="bytes-large-octal"),
+        pytest.param(r"(r'\d', '\\d')", {"first": "\\d", "second": "\\d"}, id="raw-and-escaped"),
+        pytest.param("('1if', '2 in 3')", {"first": "1if", "second": "2 in 3"}, id="keyword-in-string"),
+    ],
+)
+def test_tuple_parser_reads_deprecated_python_text_as_python_does_without_warning(
+    text: str, expected: dict[str, Any]
+) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert TupleParser(ParserPair()).parse_inputs(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        pytest.param("(1if 2)", r"^ParserPair: invalid tuple arguments: expected 'else' after 'if'", id="if"),
+        pytest.param(
+            "(0xfor 1)", r"^ParserPair: invalid tuple arguments: only Python literals are accepted", id="or"
+        ),
+        pytest.param(
+            "(1.in [2])", r"^ParserPair: invalid tuple arguments: only Python literals are accepted", id="in"
+        ),
+        pytest.param(
+            r"('C:\data', 2", r"^ParserPair: invalid tuple arguments: '\(' was never closed", id="unclosed"
+        ),
+    ],
+)
+def test_tuple_parser_refuses_broken_text_without_warning(text: str, message: str) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(ParseError, match=message):
+            TupleParser(ParserPair()).parse_inputs(text)
 
 
 def test_base_parser_hands_raw_input_to_the_first_parameter() -> None:

@@ -8,9 +8,8 @@ back exactly one well-formed :class:`ActionReturn` (SPEC 6, 11). Typed arguments
 reach the tool exactly as sent when they are valid and be refused, without calling the
 tool, when they have the wrong JSON type (SPEC 8.1).
 
-The bugs found on the way are pinned at the end of the file as tests (one known issue
-remains a strict ``xfail``),
-one minimal reproduction each.
+The bugs found on the way are pinned at the end of the file as tests, one minimal
+reproduction each.
 """
 
 from __future__ import annotations
@@ -38,11 +37,9 @@ from lagent_like import (
     tool_api,
 )
 
-# TupleParser's ast.literal_eval warns about model text such as '\\d' or '1if' (a bug, pinned by
-# test_tuple_parser_reads_model_text_without_emitting_warnings); keep that out of the report here.
-pytestmark = pytest.mark.filterwarnings(
-    "ignore:invalid:DeprecationWarning:<unknown>", "ignore:invalid:SyntaxWarning:<unknown>"
-)
+# Parsing model text must not warn (test_tuple_parser_reads_model_text_without_emitting_warnings):
+# a warning Python's parser emits fails these tests.
+pytestmark = pytest.mark.filterwarnings("error:invalid:DeprecationWarning", "error:invalid:SyntaxWarning")
 
 SUCCESS = ActionStatusCode.SUCCESS
 ARGS_ERROR = ActionStatusCode.ARGS_ERROR
@@ -663,12 +660,6 @@ def test_str_subclass_is_read_like_str(executor: ActionExecutor, command: str) -
     assert (ret.state, ret.format_result()) == (SUCCESS, "hi x2")
 
 
-@pytest.mark.xfail(
-    reason="BUG: TupleParser runs ast.literal_eval without silencing warnings: model text such as "
-    "('C:\\data', 2) or (1if 2) writes a Deprecation/SyntaxWarning to stderr, and under -W error "
-    "a valid tuple is refused",
-    strict=True,
-)
 def test_tuple_parser_reads_model_text_without_emitting_warnings() -> None:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")

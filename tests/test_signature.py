@@ -19,6 +19,10 @@ def kinds(p, /, q, r=2, *args, s, t=3, **kw):  # type: ignore[no-untyped-def]
     return p
 
 
+def positional_only_defaults(a, b=1, /, c=2):  # type: ignore[no-untyped-def]
+    return a
+
+
 def only_keywords(*, x: int, y: str = "y") -> None:
     return None
 
@@ -50,6 +54,7 @@ def _expected(func: Callable[..., Any]) -> list[Param]:
     [
         pytest.param(plain, id="plain"),
         pytest.param(kinds, id="all-kinds"),
+        pytest.param(positional_only_defaults, id="positional-only-defaults"),
         pytest.param(only_keywords, id="keyword-only"),
         pytest.param(no_params, id="none"),
         pytest.param(coroutine, id="async-varargs"),

@@ -23,7 +23,7 @@ from lagent_like import (
     TupleParser,
     tool_api,
 )
-from lagent_like._private.validation import Invalid
+from lagent_like._private.validation import Invalid, Refusal, check_of
 
 
 class ValPoint(TypedDict):
@@ -371,6 +371,37 @@ def test_argument_checks_refuse_with_a_message_naming_parameter_type_and_value(c
     with pytest.raises(Invalid) as info:
         _check(case)
     assert info.value.describe(case.param) == case.message
+
+
+@pytest.mark.parametrize("case", _check_params(REFUSED))
+def test_checks_behind_the_validators_return_the_same_refusal_without_raising(case: Refused) -> None:
+    validators, _ = ValTypes().argument_checks(case.api)
+    refusal = check_of(validators[case.param])(case.value)
+    assert type(refusal) is Refusal
+    assert refusal.describe(case.param, case.value) == case.message
+
+
+@pytest.mark.parametrize("case", _check_params(ACCEPTED))
+def test_checks_behind_the_validators_return_the_same_values(case: Accepted) -> None:
+    validators, _ = ValTypes().argument_checks(case.api)
+    validator = validators.get(case.param)
+    if validator is not None:
+        assert repr(check_of(validator)(case.value)) == case.received
+
+
+def _own_validator(value: Any) -> Any:
+    """A validator a tool supplies itself: raises ``Invalid`` with a path."""
+    if value == "ok":
+        return value
+    raise Invalid("the word ok", value[0], "[0]")
+
+
+def test_check_of_a_tools_own_validator_turns_its_invalid_into_a_refusal() -> None:
+    check = check_of(_own_validator)
+    assert check("ok") == "ok"
+    refusal = check(["no"])
+    assert type(refusal) is Refusal
+    assert refusal.describe("word", ["no"]) == "'word[0]' expected the word ok, got string 'no'"
 
 
 PARSERS = [pytest.param(JsonParser, id="json"), pytest.param(TupleParser, id="tuple")]

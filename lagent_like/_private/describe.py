@@ -9,6 +9,8 @@ problems in one definition are collected and raised together.
 from __future__ import annotations
 
 import inspect
+import itertools
+import types
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
@@ -16,23 +18,45 @@ from ..context import ToolContext
 from ..exceptions import ToolDefinitionError
 from . import docstrings
 from .signature import EMPTY as _EMPTY
-from .signature import Param, read_parameters
-from .types import LAGENT_CLASSES, describe_annotation, describe_type_word, strip_annotated
+from .signature import ParamTuple, read_parameters
+from .types import (
+    LAGENT_CLASSES,
+    PLAIN_TYPES,
+    alias_origin,
+    describe_annotation,
+    describe_type_word,
+    is_plain,
+    strip_annotated,
+)
 from .typing_compat import get_args, get_type_hints
 
-_VAR_KINDS = (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD)
+_POSITIONAL_ONLY = inspect.Parameter.POSITIONAL_ONLY
+_KEYWORD_ONLY = inspect.Parameter.KEYWORD_ONLY
+_VAR_POSITIONAL = inspect.Parameter.VAR_POSITIONAL
+_VAR_KEYWORD = inspect.Parameter.VAR_KEYWORD
 _SELF_NAMES = ("self",)
+#: What ``inspect.markcoroutinefunction`` (Python 3.12) sets on a function.
+_COROUTINE_MARKER = "_is_coroutine_marker"
+#: What the docstring says about a parameter it does not describe.
+_UNDOCUMENTED: tuple[Optional[str], str] = (None, "")
 
 
-@dataclass
+@dataclass(frozen=True)
 class DescribeOptions:
-    """The options of ``tool_api``; see its docstring."""
+    """The options of ``tool_api``; see its docstring.
+
+    Frozen, so that every bare ``@tool_api`` can share :data:`DEFAULT_OPTIONS`.
+    """
 
     name: Optional[str] = None
     explode_return: bool = False
     returns_named_value: bool = False
     include_arguments: Optional[list[str]] = None
     exclude_arguments: Optional[list[str]] = None
+
+
+#: The options of a bare ``@tool_api``.
+DEFAULT_OPTIONS = DescribeOptions()
 
 
 @dataclass
@@ -84,8 +108,10 @@ def _resolve_hints(func: Callable[..., Any], problems: list[str]) -> dict[str, A
     bound) does not prevent reading the parameters.
     """
     annotations = getattr(func, "__annotations__", None) or {}
-    if not any(isinstance(a, str) for a in annotations.values()):
-        return {k: v for k, v in annotations.items() if k != "return"}
+    if not any(map(isinstance, annotations.values(), itertools.repeat(str))):
+        objects = dict(annotations)
+        objects.pop("return", None)
+        return objects
     try:
         return get_type_hints(func, include_extras=True)
     except Exception:  # noqa: BLE001 - retried per parameter below to find the culprit
@@ -104,10 +130,10 @@ def _resolve_hints(func: Callable[..., Any], problems: list[str]) -> dict[str, A
     return hints
 
 
-def _selected(params: list[Param], opts: DescribeOptions, problems: list[str]) -> list[Param]:
+def _selected(params: list[ParamTuple], opts: DescribeOptions, problems: list[str]) -> list[ParamTuple]:
     if opts.include_arguments is None and opts.exclude_arguments is None:
         return params
-    names = [p.name for p in params]
+    names = [p[0] for p in params]
     for option in ("include_arguments", "exclude_arguments"):
         chosen = getattr(opts, option)
         unknown = [n for n in chosen or () if n not in names]
@@ -117,13 +143,13 @@ def _selected(params: list[Param], opts: DescribeOptions, problems: list[str]) -
         hidden = {n for n in names if n not in opts.include_arguments}
     else:
         hidden = set(opts.exclude_arguments or ())
-    for param in params:
-        if param.name in hidden and param.default is _EMPTY:
+    for name, _, default in params:
+        if name in hidden and default is _EMPTY:
             problems.append(
-                f"parameter {param.name!r} is left out of the description but has no default, "
+                f"parameter {name!r} is left out of the description but has no default, "
                 "so no call could supply it"
             )
-    return [p for p in params if p.name not in hidden]
+    return [p for p in params if p[0] not in hidden]
 
 
 def _return_data(
@@ -154,28 +180,14 @@ def _return_data(
     return data
 
 
-def _parameter(param: Param, hint: Any, doc: tuple[Optional[str], str]) -> dict[str, Any]:
-    doc_type, text = doc
-    entry: dict[str, Any] = {"name": param.name}
-    if hint is _EMPTY:
-        entry["type"] = describe_type_word(doc_type) or "STRING"
-        entry["description"] = text
-        return entry
-    info = describe_annotation(hint)
-    entry["type"] = info.name
-    entry["description"] = text if info.label is None else info.label
-    if info.enum is not None:
-        entry["enum"] = info.enum
-    return entry
-
-
 def _is_context(hint: Any) -> bool:
     """Whether an annotation is ``ToolContext`` (also inside ``Optional``/``Annotated``)."""
-    if hint is None:
+    if hint is None or (type(hint) is type and hint in PLAIN_TYPES) or is_plain(hint):
         return False
-    hint, _ = strip_annotated(hint)
-    if hint is ToolContext:
-        return True
+    if alias_origin(hint) is None:
+        hint, _ = strip_annotated(hint)
+        if hint is ToolContext:
+            return True
     return any(a is ToolContext for a in get_args(hint))
 
 
@@ -202,67 +214,111 @@ def build_api_spec(func: Callable[..., Any], opts: DescribeOptions) -> ApiSpec:
     owner = getattr(func, "__qualname__", None) or repr(func)
     if not callable(func):
         raise ToolDefinitionError(owner, [f"tool_api needs a function, got {type(func).__name__}"])
-    problems: list[str] = []
     try:
         all_params = read_parameters(func)
     except (TypeError, ValueError) as exc:
         raise ToolDefinitionError(owner, [f"has no readable signature: {exc}"]) from None
     params = all_params
-    if params and params[0].name in _SELF_NAMES and params[0].kind is not inspect.Parameter.KEYWORD_ONLY:
+    if params and params[0][0] in _SELF_NAMES and params[0][1] is not _KEYWORD_ONLY:
         params = params[1:]
-    accepts_any_kwargs = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params)
-    params = [p for p in params if p.kind not in _VAR_KINDS]
+    problems: list[str] = []
+    accepts_any_kwargs = False
+    kept = []
     for param in params:
-        if param.kind is inspect.Parameter.POSITIONAL_ONLY:
-            problems.append(f"parameter {param.name!r} is positional-only; tools receive keyword arguments")
+        kind = param[1]
+        if kind is _VAR_KEYWORD:
+            accepts_any_kwargs = True
+        elif kind is not _VAR_POSITIONAL:
+            if kind is _POSITIONAL_ONLY:
+                problems.append(f"parameter {param[0]!r} is positional-only; tools receive keyword arguments")
+            kept.append(param)
 
     try:
         info = docstrings.parse_docstring(func.__doc__)
     except docstrings.DocstringSyntaxError as exc:
         problems.append(str(exc))
         info = docstrings.DocInfo()
-    known = {p.name for p in all_params}
-    stray = [n for n in info.params if n.lstrip("*") not in known]
-    if stray:
-        problems.append(
-            f"the docstring describes {stray}, which the signature does not have; "
-            f"parameters are {[p.name for p in params]}"
-        )
+    if info.params:
+        known = set(next(zip(*all_params), ()))
+        stray = [n for n in info.params if n.lstrip("*") not in known] if info.params.keys() - known else []
+        if stray:
+            problems.append(
+                f"the docstring describes {stray}, which the signature does not have; "
+                f"parameters are {[p[0] for p in kept]}"
+            )
     hints = _resolve_hints(func, problems)
-    context_params = tuple(p.name for p in params if _is_context(hints.get(p.name)))
-    described = [p for p in _selected(params, opts, problems) if p.name not in context_params]
-    return_data = _return_data(info, opts, problems)
+    context: list[str] = []
+    for name, _, _ in kept:
+        hint = hints.get(name)
+        # Plain classes (the common case) settled without a call.
+        if hint is not None and not (type(hint) is type and hint in PLAIN_TYPES) and _is_context(hint):
+            context.append(name)
+    context_params = tuple(context)
+    described = kept if opts is DEFAULT_OPTIONS else _selected(kept, opts, problems)
+    if context_params:
+        described = [p for p in described if p[0] not in context_params]
+    return_data = _return_data(info, opts, problems) if opts is not DEFAULT_OPTIONS else []
     if problems:
         raise ToolDefinitionError(owner, problems)
 
-    parameters = [
-        _parameter(p, hints.get(p.name, _EMPTY), info.params.get(p.name, (None, ""))) for p in described
-    ]
+    parameters: list[dict[str, Any]] = []
+    required: list[str] = []
+    described_hints: dict[str, Any] = {}
+    declared: dict[str, Any] = {}
+    defaults: dict[str, Any] = {}
+    for name, _, default in described:
+        doc_type, text = info.params.get(name, _UNDOCUMENTED)
+        if name in hints:
+            described_hints[name] = declared[name] = hints[name]
+        hint = hints.get(name, _EMPTY)
+        if hint is _EMPTY:
+            word = describe_type_word(doc_type)
+            if word is not None and name not in hints:
+                declared[name] = LAGENT_CLASSES[word]
+            parameters.append({"name": name, "type": word or "STRING", "description": text})
+        else:
+            type_info = PLAIN_TYPES.get(hint) if type(hint) is type else None
+            if type_info is None:
+                type_info = describe_annotation(hint)
+            label = type_info.label
+            entry: dict[str, Any] = {
+                "name": name,
+                "type": type_info.name,
+                "description": text if label is None else label,
+            }
+            if type_info.enum is not None:
+                entry["enum"] = type_info.enum
+            parameters.append(entry)
+        if default is _EMPTY:
+            required.append(name)
+        else:
+            defaults[name] = default
     description: dict[str, Any] = {
         "name": opts.name or func.__name__,
         "description": info.description,
         "parameters": parameters,
-        "required": [p.name for p in described if p.default is _EMPTY],
+        "required": required,
     }
     if return_data:
         description["return_data"] = return_data
-    declared = {}
-    for p in described:
-        if p.name in hints:
-            declared[p.name] = hints[p.name]
-        else:
-            doc_type = describe_type_word(info.params.get(p.name, (None, ""))[0])
-            if doc_type is not None:
-                declared[p.name] = LAGENT_CLASSES[doc_type]
+    # Positional: keywords cost three times as much for a dataclass of this size.
     return ApiSpec(
-        name=description["name"],
-        func=func,
-        description=description,
-        options=opts,
-        hints={p.name: hints[p.name] for p in described if p.name in hints},
-        declared=declared,
-        defaults={p.name: p.default for p in described if p.default is not _EMPTY},
-        accepts_any_kwargs=accepts_any_kwargs,
-        context_params=context_params,
-        is_async=inspect.iscoroutinefunction(func),
+        description["name"],
+        func,
+        description,
+        opts,
+        described_hints,
+        declared,
+        defaults,
+        None,
+        context_params,
+        accepts_any_kwargs,
+        _is_coroutine_function(func),
     )
+
+
+def _is_coroutine_function(func: Callable[..., Any]) -> bool:
+    """``inspect.iscoroutinefunction``, read off the code object for plain functions."""
+    if type(func) is types.FunctionType and _COROUTINE_MARKER not in func.__dict__:
+        return bool(func.__code__.co_flags & inspect.CO_COROUTINE)
+    return inspect.iscoroutinefunction(func)

@@ -8,12 +8,18 @@ their text, and reading the ``name (type): description`` items that Lagent's
 
 from __future__ import annotations
 
-import inspect
 import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
-from .google_docstring import GoogleDoc, read_google, returns_section
+from .google_docstring import (
+    GoogleDoc,
+    clean_lines,
+    plain_lines,
+    read_common_google,
+    read_google_lines,
+    returns_section,
+)
 
 _ROLE = re.compile(r":[\w.+-]+(?::[\w.+-]+)*:`~?([^`]+)`")
 _TITLED = re.compile(r"^(.*?)\s*<[^<>]+>$", re.DOTALL)
@@ -96,7 +102,7 @@ def reduce_roles(text: str) -> str:
 def _style(text: str) -> str:
     if _REST_MARKER.search(text):
         return "rest"
-    if _NUMPY_MARKER.search(text):
+    if "---" in text and _NUMPY_MARKER.search(text):
         return "numpy"
     return "google"
 
@@ -113,23 +119,42 @@ def parse_docstring(doc: Optional[str]) -> DocInfo:
     """
     if not doc or not doc.strip():
         return DocInfo()
-    text = reduce_roles(inspect.cleandoc(doc))
-    style = _style(text)
-    if style != "google":
-        return parse_with_library(text, style)
-    fast = read_google(text)
+    if "\n" not in doc and ":" not in doc and "`" not in doc and "---" not in doc:
+        # One line with no section title (they end with a colon), role or style
+        # marker: all description.
+        return DocInfo(doc.expandtabs().strip())  # as inspect.cleandoc expands tabs
+    common = read_common_google(doc)
+    if common is not None:
+        description, params, returns, returns_raw = common
+        if returns is None:
+            return DocInfo(description, params)
+        type_name, text = returns
+        return DocInfo(description, params, (f"{type_name}: " if type_name else "") + text, returns_raw)
+    lines = plain_lines(doc)
+    if lines is not None:
+        style = "google"  # the only reading of the shape plain_lines accepts
+    else:
+        lines = clean_lines(doc)
+        if "`" in doc:
+            lines = reduce_roles("\n".join(lines)).split("\n")
+        style = _style("\n".join(lines))
+        if style != "google":
+            return parse_with_library("\n".join(lines), style)
+    fast = read_google_lines(lines)
     if fast is not None:
         return _from_google(fast)
+    text = "\n".join(lines)
     info = parse_with_library(text, style)
     info.returns_raw = returns_section(text)
     return info
 
 
 def _from_google(doc: GoogleDoc) -> DocInfo:
-    separator = "\n\n" if doc.blank_after_short else "\n"
-    info = DocInfo(description=separator.join(p for p in (doc.short, doc.long) if p))
-    for name, type_name, description in doc.params:
-        info.params[name] = (type_name, description.strip())
+    if doc.short and doc.long:
+        description = doc.short + ("\n\n" if doc.blank_after_short else "\n") + doc.long
+    else:
+        description = doc.short or doc.long
+    info = DocInfo(description, doc.params)
     if doc.returns is not None:
         type_name, description = doc.returns
         info.returns_text = (f"{type_name}: " if type_name else "") + description

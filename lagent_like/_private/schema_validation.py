@@ -4,7 +4,8 @@ Tools made from a function are checked against its annotations (``validation.py`
 tools made from a JSON-schema function definition (``SchemaTool``) have no
 annotations, only the schema. This module compiles the subset of JSON Schema that
 function specs use into the same kind of validator (value in, possibly coerced value
-out, :class:`Invalid` on failure) with the same lossless coercions, so both kinds of
+out, :class:`Invalid` on failure) with the same lossless coercions (the type checks
+themselves return a :class:`Refusal` rather than raise), so both kinds of
 tool behave alike for a model. Compiling also checks the schema itself and collects
 every problem in it (unknown type words, patterns that do not compile, impossible
 bounds, dangling ``$ref``) so the programmer learns of all of them at once.
@@ -18,7 +19,7 @@ from collections.abc import Mapping
 from typing import Any, Callable, Optional
 
 from .text import did_you_mean, preview
-from .validation import SCALARS, Invalid, Validator, _parse_json_text
+from .validation import SCALAR_CHECKS, Check, Invalid, Refusal, Validator, _parse_json_text, validator_of
 
 __all__ = ["TYPE_WORDS", "SchemaCompiler", "canonical_types", "resolve_ref"]
 
@@ -65,18 +66,23 @@ UNSUPPORTED = frozenset(
 )
 
 
+#: What a type check returns for a value of none of its types (its message is the
+#: schema's whole expectation, worded by ``_combine``).
+_REFUSED = Refusal("")
+
+
 def _check_array(value: Any) -> Any:
     value = _parse_json_text(value, list)
     if isinstance(value, (list, tuple)):
         return list(value)
-    raise Invalid("array", value)
+    return _REFUSED
 
 
 def _check_object(value: Any) -> Any:
     value = _parse_json_text(value, dict)
     if isinstance(value, dict):
         return value
-    raise Invalid("object", value)
+    return _REFUSED
 
 
 def _accept(value: Any) -> Any:
@@ -91,13 +97,13 @@ def _is_number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
-#: The check (with lossless coercion) of each canonical type.
-_TYPE_CHECKS: dict[str, Validator] = {
-    "string": SCALARS[str],
-    "integer": SCALARS[int],
-    "number": SCALARS[float],
-    "boolean": SCALARS[bool],
-    "null": SCALARS[type(None)],
+#: The check (with lossless coercion) of each canonical type: the value or a ``Refusal``.
+_TYPE_CHECKS: dict[str, Check] = {
+    "string": SCALAR_CHECKS[str],
+    "integer": SCALAR_CHECKS[int],
+    "number": SCALAR_CHECKS[float],
+    "boolean": SCALAR_CHECKS[bool],
+    "null": SCALAR_CHECKS[type(None)],
     "array": _check_array,
     "object": _check_object,
     "any": _accept,
@@ -184,7 +190,8 @@ def _count_phrase(low: Optional[int], high: Optional[int], unit: str) -> Optiona
     return f"of at most {high} {unit}" if high is not None else None
 
 
-def _typed(kinds: list[str]) -> Validator:
+def _typed(kinds: list[str]) -> Check:
+    """The check of a schema's ``type``: the (coerced) value, or a ``Refusal``."""
     if len(kinds) == 1:
         return _TYPE_CHECKS[kinds[0]]
 
@@ -194,18 +201,24 @@ def _typed(kinds: list[str]) -> Validator:
             if _IS_TYPE[kind](value):
                 return _TYPE_CHECKS[kind](value)
         for kind in kinds:
-            try:
-                return _TYPE_CHECKS[kind](value)
-            except Invalid:
-                continue
-        raise Invalid("", value)
+            result = _TYPE_CHECKS[kind](value)
+            if type(result) is not Refusal:
+                return result
+        return _REFUSED
 
     return check
 
 
 def _combine(expected: str, nullable: bool, level: list[Validator], nested: list[Validator]) -> Validator:
+    """The validator of one schema: its own checks (``level``), then the nested ones.
+
+    The validator is made by ``validator_of`` from a check that returns a ``Refusal``,
+    so the parsers, which call that check, refuse a wrong argument without raising.
+    """
     if not (level or nested or nullable):
         return _accept
+    # Every check of this level fails with one sentence naming all of them.
+    refusal = Refusal(expected)
 
     def check(value: Any) -> Any:
         if value is None and nullable:
@@ -214,14 +227,18 @@ def _combine(expected: str, nullable: bool, level: list[Validator], nested: list
         try:
             for step in level:
                 out = step(out)
+                if type(out) is Refusal:  # the type check refuses by returning
+                    return refusal
         except (Invalid, ValueError, TypeError, OverflowError):  # a coercion may raise on odd text
-            # Every check of this level fails with one sentence naming all of them.
-            raise Invalid(expected, value) from None
-        for step in nested:
-            out = step(out)
+            return refusal
+        try:
+            for step in nested:
+                out = step(out)
+        except Invalid as exc:
+            return Refusal(exc.expected, exc.value, exc.path)
         return out
 
-    return check
+    return validator_of(check)
 
 
 class SchemaCompiler:

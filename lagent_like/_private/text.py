@@ -6,7 +6,8 @@ import functools
 import re
 from collections.abc import Iterable
 
-_MAX_SHOWN = 120
+#: The longest value text :func:`preview` shows.
+MAX_SHOWN = 120
 _TAG = re.compile(r"[ \t]*([\w+-]*)")
 
 
@@ -70,7 +71,7 @@ def preview(value: object) -> str:
         text = repr(value)
     except Exception:  # noqa: BLE001 - a message must be built whatever arrived
         return f"<{type(value).__name__} object>"
-    return text if len(text) <= _MAX_SHOWN else text[: _MAX_SHOWN - 3] + "..."
+    return text if len(text) <= MAX_SHOWN else text[: MAX_SHOWN - 3] + "..."
 
 
 def as_text(value: object) -> str:

@@ -128,7 +128,36 @@ def _class_type(cls: type) -> str:
 
 
 #: Ready answers for plain classes, the common case, without any ``typing`` introspection.
-_PLAIN: dict[Any, TypeInfo] = {cls: TypeInfo(name) for cls, name in CLASS_TYPES.items()}
+PLAIN_TYPES: dict[Any, TypeInfo] = {cls: TypeInfo(name) for cls, name in CLASS_TYPES.items()}
+_PLAIN = PLAIN_TYPES
+
+#: The class of builtin generics such as ``list[str]``.
+_BUILTIN_ALIAS = types.GenericAlias
+
+
+def is_plain(annotation: Any) -> bool:
+    """Whether ``annotation`` is one of the classes of :data:`CLASS_TYPES` itself."""
+    try:
+        return annotation in _PLAIN
+    except TypeError:  # an unhashable annotation object
+        return False
+
+
+def alias_origin(annotation: Any) -> Any:
+    """``get_origin(annotation)`` when :func:`strip_annotated` would leave it unchanged, else ``None``.
+
+    That is every parametrised alias but ``Annotated``: typing's aliases refuse dunder
+    attributes, so none looks like a ``NewType``. A builtin alias (``list[str]``) passes
+    attribute lookups on to its origin class, so it only qualifies when that class is
+    one of :data:`CLASS_TYPES`. Callers skip ``strip_annotated``'s probing with it.
+    """
+    if type(annotation) is _BUILTIN_ALIAS:
+        origin = annotation.__origin__
+        return origin if origin in _PLAIN else None
+    origin = get_origin(annotation)
+    if origin is None or origin is Annotated:
+        return None
+    return origin
 
 
 def describe_annotation(annotation: Any) -> TypeInfo:
@@ -139,11 +168,23 @@ def describe_annotation(annotation: Any) -> TypeInfo:
         plain = None
     if plain is not None:
         return plain
+    if type(annotation) is _BUILTIN_ALIAS:
+        # list[str], dict[str, int]: their origin class says it all.
+        plain = _PLAIN.get(annotation.__origin__)
+        if plain is not None:
+            return plain
+    origin = alias_origin(annotation)
+    if origin is not None:
+        return _describe(annotation, origin)
     annotation, meta = strip_annotated(annotation)
     if meta:
         labels = [m for m in meta if isinstance(m, str)]
         return describe_annotation(annotation)._replace(label=labels[0] if labels else None)
-    origin = get_origin(annotation)
+    return _describe(annotation, get_origin(annotation))
+
+
+def _describe(annotation: Any, origin: Any) -> TypeInfo:
+    """:func:`describe_annotation` of an annotation without ``Annotated`` or ``NewType``."""
     if origin in UNION_ORIGINS:
         members = [describe_annotation(a) for a in get_args(annotation) if a is not type(None)]
         if len(members) == 1:
@@ -154,6 +195,10 @@ def describe_annotation(annotation: Any) -> TypeInfo:
         values = list(get_args(annotation))
         return TypeInfo(_type_of_values(values), values)
     if origin is not None:
+        # Builtin classes and ABCs: no enum, dataclass or TypedDict among them.
+        plain = _PLAIN.get(origin)
+        if plain is not None:
+            return plain
         annotation = origin
     if isinstance(annotation, type):
         if issubclass(annotation, enum.Enum):

@@ -10,6 +10,8 @@ its parser; ``__call__`` never raises, every outcome is an ``ActionReturn``.
 from __future__ import annotations
 
 import inspect
+import itertools
+import types
 from abc import ABCMeta
 from typing import Any, Awaitable, Callable, Coroutine, NamedTuple, Optional, Union
 
@@ -24,7 +26,7 @@ from ..exceptions import ParseError, ToolDefinitionError, ToolError
 from ..registry import TOOL_REGISTRY
 from ..schema import ActionReturn, ActionStatusCode
 from .parser import BaseParser, JsonParser
-from .tool_api import api_spec_of, tool_api
+from .tool_api import SPEC_ATTR, api_spec_of, tool_api
 
 __all__ = ["BaseAction", "ToolMeta", "tool_api"]
 
@@ -57,9 +59,15 @@ def _collect_specs(cls: type) -> dict[str, ApiSpec]:
     """
     specs: dict[str, ApiSpec] = {}
     for klass in reversed(cls.__mro__[:-1]):
-        for attr, value in vars(klass).items():
-            spec = api_spec_of(value)
-            if spec is not None:
+        namespace = vars(klass)
+        # Most bases (BaseAction itself first) hold no API and shadow none: that is
+        # settled in C, and only the other namespaces are walked.
+        marked = any(map(getattr, namespace.values(), itertools.repeat(SPEC_ATTR), itertools.repeat(None)))
+        if not marked and not (specs and specs.keys() & namespace.keys()):
+            continue
+        for attr, value in namespace.items():
+            spec = getattr(value, SPEC_ATTR, None)  # api_spec_of, inlined
+            if isinstance(spec, ApiSpec):
                 specs[attr] = spec
             elif attr in specs:
                 if inspect.isfunction(value):
@@ -81,19 +89,19 @@ def _class_doc(cls: type, problems: list[str]) -> str:
     return ""
 
 
-def _tool_description(cls: type, specs: dict[str, ApiSpec]) -> dict[str, Any]:
+def _tool_description(cls: type, specs: dict[str, ApiSpec], run_attr: Any) -> dict[str, Any]:
     tool_name = vars(cls).get("__tool_name__") or cls.__name__
     run = specs.get("run")
     apis = [spec for attr, spec in specs.items() if attr != "run"]
     problems = []
-    if apis and (run is not None or inspect.isfunction(getattr(cls, "run", None))):
+    if apis and (run is not None or isinstance(run_attr, types.FunctionType)):
         problems.append(
             f"defines run and the tool APIs {[s.name for s in apis]}; a class is either a simple "
             "tool (one run method) or a toolkit (@tool_api methods), not both"
         )
     names = [s.name for s in apis]
-    clashes = sorted({n for n in names if names.count(n) > 1})
-    if clashes:
+    if len(set(names)) != len(names):
+        clashes = sorted({n for n in names if names.count(n) > 1})
         problems.append(f"several methods use the API names {clashes}")
     if not isinstance(tool_name, str) or not tool_name:
         problems.append(f"__tool_name__ must be a non-empty string, got {tool_name!r}")
@@ -147,7 +155,7 @@ class ToolMeta(ABCMeta):
         if len(specs) == 0 and inspect.isfunction(run):
             specs["run"] = api_spec_of(tool_api(run))  # type: ignore[assignment]
         cls.__tool_apis__ = specs
-        cls.__tool_description__ = _tool_description(cls, specs)
+        cls.__tool_description__ = _tool_description(cls, specs, run)
         if register:
             TOOL_REGISTRY.register(cls, cls.__tool_description__["name"])
         return cls
@@ -451,7 +459,10 @@ class BaseAction(metaclass=ToolMeta):
             except Exception as exc:  # noqa: BLE001 - every reading failure becomes a record
                 return _read_failure(inputs, key, tool, parser_name, exc)
             if isinstance(args, ParseError):
-                return _read_failure(inputs, key, tool, parser_name, args)
+                # Built inline (as _read_failure would): refused arguments are common.
+                return ActionReturn(
+                    {"inputs": inputs, "name": key}, None, tool, None, args.err_msg, _ARGS_ERROR
+                )
             try:
                 outputs = func(**args, **with_context(context)) if context_params else func(**args)
                 if is_async:

@@ -16,11 +16,12 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 from typing import TYPE_CHECKING, Any, Callable, Union
 
 from .._private.lenient_json import loads_lenient
 from .._private.text import as_text, close_matches, did_you_mean, fenced_blocks, preview
-from .._private.validation import ANY, CHECK, Invalid, Validator
+from .._private.validation import ANY, CHECK, Check, Refusal, Validator, check_of
 from ..exceptions import ParseError, ToolDefinitionError
 
 if TYPE_CHECKING:
@@ -44,13 +45,14 @@ class _ApiArgs:
         open: the API also takes arbitrary keyword arguments.
         types: Lagent type name per parameter, for examples in messages.
         listing: the parameter names as shown in messages.
-        validators: the check of each parameter that has a declared type.
+        checks: the check of each parameter that has a declared type (value in, the
+            coerced value or a ``Refusal`` out).
         exact: per parameter, the one class whose values need no check, ``ANY`` for
             parameters without a check, ``CHECK`` for parameters always checked.
     """
 
     # Slots: these attributes are read on every call.
-    __slots__ = ("exact", "label", "listing", "names", "open", "order", "required", "types", "validators")
+    __slots__ = ("checks", "exact", "label", "listing", "names", "open", "order", "required", "types")
 
     def __init__(
         self,
@@ -69,10 +71,12 @@ class _ApiArgs:
         self.open = open
         self.types = types
         self.listing = ", ".join(order) or "none"
-        self.validators = {name: v for name, v in validators.items() if name in self.names}
+        self.checks: dict[str, Check] = {
+            name: check_of(v) for name, v in validators.items() if name in self.names
+        }
         # Every parameter gets an entry: ANY (no check), its exact class (values of it
         # skip the check), or CHECK (a class no value has: always checked).
-        self.exact = {name: exact.get(name, CHECK) if name in self.validators else ANY for name in order}
+        self.exact = {name: exact.get(name, CHECK) if name in self.checks else ANY for name in order}
 
     def example_object(self) -> str:
         fields = ", ".join(f'"{n}": <{t}>' for n, t in zip(self.order, self.types))
@@ -84,7 +88,29 @@ class _ApiArgs:
 
 
 # Bound once: ``json.loads`` re-checks its arguments on every call.
-_json_decode = json.JSONDecoder().decode
+_decoder = json.JSONDecoder()
+_json_decode = _decoder.decode
+# Set by JSONDecoder.__init__ (the C scanner when available); the stubs omit it.
+_scan_once: Callable[[str, int], tuple[Any, int]] = _decoder.scan_once  # type: ignore[attr-defined]
+
+
+def _decode(text: str) -> Any:
+    """``json.loads(text)``, in a third of the time for text without surrounding space.
+
+    The decoder's scanner is called directly: ``decode`` adds two frames and two
+    regular-expression matches for the whitespace around the value. Anything the
+    scanner alone does not settle (surrounding whitespace, trailing text, no value at
+    all) goes through ``decode``, which accepts it or raises its usual error.
+
+    Raises:
+        ValueError: the text is not JSON (a ``json.JSONDecodeError``).
+        RecursionError: the text nests too deeply.
+    """
+    try:
+        value, end = _scan_once(text, 0)
+    except StopIteration:
+        return _json_decode(text)
+    return value if end == len(text) else _json_decode(text)
 
 
 def _is_items(outputs: list[Any]) -> bool:
@@ -210,7 +236,7 @@ def _check(api: _ApiArgs, args: dict[str, Any]) -> Union[dict[str, Any], ParseEr
     """
     problems = []
     checked: dict[str, Any] = {}
-    exact = api.exact
+    exact, checks, required = api.exact, api.checks, api.required
     for name in api.order:
         if name in args:
             value = args[name]
@@ -218,15 +244,28 @@ def _check(api: _ApiArgs, args: dict[str, Any]) -> Union[dict[str, Any], ParseEr
             if expected is ANY or type(value) is expected:
                 checked[name] = value
                 continue
-            validator = api.validators[name]
             try:
-                checked[name] = validator(value)
-            except Invalid as exc:
-                problems.append(exc.describe(name))
+                result = checks[name](value)
             except Exception as exc:  # noqa: BLE001 - a faulty validator is reported, not raised
                 problems.append(f"{name!r} could not be checked: {type(exc).__name__}: {exc}")
-        elif name in api.required:
+                continue
+            if type(result) is Refusal:
+                problems.append(result.describe(name, value))
+            else:
+                checked[name] = result
+        elif name in required:
             problems.append(f"{name!r} is required")
+    if not args.keys() <= api.names:
+        _extra_arguments(api, args, checked, problems)
+    if problems:
+        return ParseError(f"{api.label}: " + "; ".join(problems))
+    return checked
+
+
+def _extra_arguments(
+    api: _ApiArgs, args: dict[str, Any], checked: dict[str, Any], problems: list[str]
+) -> None:
+    """Pass the arguments that are not parameters on to an open API, else report them."""
     for key, value in args.items():
         if key in api.names:
             continue
@@ -236,19 +275,6 @@ def _check(api: _ApiArgs, args: dict[str, Any]) -> Union[dict[str, Any], ParseEr
             matches = close_matches(as_text(key), api.order)
             hint = f" (did you mean {matches[0]!r}?)" if matches else ""
             problems.append(f"{preview(key)} is not a parameter{hint}; parameters: {api.listing}")
-    if problems:
-        return ParseError(f"{api.label}: " + "; ".join(problems))
-    return checked
-
-
-def _fits(api: _ApiArgs, args: dict[str, Any]) -> bool:
-    """True when every value already has its parameter's exact type (nothing to check)."""
-    exact = api.exact
-    for key, value in args.items():
-        expected = exact.get(key, ANY)
-        if type(value) is not expected and expected is not ANY:
-            return False
-    return True
 
 
 class JsonParser(BaseParser):
@@ -269,12 +295,12 @@ class JsonParser(BaseParser):
 
     def _compile(self, api: _ApiArgs) -> Reader:
         names, required, is_open = api.names, api.required, api.open
-        exact, checked = api.exact, bool(api.validators)
+        exact, checked = api.exact, bool(api.checks)
 
         def read(inputs: Any) -> Union[dict[str, Any], ParseError]:
             if type(inputs) is str:
                 try:
-                    args = _json_decode(inputs)
+                    args = _decode(inputs)
                 except (ValueError, RecursionError):
                     args = _lenient(api, inputs)
                 if type(args) is str:
@@ -294,7 +320,7 @@ class JsonParser(BaseParser):
             if (is_open or keys <= names) and keys >= required:
                 if not checked:
                     return args
-                # Inlined _fits: this loop runs on every call.
+                # Values of their parameter's exact type need no check (inlined: every call).
                 for key, value in args.items():
                     expected = exact.get(key, ANY)
                     if type(value) is not expected and expected is not ANY:
@@ -333,10 +359,13 @@ class TupleParser(BaseParser):
     )
 
     def _compile(self, api: _ApiArgs) -> Reader:
-        order, required = api.order, api.required
+        order, required, exact = api.order, api.required, api.exact
+        size = len(order)
 
         def read(inputs: Any) -> Union[dict[str, Any], ParseError]:
-            if isinstance(inputs, str):
+            if type(inputs) is str:
+                values = _literal(api, inputs)
+            elif isinstance(inputs, str):  # a str subclass: read its plain text
                 values = _literal(api, str(inputs))
             elif isinstance(inputs, (tuple, list)):
                 values = tuple(inputs)
@@ -348,20 +377,26 @@ class TupleParser(BaseParser):
                     f"got {type(inputs).__name__} {preview(inputs)}"
                 )
             given = len(values)
-            if given > len(order):
-                raise ParseError(
-                    f"{api.label}: too many arguments: takes at most {len(order)} "
-                    f"({api.listing}), got {given}"
+            # Returned, not raised: a wrong count is a common mistake of models.
+            if given > size:
+                return ParseError(
+                    f"{api.label}: too many arguments: takes at most {size} ({api.listing}), got {given}"
                 )
-            missing = [n for n in order[given:] if n in required]
-            if missing:
-                raise ParseError(
-                    f"{api.label}: too few arguments: got {given}, missing "
-                    + ", ".join(repr(n) for n in missing)
-                    + f"; write {api.example_tuple()}"
-                )
+            if given < size:
+                missing = [n for n in order[given:] if n in required]
+                if missing:
+                    return ParseError(
+                        f"{api.label}: too few arguments: got {given}, missing "
+                        + ", ".join(repr(n) for n in missing)
+                        + f"; write {api.example_tuple()}"
+                    )
             args = dict(zip(order, values))
-            return args if _fits(api, args) else _check(api, args)
+            # Values of their parameter's exact type need no check (inlined: every call).
+            for key, value in args.items():
+                expected = exact[key]
+                if type(value) is not expected and expected is not ANY:
+                    return _check(api, args)
+            return args
 
         return read
 
@@ -371,6 +406,9 @@ def _literal(api: _ApiArgs, text: str) -> tuple[Any, ...]:
     source = (fences[0][1] if fences else text).strip()
     if not source:
         return ()
+    if "\\" in source or _NUMBER_MAY_WARN.search(source):
+        # Python warns about invalid escapes and such numbers while parsing them.
+        source = _without_warnings(source)
     try:
         value = ast.literal_eval(source)
     except SyntaxError as exc:
@@ -385,3 +423,86 @@ def _literal(api: _ApiArgs, text: str) -> tuple[Any, ...]:
             f"({type(exc).__name__}). Write a Python tuple such as {api.example_tuple()}"
         ) from None
     return value if type(value) is tuple else (value,)
+
+
+#: Numbers Python may warn about while parsing them: a number run into a keyword
+#: (``1if``, ``1.jor``) or a hexadecimal one (``0xfor``). A cheap over-approximation
+#: without nested repeats, so that the search stays linear: what it finds is tokenized.
+_NUMBER_MAY_WARN = re.compile(r"[0-9](?:[.jJ]{0,2}(?:and|else|for|i[fns]|not|or)|[xX])")
+
+#: One escape in a string literal: up to three octal digits, or any one character.
+_ESCAPE = re.compile(r"\\([0-7]{1,3}|.)", re.DOTALL)
+
+#: Characters that make a valid escape after a backslash (besides octal digits), by
+#: whether the literal is bytes.
+_VALID_ESCAPES: dict[bool, frozenset[str]] = {
+    False: frozenset("\n\r\\'\"abfnrtvxNuU"),
+    True: frozenset("\n\r\\'\"abfnrtvx"),
+}
+
+
+def _without_warnings(source: str) -> str:
+    """``source`` with the same meaning, rewritten so that parsing it warns about nothing.
+
+    Python's parser warns about invalid escapes (``'\\d'`` means backslash and ``d``),
+    octal escapes above ``\\377`` and numbers run into a keyword (``1if`` means
+    ``1 if``); the warning goes to stderr, and under ``-W error`` it refuses the text.
+    Silencing warnings would change the process-wide filters, which is not
+    thread-safe, so the text is rewritten instead: such backslashes are doubled,
+    large octal escapes spelled in hex, and a space put after the number. Text that
+    breaks off is rewritten up to where it breaks, for ``literal_eval`` to refuse.
+    """
+    import io
+    import tokenize
+
+    tokens: list[tokenize.TokenInfo] = []
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(source).readline):
+            tokens.append(token)
+    except (tokenize.TokenError, SyntaxError):
+        pass  # the text breaks off (an open bracket or string): Python parses up to there too
+    line_starts = [0]
+    for line in io.StringIO(source):  # the lines tokenize read (split at "\n" only)
+        line_starts.append(line_starts[-1] + len(line))
+
+    def offset(position: tuple[int, int]) -> int:
+        return line_starts[position[0] - 1] + position[1]
+
+    edits: list[tuple[int, int, str]] = []
+    for token, following in zip(tokens, tokens[1:] + tokens[-1:]):
+        if token.type == tokenize.STRING:
+            fixed = _escape_literal(token.string)
+            if fixed != token.string:
+                edits.append((offset(token.start), offset(token.end), fixed))
+        elif (
+            token.type == tokenize.NUMBER and following.type == tokenize.NAME and following.start == token.end
+        ):
+            end = offset(token.end)
+            edits.append((end, end, " "))
+    pieces, done = [], 0
+    for start, end, replacement in edits:  # in order, not overlapping: tokens do not
+        pieces += [source[done:start], replacement]
+        done = end
+    return "".join(pieces) + source[done:]
+
+
+def _escape_literal(literal: str) -> str:
+    """A string literal's source with its deprecated escapes spelled validly."""
+    quote = min(i for i in (literal.find("'"), literal.find('"')) if i >= 0)
+    prefix = literal[:quote].lower()
+    if "r" in prefix or "\\" not in literal:
+        return literal
+    is_bytes = "b" in prefix
+    valid = _VALID_ESCAPES[is_bytes]
+
+    def respell(match: re.Match[str]) -> str:
+        code = match.group(1)
+        if code[0] in "01234567":
+            value = int(code, 8)
+            if value <= 0o377:
+                return match.group(0)
+            # Python reads a larger octal escape modulo 256 in bytes, as the code point in text.
+            return f"\\x{value & 0xFF:02x}" if is_bytes else f"\\u{value:04x}"
+        return match.group(0) if code in valid else "\\" + match.group(0)
+
+    return literal[:quote] + _ESCAPE.sub(respell, literal[quote:])

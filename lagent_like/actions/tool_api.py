@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Optional, TypeVar, overload
 
-from .._private.describe import ApiSpec, DescribeOptions, build_api_spec
+from .._private.describe import DEFAULT_OPTIONS, ApiSpec, DescribeOptions, build_api_spec
 
 __all__ = ["api_spec_of", "tool_api"]
 
@@ -66,21 +66,28 @@ def tool_api(
         ToolDefinitionError: the function cannot be described; the message names it
             and lists every problem.
     """
-    options = DescribeOptions(
-        name=name,
-        explode_return=explode_return,
-        returns_named_value=returns_named_value,
-        include_arguments=_names(include_arguments),
-        exclude_arguments=_names(exclude_arguments),
-    )
+    named = name is not None or explode_return or returns_named_value
+    if not named and include_arguments is None and exclude_arguments is None:
+        options = DEFAULT_OPTIONS  # bare @tool_api, the common case
+    else:
+        options = DescribeOptions(
+            name=name,
+            explode_return=explode_return,
+            returns_named_value=returns_named_value,
+            include_arguments=_names(include_arguments),
+            exclude_arguments=_names(exclude_arguments),
+        )
 
-    def decorate(function: F) -> F:
-        spec = build_api_spec(function, options)
-        function.api_description = spec.description  # type: ignore[attr-defined]
-        setattr(function, SPEC_ATTR, spec)
-        return function
+    if func is not None:
+        return _decorate(func, options)
+    return lambda function: _decorate(function, options)
 
-    return decorate if func is None else decorate(func)
+
+def _decorate(function: F, options: DescribeOptions) -> F:
+    spec = build_api_spec(function, options)
+    function.api_description = spec.description  # type: ignore[attr-defined]
+    setattr(function, SPEC_ATTR, spec)
+    return function
 
 
 def _names(value: Optional[list[str]]) -> Optional[list[str]]:
