@@ -16,7 +16,6 @@ from .google_docstring import (
     GoogleDoc,
     clean_lines,
     plain_lines,
-    read_common_google,
     read_google_lines,
     returns_section,
 )
@@ -123,13 +122,6 @@ def parse_docstring(doc: Optional[str]) -> DocInfo:
         # One line with no section title (they end with a colon), role or style
         # marker: all description.
         return DocInfo(doc.expandtabs().strip())  # as inspect.cleandoc expands tabs
-    common = read_common_google(doc)
-    if common is not None:
-        description, params, returns, returns_raw = common
-        if returns is None:
-            return DocInfo(description, params)
-        type_name, text = returns
-        return DocInfo(description, params, (f"{type_name}: " if type_name else "") + text, returns_raw)
     lines = plain_lines(doc)
     if lines is not None:
         style = "google"  # the only reading of the shape plain_lines accepts
