@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import inspect
 import os
+import sys
 import threading
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Callable, Optional, TypedDict, Union
 
 from .._private.aliases import assign_aliases
 from .._private.describe import copy_description
+from .._private.executor_messages import too_long_record
 from .._private.log import logger
 from .._private.text import as_text, close_matches, did_you_mean, preview
 from ..context import DEFAULT_SESSION, ToolContext
@@ -49,6 +51,7 @@ class ExecutorOptions(TypedDict, total=False):
     circuit_breaker: Optional[Callable[[], CircuitBreaker]]
     error_formatter: Optional[Callable[[BaseException, ActionReturn], Optional[str]]]
     max_output_chars: Optional[int]
+    max_argument_chars: Optional[int]
     max_workers: Optional[int]
     sleep: Optional[Callable[[float], Any]]
     random: Optional[Callable[[], float]]
@@ -156,6 +159,8 @@ class ActionExecutor(FunctionCallingMixin):
             call that raised (``ToolError`` included); ``None`` keeps it.
         max_output_chars: longer text results keep their head and tail with a notice;
             the full result stays in ``ActionReturn.full_result``.
+        max_argument_chars: argument strings longer than this are refused at once
+            (``ARGS_ERROR``), before any parsing; ``None`` for no limit.
         max_workers: threads for sync tools with timeouts and for batches.
         sleep: how to wait between retries (injectable for tests).
         random: jitter source in [0, 1) for retries (injectable for tests).
@@ -180,6 +185,7 @@ class ActionExecutor(FunctionCallingMixin):
         circuit_breaker: Optional[Callable[[], CircuitBreaker]] = None,
         error_formatter: Optional[Callable[[BaseException, ActionReturn], Optional[str]]] = None,
         max_output_chars: Optional[int] = None,
+        max_argument_chars: Optional[int] = 1_000_000,
         max_workers: Optional[int] = None,
         sleep: Optional[Callable[[float], Any]] = None,
         random: Optional[Callable[[], float]] = None,
@@ -192,6 +198,7 @@ class ActionExecutor(FunctionCallingMixin):
             "max_output_chars": max_output_chars,
         }
         self._sleep = sleep
+        self.max_argument_chars = max_argument_chars
         self._random = random
         self._max_workers = max_workers or min(32, (os.cpu_count() or 1) + 4)
         self._pool: Optional[DaemonThreadPool] = None
@@ -275,6 +282,8 @@ class ActionExecutor(FunctionCallingMixin):
             session_id: the session whose ``ToolContext.state`` the call sees.
             call_id: the model's id for this call, passed on in the ``ToolContext``.
         """
+        if command.__class__ is str and len(command) > self._argument_limit:
+            return self._too_long(name, command)
         try:
             action, invoke = self._fast[name]
         except (KeyError, TypeError):
@@ -297,6 +306,22 @@ class ActionExecutor(FunctionCallingMixin):
     circuit_breaker = _setting_property("circuit_breaker")
     error_formatter = _setting_property("error_formatter")
     max_output_chars = _setting_property("max_output_chars")
+
+    @property
+    def max_argument_chars(self) -> Optional[int]:
+        """Argument strings longer than this are refused before parsing (``None``: no limit)."""
+        return self._max_argument_chars
+
+    @max_argument_chars.setter
+    def max_argument_chars(self, value: Optional[int]) -> None:
+        self._max_argument_chars = value
+        # An int on the per-call path: one comparison, no None check.
+        self._argument_limit = sys.maxsize if value is None else value
+
+    def _too_long(self, name: Any, command: str) -> ActionReturn:
+        route = self._routes.get(name) if isinstance(name, str) else None
+        label = self._canonical.get(name, name) if route is not None else as_text(name)
+        return too_long_record(name, label, route[0].name if route else None, command, self._argument_limit)
 
     def _refresh_fast(self) -> None:
         # Plain routes take the direct path only while no hook is registered.

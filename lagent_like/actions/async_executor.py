@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Awaitable, Optional
 from ..schema import ActionReturn, ActionValidCode
 from .action_executor import ActionExecutor, _batch_job
 from .base_action import BaseAction
-from .function_calling import _read_tool_call, tool_messages
+from .function_calling import call_results, read_calls
 from .runtime import CallPlan, call_core, drive_async
 
 if TYPE_CHECKING:
@@ -64,6 +64,8 @@ class AsyncActionExecutor(ActionExecutor):
         self, name: str, command: Any, session_id: Optional[str] = None, call_id: Optional[str] = None
     ) -> ActionReturn:
         """Run the call a model asked for; see :meth:`ActionExecutor.__call__`."""
+        if command.__class__ is str and len(command) > self._argument_limit:
+            return self._too_long(name, command)
         try:
             action, _, plain, _, stages = self._routes[name]
         except (KeyError, TypeError):
@@ -106,6 +108,7 @@ class AsyncActionExecutor(ActionExecutor):
         except (KeyError, TypeError):
             return self(name, command, session_id, call_id), False
         direct = plain and action._enable and name in self._fast and stages.ainvoke is not None
+        direct = direct and not (command.__class__ is str and len(command) > self._argument_limit)
         if direct and action is not self.finish_action:
             return stages.ainvoke(command), True  # type: ignore[misc]
         return self(name, command, session_id, call_id), False
@@ -143,7 +146,6 @@ class AsyncActionExecutor(ActionExecutor):
 
         See :meth:`ActionExecutor.run_tool_calls`.
         """
-        named = [call for call in tool_calls if _read_tool_call(call)[1] is not None]
-        done = iter(await self.batch(named))
-        records = [next(done) if _read_tool_call(call)[1] is not None else None for call in tool_calls]
-        return tool_messages(tool_calls, records)
+        calls = read_calls(tool_calls)
+        done = iter(await self.batch([c.raw for c in calls if c.name is not None]))
+        return call_results(calls, [next(done) if c.name is not None else None for c in calls])
