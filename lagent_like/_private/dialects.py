@@ -136,8 +136,8 @@ def _strict(schema: Any, path: str, refused: list[str], dropped: list[str]) -> A
             out[key] = {n: _strict(s, f"{key}.{n}", refused, dropped) for n, s in value.items()}
         elif key in ("properties", "required", "additionalProperties"):
             continue  # below
-        elif key in _STRICT_REFUSED:
-            continue
+        elif key in _STRICT_REFUSED or key == "default":
+            continue  # refused above; a default applies when the model sends null
         else:
             dropped.append(f"{key!r} {_where(path)}")
     is_object = schema.get("type") == "object" or "properties" in schema
@@ -255,6 +255,7 @@ def _gemini(
     branches = schema.get("anyOf", schema.get("oneOf"))
     out: dict[str, Any] = {}
     nullable = False
+    described: Optional[str] = None
     if branches is not None:
         real = [b for b in branches if not (isinstance(b, dict) and b.get("type") == "null")]
         nullable = len(real) < len(branches)
@@ -313,7 +314,11 @@ def _gemini(
             else:
                 dropped.append(f"a non-string enum {_where(path)}")
                 choices = ", ".join(repr(v) for v in value)
-                out["description"] = (schema.get("description", "") + f" (one of {choices})").strip()
+                described = (schema.get("description", "") + f" (one of {choices})").strip()
+                if "type" not in out and not any(isinstance(v, bool) for v in value):
+                    numbers = all(isinstance(v, (int, float)) for v in value)
+                    if numbers:
+                        out["type"] = "INTEGER" if all(isinstance(v, int) for v in value) else "NUMBER"
         elif key == "const":
             if isinstance(value, str):
                 out["enum"] = [value]
@@ -340,6 +345,8 @@ def _gemini(
             continue
         else:
             dropped.append(f"{key!r} {_where(path)}")
+    if described is not None:
+        out["description"] = described
     # An object without properties is refused; a free-form one is reported above already.
     free_form = any("arbitrary keys" in r and _where(path) in r for r in refused)
     if out.get("type") == "OBJECT" and not out.get("properties") and path and not free_form:

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, TypedDict, Union
 
 from .._private.aliases import assign_aliases
 from .._private.describe import copy_description
-from .._private.executor_messages import too_long_record
+from .._private.executor_messages import names_the_model_saw, too_long_record
 from .._private.log import logger
 from .._private.text import as_text, close_matches, did_you_mean, preview
 from ..context import DEFAULT_SESSION, ToolContext
@@ -474,7 +474,7 @@ class ActionExecutor(FunctionCallingMixin):
         return ret
 
     def _unknown_message(self, name: Any) -> str:
-        available = self.api_names()
+        available = names_the_model_saw(self.api_names(), self._aliases)
         canonical = self._canonical.get(name, name) if isinstance(name, str) else None
         tool = canonical.partition(".")[0] if canonical is not None else None
         known = canonical in self.actions or tool in self.actions

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Awaitable, Optional
 
+from .._private.executor_messages import native_calls
 from ..schema import ActionReturn, ActionValidCode
 from .action_executor import ActionExecutor, _batch_job
 from .base_action import BaseAction
@@ -147,5 +148,6 @@ class AsyncActionExecutor(ActionExecutor):
         See :meth:`ActionExecutor.run_tool_calls`.
         """
         calls = read_calls(tool_calls)
-        done = iter(await self.batch([c.raw for c in calls if c.name is not None]))
+        with native_calls():  # messages name the tools as the model was given them
+            done = iter(await self.batch([c.raw for c in calls if c.name is not None]))
         return call_results(calls, [next(done) if c.name is not None else None for c in calls])

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from .._private.describe import copy_description
 from .._private.dialects import to_gemini_schema, to_openai_strict_schema
+from .._private.executor_messages import native_calls
 from .._private.text import close_matches
 from ..exceptions import ToolNotFoundError
 from ..schema import ActionStatusCode
@@ -296,5 +297,8 @@ class FunctionCallingMixin:
         A malformed call gets an error result too.
         """
         calls = read_calls(tool_calls)
-        records = [None if c.name is None else self(c.name, c.arguments, None, _id_text(c.id)) for c in calls]
+        with native_calls():  # messages name the tools as the model was given them
+            records = [
+                None if c.name is None else self(c.name, c.arguments, None, _id_text(c.id)) for c in calls
+            ]
         return call_results(calls, records)
