@@ -47,6 +47,7 @@ from .exceptions import (
     TransientToolError,
 )
 from .hooks import ApprovalHook, Hook, HookHandle
+from .langchain_tools import from_langchain, to_langchain_tools
 from .policies import CircuitBreaker, CircuitState, RetryPolicy
 from .registry import get_tool, get_tool_cls, list_tools
 from .schema import ActionReturn, ActionStatusCode, ActionValidCode
@@ -96,9 +97,11 @@ __all__ = [
     "TransientToolError",
     "TupleParser",
     "__version__",
+    "from_langchain",
     "get_tool",
     "get_tool_cls",
     "list_tools",
+    "to_langchain_tools",
     "tool_api",
     "tool_from_schema",
 ]

@@ -24,6 +24,7 @@ from .._private.text import as_text, close_matches, did_you_mean, preview
 from ..context import DEFAULT_SESSION, ToolContext
 from ..exceptions import ToolDefinitionError, ToolNotFoundError
 from ..hooks import HookHandle, HookList
+from ..langchain_tools import from_langchain, is_langchain_tool
 from ..schema import ActionReturn, ActionValidCode
 from .base_action import UNSET, BaseAction, Invoker, Stages
 from .builtin_actions import FinishAction, InvalidAction, NoAction
@@ -74,6 +75,12 @@ def _as_action(item: Any, where: str, problems: list[str]) -> Optional[BaseActio
     """``item`` as an action: actions as they are, functions wrapped; else a problem."""
     if isinstance(item, BaseAction):
         return item
+    if is_langchain_tool(item):  # a LangChain BaseTool is callable too: before functions
+        try:
+            return from_langchain(item)
+        except (ToolDefinitionError, ImportError) as exc:
+            problems.append(f"{where}: {exc}")
+            return None
     if isinstance(item, type) and issubclass(item, BaseAction):
         problems.append(f"{where} is the class {item.__name__}; pass an instance, e.g. {item.__name__}()")
         return None
