@@ -304,6 +304,21 @@ def test_async_run_tool_calls_answers_anthropic_blocks_too() -> None:
             id="anthropic-without-name",
         ),
         pytest.param(
+            {"functionCall": {"id": "g1", "name": "dialect_hello", "args": {"name": "Gi"}}},
+            {"functionResponse": {"name": "dialect_hello", "response": {"output": "hello Gi"}, "id": "g1"}},
+            id="gemini-function-call",
+        ),
+        pytest.param(
+            {"functionCall": {"name": "dialect_hello", "args": {}}},
+            {
+                "functionResponse": {
+                    "name": "dialect_hello",
+                    "response": {"error": "dialect_hello: 'name' is required"},
+                }
+            },
+            id="gemini-failed-call",
+        ),
+        pytest.param(
             {
                 "id": "c2",
                 "type": "function",
@@ -318,6 +333,13 @@ def test_run_tool_calls_answers_each_provider_in_its_shape(
     call: dict[str, Any], result: dict[str, Any]
 ) -> None:
     assert HELLO.run_tool_calls([call]) == [result]
+
+
+def test_run_tool_calls_skips_gemini_text_parts() -> None:
+    parts = [{"text": "Greeting."}, {"functionCall": {"name": "dialect_hello", "args": {"name": "Ed"}}}]
+    assert HELLO.run_tool_calls(parts) == [
+        {"functionResponse": {"name": "dialect_hello", "response": {"output": "hello Ed"}}}
+    ]
 
 
 def test_run_tool_calls_takes_openai_sdk_objects() -> None:

@@ -44,6 +44,7 @@ _UNQUOTED_KEY = re.compile(r"[{,]\s*[A-Za-z_$][\w$]*\s*:")
 # all of it (no Python code per string); text containing it takes the slow way.
 _SEP = "\x00"
 _AROUND = "removed text around the JSON"
+_MAX_FENCES = 4
 _UNCLOSED = re.compile(r"Unclosed b?'(\w+)'")
 _NEAR = re.compile(r" near (\d+)")
 _CODE_POINT = re.compile(r"U\+([0-9a-fA-F]{4,6})")
@@ -230,7 +231,9 @@ def _candidates(text: str) -> list[tuple[str, Optional[str], int]]:
     fences = fenced_blocks(text)
     tagged = [body for tag, body in fences if tag.lower() in ("json", "json5")]
     pool: list[tuple[str, Optional[str], int]] = []
-    for body in tagged + [body for _, body in fences]:
+    # A few fences at most: each costs a parse and a search (text of thousands of
+    # fences must not cost thousands of parses).
+    for body in (tagged[:_MAX_FENCES] + [body for _, body in fences[:_MAX_FENCES]])[:_MAX_FENCES]:
         pool.append((body.strip(), "removed code fence", text.find(body) + len(body.rstrip())))
     pool.append((stripped, None, end))
     seen: set[str] = set()

@@ -43,7 +43,8 @@ class _Call:
 
     Attributes:
         kind: ``"openai"`` (Chat Completions), ``"responses"`` (OpenAI Responses
-            ``function_call`` items) or ``"anthropic"`` (``tool_use`` blocks).
+            ``function_call`` items), ``"anthropic"`` (``tool_use`` blocks) or
+            ``"gemini"`` (``functionCall`` parts).
         id: the provider's call id, returned with the result.
         name: the tool name, ``None`` when the call has none.
         arguments: a JSON string or a dict.
@@ -73,7 +74,14 @@ def _read_call(call: Any) -> Optional[_Call]:
         )
     if kind in _NOT_CALLS:
         return None
+    gemini = _field(call, "functionCall") or _field(call, "function_call")
+    if gemini is not None:  # a Gemini part (dict or SDK object)
+        return _Call(
+            call, "gemini", _field(gemini, "id"), _field(gemini, "name"), _field(gemini, "args") or {}
+        )
     function = _field(call, "function")
+    if function is None and kind is None and _field(call, "text") is not None:
+        return None  # a Gemini text part
     name = _field(function, "name") if function is not None else None
     arguments = _field(function, "arguments") if function is not None else None
     return _Call(call, "openai", _field(call, "id"), name, arguments)
@@ -115,7 +123,8 @@ def call_results(calls: Sequence[_Call], records: Sequence[Optional[ActionReturn
 
     OpenAI: ``{"role": "tool", "tool_call_id", "content"}``; Responses:
     ``{"type": "function_call_output", "call_id", "output"}``; Anthropic:
-    ``{"type": "tool_result", "tool_use_id", "content", "is_error"}``. A ``None`` record
+    ``{"type": "tool_result", "tool_use_id", "content", "is_error"}``; Gemini:
+    ``{"functionResponse": {"name", "response": {"output" or "error"}, "id"}}``. A ``None`` record
     stands for a call without a name.
     """
     results = []
@@ -131,6 +140,14 @@ def call_results(calls: Sequence[_Call], records: Sequence[Optional[ActionReturn
             )
         elif call.kind == "responses":
             results.append({"type": "function_call_output", "call_id": call.id, "output": content})
+        elif call.kind == "gemini":
+            response: dict[str, Any] = {
+                "name": call.name,
+                "response": {"error" if failed else "output": content},
+            }
+            if call.id is not None:
+                response["id"] = call.id
+            results.append({"functionResponse": response})
         else:
             results.append({"role": "tool", "tool_call_id": call.id, "content": content})
     return results
@@ -292,6 +309,9 @@ class FunctionCallingMixin:
           "tool_use_id", "content", "is_error"}``; text and thinking blocks are skipped.
         * OpenAI Responses ``function_call`` items get ``{"type": "function_call_output",
           "call_id", "output"}``.
+        * Gemini parts: each ``{"functionCall": {"name", "args", "id"}}`` gets a
+          ``{"functionResponse": {"name", "response": {"output": ...}}}`` part
+          (``"error"`` for a failed call); text parts are skipped.
 
         The content is the result, or the error text for the model when the call failed.
         A malformed call gets an error result too.
