@@ -10,6 +10,7 @@ Importing the package changes no global state.
 
 from .actions import (
     ActionExecutor,
+    ApiSpec,
     ArxivSearch,
     AsyncActionExecutor,
     AsyncActionMixin,
@@ -22,6 +23,7 @@ from .actions import (
     IPythonInterpreter,
     JsonParser,
     NoAction,
+    Param,
     PythonInterpreter,
     SchemaTool,
     ToolMeta,
@@ -50,6 +52,7 @@ from .hooks import ApprovalHook, Hook, HookHandle
 from .policies import CircuitBreaker, CircuitState, RetryPolicy
 from .registry import get_tool, get_tool_cls, list_tools
 from .schema import ActionReturn, ActionStatusCode, ActionValidCode
+from .settings import ToolSettings
 
 __version__ = "0.1.0"
 
@@ -58,6 +61,7 @@ __all__ = [
     "ActionReturn",
     "ActionStatusCode",
     "ActionValidCode",
+    "ApiSpec",
     "ApprovalHook",
     "ArxivSearch",
     "AsyncActionExecutor",
@@ -83,6 +87,7 @@ __all__ = [
     "ModelResponseError",
     "ModelTimeoutError",
     "NoAction",
+    "Param",
     "ParseError",
     "PythonInterpreter",
     "RegistryError",
@@ -93,6 +98,7 @@ __all__ = [
     "ToolError",
     "ToolMeta",
     "ToolNotFoundError",
+    "ToolSettings",
     "TransientToolError",
     "TupleParser",
     "__version__",

@@ -1,6 +1,7 @@
 """Tools for LLM agents: define them (``BaseAction``, ``tool_api``), parse their
 arguments (``JsonParser``, ``TupleParser``) and run them (``ActionExecutor``)."""
 
+from .._private.describe import ApiSpec, Param
 from .action_executor import ActionExecutor
 
 # The shipped tools, registered in this order after the built-ins.
@@ -17,6 +18,7 @@ from .schema_tool import SchemaTool, tool_from_schema
 
 __all__ = [
     "ActionExecutor",
+    "ApiSpec",
     "ArxivSearch",
     "AsyncActionExecutor",
     "AsyncActionMixin",
@@ -29,6 +31,7 @@ __all__ = [
     "InvalidAction",
     "JsonParser",
     "NoAction",
+    "Param",
     "PythonInterpreter",
     "SchemaTool",
     "ToolMeta",
