@@ -114,9 +114,12 @@ def select_tools(names: Optional[str]) -> list[Any]:
     if names:
         wanted = [name.strip() for name in names.split(",") if name.strip()]
         return [_construct_named(name, get_tool_cls(name)) for name in wanted]
+    from .actions import ASYNC_TWINS
+
     tools = []
     for name, cls in list_tools(with_class=True):
-        if name in _INTERNAL_TOOLS:
+        # The Async* twins would offer every built-in twice.
+        if name in _INTERNAL_TOOLS or cls in ASYNC_TWINS:
             continue
         try:
             tools.append(_construct(name, cls))
