@@ -35,6 +35,7 @@ the functions: importing ``lagent_like`` must stay cheap and must not need it.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import threading
 from collections.abc import Iterable, Mapping
@@ -174,6 +175,37 @@ def redact(text: str, secrets: Iterable[Optional[str]] = ()) -> str:
     return text
 
 
+class _RedactingFilter(logging.Filter):
+    """Redacts the keys sent so far from urllib3's log lines (it logs each URL, query included).
+
+    Attached to urllib3's connection-pool logger on the first request, not at import:
+    importing the package changes no global state.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.secrets: set[str] = set()
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if self.secrets:
+            record.msg, record.args = redact(record.getMessage(), list(self.secrets)), None
+        return True
+
+
+_log_filter = _RedactingFilter()
+_log_filter_lock = threading.Lock()
+
+
+def _hide_in_library_logs(secrets: list[str]) -> None:
+    if not secrets or _log_filter.secrets.issuperset(secrets):
+        return
+    with _log_filter_lock:
+        _log_filter.secrets.update(secrets)
+        pool_logger = logging.getLogger("urllib3.connectionpool")
+        if _log_filter not in pool_logger.filters:
+            pool_logger.addFilter(_log_filter)
+
+
 def excerpt(text: str, secrets: Iterable[Optional[str]], limit: int) -> str:
     """``text`` on one line, redacted, then cut to ``limit`` characters with ``...``.
 
@@ -261,6 +293,7 @@ def send(
     import requests
 
     hidden = [s for s in secrets if s]
+    _hide_in_library_logs(hidden)
     where = display_url(url)
     try:
         response = session.request(method, url, timeout=timeout, **kwargs)

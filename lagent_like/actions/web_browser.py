@@ -196,7 +196,8 @@ class _TextExtractor(HTMLParser):
 
     def handle_data(self, data: str) -> None:
         if not self._skipping:
-            self.parts.append(data)
+            # Line breaks in the source mean nothing in HTML; blocks make the lines.
+            self.parts.append(" ".join(data.split(" ")).replace("\n", " ").replace("\t", " "))
 
 
 def page_text(html: str) -> str:
