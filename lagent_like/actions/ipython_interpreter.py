@@ -542,3 +542,10 @@ def _positive(name: str, value: int) -> int:
 
 def _seconds(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else str(value)
+
+
+# Lagent 0.5's awaitable twin: the same tool, its APIs awaited (run in a worker thread).
+from .._private.async_twin import async_twin  # noqa: E402 - only the twin needs it
+
+AsyncIPythonInterpreter = async_twin(IPythonInterpreter, __name__)
+__all__ += ["AsyncIPythonInterpreter"]
