@@ -277,9 +277,11 @@ def _cmd_chat(args: argparse.Namespace) -> int:
 def _chat_on_page(agent: Any, args: argparse.Namespace) -> int:
     """``chat --web``: serve the inspector with the agent; the page asks it questions."""
     web = _web()
-    server = web.inspect(agent.executor, port=args.port, agent=agent, block=False, out=sys.stdout)
+    server = web.InspectorServer(agent.executor, port=args.port, agent=agent).start()
     if args.question is not None:
+        # Asked before the URL is printed, so the page's first view already has the run.
         server.state.ask(args.question)
+    print(f"lagent-like inspector: open {server.url}", flush=True)
     print("Ask on the page's Traces tab; Ctrl-C stops the server.", flush=True)
     server.wait()
     return 0
@@ -344,7 +346,8 @@ def _cmd_inspect(args: argparse.Namespace) -> int:
         tools += toolkits
         if not tools and not args.trace:
             raise CliError(
-                "no tools to inspect: import a module with -m MODULE, name tools with --tools A,B or use --mcp URL"
+                "no tools to inspect: import a module with -m MODULE, name tools with --tools A,B "
+                "or use --mcp URL_OR_COMMAND"
             )
         allow_code = True if args.allow_code else _explicit_code_tools(args.tools, tools, web.runs_code)
         executor = ActionExecutor(actions=tools)

@@ -57,7 +57,7 @@ class _Trace:
 
     def detail(self, trace_id: str) -> dict[str, Any]:
         data = self.result.to_dict() if self.result else AgentResult(turns=list(self.turns)).to_dict()
-        data.update(self.summary(trace_id))
+        data.update({key: value for key, value in self.summary(trace_id).items() if key != "turns"})
         return data
 
 

@@ -420,8 +420,13 @@
     const timing = [];
     if (turn.model_seconds != null) timing.push(["model", `${(turn.model_seconds * 1000).toFixed(1)} ms`]);
     if (turn.tool_seconds != null) timing.push(["tools and parsing", `${(turn.tool_seconds * 1000).toFixed(1)} ms`]);
-    if (turn.usage) for (const [k, v] of Object.entries(turn.usage)) if (typeof v === "number") timing.push([k.replace(/_/g, " "), String(v)]);
-    else timing.push(["tokens", "not reported by the server"]);
+    if (turn.usage) {
+      for (const [k, v] of Object.entries(turn.usage)) {
+        if (typeof v === "number") timing.push([k.replace(/_/g, " "), String(v)]);
+      }
+    } else {
+      timing.push(["tokens", "not reported by the server"]);
+    }
     sections.push(h("h4", {}, "Timings and tokens"), h("dl", { class: "facts timing" }, timing.map(([k, v]) => [h("dt", {}, k), h("dd", {}, v)])));
     if (turn.observation != null) sections.push(h("h4", {}, "Observation sent back"), h("pre", {}, turn.observation));
     return sections;
