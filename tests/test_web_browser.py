@@ -165,6 +165,7 @@ def test_search_fill_the_form_call_and_read_the_result(
 def test_exports_are_shown_side_by_side_and_copyable(page: Any, server: InspectorServer) -> None:
     page.goto(server.url)
     page.get_by_role("button", name="Geo.locate").click()
+    page.locator(".export h4").first.wait_for()
     panes = page.locator(".export h4").all_inner_texts()
     assert panes == ["Lagent description (system prompt)", "OpenAI", "OpenAI strict", "Anthropic", "MCP"]
     lagent = page.get_by_role("region", name="Lagent description (system prompt)").locator("pre").inner_text()
@@ -265,7 +266,7 @@ def test_keyboard_alone_reaches_a_tool_and_calls_it(page: Any, server: Inspector
     page.keyboard.press("Tab")
     assert page.evaluate("document.activeElement.textContent") == "Geo.locate"
     page.keyboard.press("Enter")
-    assert page.evaluate("document.activeElement.id") == "tool-detail"
+    page.wait_for_function("document.activeElement.id === 'tool-detail'")
     page.get_by_label("place (required)").focus()
     page.keyboard.type("Paris")
     page.keyboard.press("Enter")

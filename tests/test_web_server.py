@@ -143,6 +143,7 @@ def test_page_is_refused_without_the_right_token(server: InspectorServer, query:
 
 ENDPOINTS = [
     pytest.param("GET", "/api/tools", None, id="tools"),
+    pytest.param("GET", "/api/tools/WebCalc.add", None, id="tool"),
     pytest.param("POST", "/api/call", {"name": "WebCalc.add", "arguments": {"a": 1}}, id="call"),
     pytest.param("GET", "/api/traces", None, id="traces"),
     pytest.param("GET", "/api/traces/1", None, id="trace"),
@@ -227,6 +228,29 @@ def test_catalogue_carries_the_strict_openai_export(server: InspectorServer) -> 
     catalogue = _get(server, "/api/tools").json()
     strict = executor.to_openai_tools(strict=True)  # type: ignore[call-arg]
     assert [entry["exports"]["openai_strict"] for entry in catalogue] == strict
+
+
+def test_page_starts_with_a_short_index_and_fetches_one_entry(server: InspectorServer) -> None:
+    page = requests.get(server.url, timeout=10).text
+    start = page.index('<script id="catalogue" type="application/json">') + len(
+        '<script id="catalogue" type="application/json">'
+    )
+    index = json.loads(page[start : page.index("</script>", start)])
+    assert index[0] == {
+        "name": "WebCalc.add",
+        "tool": "WebCalc",
+        "search": _get(server, "/api/tools").json()[0]["search"],
+        "runs_code": False,
+        "callable": True,
+        "lint": [{"severity": f["severity"]} for f in _get(server, "/api/tools").json()[0]["lint"]],
+    }
+    assert _get(server, "/api/tools/WebCalc.add").json() == _get(server, "/api/tools").json()[0]
+    assert _get(server, "/api/tools/WebCalc__add").json()["name"] == "WebCalc.add"
+    missing = _get(server, "/api/tools/Nope")
+    assert (missing.status_code, missing.json()["error"]) == (
+        404,
+        "no enabled API is named 'Nope'; the page lists the ones there are",
+    )
 
 
 def test_catalogue_shows_lint_findings_inline() -> None:
@@ -566,4 +590,4 @@ def test_page_embeds_the_catalogue_safely_in_a_script() -> None:
             '<script id="catalogue" type="application/json">'
         )
         embedded = json.loads(page[start : page.index("</script>", start)])
-        assert embedded[0]["description"]["description"].endswith("</script><script>alert(1)</script>.")
+        assert "</script><script>alert(1)</script>." in embedded[0]["search"]

@@ -77,7 +77,9 @@ Handler = Callable[[Request], Any]
 def build_app(state: InspectorState, token: str, title: str = "lagent-like inspector") -> Starlette:
     """The ASGI application serving ``state`` to whoever holds ``token``.
 
-    Routes (all need the token): ``GET /`` the page; ``GET /api/tools`` the catalogue;
+    Routes (all need the token): ``GET /`` the page (with the short catalogue of
+    :meth:`InspectorState.index_json`); ``GET /api/tools`` the whole catalogue; ``GET
+    /api/tools/{name}`` one API's entry;
     ``POST /api/call`` ``{name, arguments, session_id?}``; ``GET /api/traces`` and
     ``GET /api/traces/{id}``; ``POST /api/traces`` a trace file's JSON ``{trace,
     title?}``; ``POST /api/ask`` ``{question}`` (with an agent); ``GET
@@ -109,7 +111,7 @@ def build_app(state: InspectorState, token: str, title: str = "lagent-like inspe
         return endpoint
 
     async def page(request: Request) -> Response:
-        catalogue = await run_in_threadpool(state.catalogue_json)
+        catalogue = await run_in_threadpool(state.index_json)
         html = template.replace("__SETTINGS__", _script_json(settings)).replace(
             "__CATALOGUE__", catalogue.replace("<", "\\u003c")
         )
@@ -120,6 +122,9 @@ def build_app(state: InspectorState, token: str, title: str = "lagent-like inspe
             state.refresh()
         text = await run_in_threadpool(state.catalogue_json)
         return Response(text, media_type="application/json")
+
+    async def tool(request: Request) -> Response:
+        return JSONResponse(await run_in_threadpool(state.entry, request.path_params["name"]))
 
     async def call(request: Request) -> Response:
         data = await _json_body(request)
@@ -147,6 +152,7 @@ def build_app(state: InspectorState, token: str, title: str = "lagent-like inspe
     routes = [
         Route("/", guarded(page, page=True)),
         Route("/api/tools", guarded(tools)),
+        Route("/api/tools/{name}", guarded(tool)),
         Route("/api/call", guarded(call), methods=["POST"]),
         Route("/api/traces", guarded(traces), methods=["GET", "POST"]),
         Route("/api/traces/{trace_id}", guarded(trace)),

@@ -84,6 +84,8 @@ class InspectorServer:
         """
         import uvicorn
 
+        # Built before the URL is known, so that the page's first load finds it ready.
+        self.state.index_json()
         config = uvicorn.Config(
             build_app(self.state, self.token),
             host=HOST,

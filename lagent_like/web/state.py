@@ -82,6 +82,7 @@ class InspectorState:
         self.agent = agent
         self._catalogue: Optional[list[dict[str, Any]]] = None
         self._catalogue_json: Optional[str] = None
+        self._index_json: Optional[str] = None
         self._traces: dict[str, _Trace] = {}
         self._files: dict[str, str] = {}
         self._lock = threading.Lock()
@@ -101,9 +102,39 @@ class InspectorState:
             self._catalogue_json = json.dumps(self.catalogue(), ensure_ascii=False, default=str)
         return self._catalogue_json
 
+    def index_json(self) -> str:
+        """The short catalogue the page starts with, as JSON text, serialised once.
+
+        One small entry per API (``name``, ``tool``, ``search``, ``runs_code``,
+        ``callable`` and ``lint`` severities): the page fetches an API's whole entry
+        (:meth:`entry`) when it is opened, so a page of 500 APIs stays small.
+        """
+        if self._index_json is None:
+            index = [
+                {
+                    "name": entry["name"],
+                    "tool": entry["tool"],
+                    "search": entry["search"],
+                    "runs_code": entry["runs_code"],
+                    "callable": entry["callable"],
+                    "lint": [{"severity": finding["severity"]} for finding in entry["lint"]],
+                }
+                for entry in self.catalogue()
+            ]
+            self._index_json = json.dumps(index, ensure_ascii=False, default=str)
+        return self._index_json
+
+    def entry(self, name: str) -> dict[str, Any]:
+        """The whole catalogue entry of one API.
+
+        Raises:
+            InspectorError: no enabled API has that name (404).
+        """
+        return self._entry(name)
+
     def refresh(self) -> None:
         """Forget the catalogue, e.g. after tools were enabled, disabled or added."""
-        self._catalogue = self._catalogue_json = None
+        self._catalogue = self._catalogue_json = self._index_json = None
 
     # -- calls ---------------------------------------------------------------------
 

@@ -3,7 +3,7 @@
 "use strict";
 (function () {
   const SETTINGS = JSON.parse(document.getElementById("settings").textContent);
-  let CATALOGUE = JSON.parse(document.getElementById("catalogue").textContent);
+  const CATALOGUE = JSON.parse(document.getElementById("catalogue").textContent);
   const TOKEN = new URLSearchParams(location.search).get("token") || "";
   let uid = 0;
 
@@ -96,8 +96,8 @@
     const words = search.value.toLowerCase().split(/\s+/).filter(Boolean);
     const shown = CATALOGUE.filter((e) => words.every((w) => e.search.includes(w)));
     const items = shown.map((entry) => h("li", {}, h("button", {
-      type: "button", "data-name": entry.name, "aria-current": entry === current ? "true" : null,
-      onclick: () => showTool(entry, true),
+      type: "button", "data-name": entry.name, "aria-current": entry.name === current ? "true" : null,
+      onclick: () => openTool(entry.name, true),
     }, entry.name, lintTags(entry))));
     list.replaceChildren(...items);
     count.textContent = `${shown.length} of ${CATALOGUE.length} APIs`;
@@ -111,8 +111,19 @@
       h("pre", { tabindex: "0", "aria-label": title + " (JSON)" }, text));
   }
 
+  const entries = new Map();
+  async function openTool(name, focus) {
+    let entry = entries.get(name);
+    if (!entry) {
+      try { entry = await api("/api/tools/" + encodeURIComponent(name)); }
+      catch (e) { detail.replaceChildren(h("p", { class: "bad", role: "alert" }, "Error: " + e.message)); return; }
+      entries.set(name, entry);
+    }
+    showTool(entry, focus);
+  }
+
   function showTool(entry, focus) {
-    current = entry;
+    current = entry.name;
     for (const button of list.querySelectorAll("button")) {
       if (button.dataset.name === entry.name) button.setAttribute("aria-current", "true");
       else button.removeAttribute("aria-current");
@@ -470,7 +481,6 @@
   // -- start -----------------------------------------------------------------------
   renderList();
   if (location.hash.startsWith("#tool=")) {
-    const entry = CATALOGUE.find((e) => e.name === decodeURIComponent(location.hash.slice(6)));
-    if (entry) showTool(entry, false);
+    openTool(decodeURIComponent(location.hash.slice(6)), false);
   }
 })();
