@@ -24,6 +24,7 @@ import contextlib
 import functools
 import json
 import os
+import select
 import shutil
 import signal
 import subprocess
@@ -46,6 +47,9 @@ _ENV = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "LC_ALL": "C.
 _NETWORK_FILES = ("/etc/resolv.conf", "/etc/hosts", "/etc/nsswitch.conf", "/etc/ssl", "/etc/ca-certificates")
 
 ISOLATIONS = ("sandbox", "process")
+
+#: Mount points made before the operator's paths: never re-created as plain directories.
+_MOUNTED = ("/usr", "/tmp", "/dev", "/proc")
 
 
 @dataclass(frozen=True)
@@ -153,6 +157,11 @@ def _bwrap_argv(bwrap: str, spec: SandboxSpec, pid1: bool) -> list[str]:
     argv += ["--die-with-parent", "--new-session", "--hostname", "sandbox"]
     if pid1:
         argv.append("--as-pid-1")
+    size = str(spec.disk_mb * 1024 * 1024)
+    # The writable places first, so that an operator's read-only path under /tmp stays visible.
+    argv += ["--proc", "/proc", "--dev", "/dev"]
+    argv += ["--perms", "1777", "--size", size, "--tmpfs", "/tmp"]
+    argv += ["--perms", "1777", "--size", size, "--tmpfs", "/dev/shm"]
     argv += ["--ro-bind", "/usr", "/usr"]
     for name in ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"):
         if os.path.islink(name):
@@ -163,7 +172,7 @@ def _bwrap_argv(bwrap: str, spec: SandboxSpec, pid1: bool) -> list[str]:
     # Parents of the mount points are made traversable (bubblewrap copies a host
     # ``/root`` mode of 0700, which would hide a Python installed under it).
     parents = sorted(
-        {p for path in shown for p in _ancestors(path) if p != "/usr" and not p.startswith("/usr/")}
+        {p for path in shown for p in _ancestors(path) if p not in _MOUNTED and not p.startswith("/usr/")}
     )
     for parent in parents:
         argv += ["--perms", "0755", "--dir", parent]
@@ -172,19 +181,70 @@ def _bwrap_argv(bwrap: str, spec: SandboxSpec, pid1: bool) -> list[str]:
     if spec.network:
         for path in _NETWORK_FILES:
             argv += ["--ro-bind-try", path, path]
-    size = str(spec.disk_mb * 1024 * 1024)
-    argv += ["--ro-bind", _WORKER_DIR, _WORKER_ROOT + "/_worker", "--proc", "/proc", "--dev", "/dev"]
-    argv += ["--perms", "1777", "--size", size, "--tmpfs", "/tmp"]
-    argv += ["--perms", "1777", "--size", size, "--tmpfs", "/dev/shm"]
+    argv += ["--ro-bind", _WORKER_DIR, _WORKER_ROOT + "/_worker"]
     argv += ["--dir", "/mnt", "--symlink", "/tmp", "/mnt/data", "--chdir", "/tmp", "--clearenv"]
     for key, value in dict(_ENV, HOME="/tmp", TMPDIR="/tmp").items():
         argv += ["--setenv", key, value]
     return argv
 
 
+class Worker:
+    """A started worker process: ``bwrap`` (or the worker itself) and how to stop it all."""
+
+    def __init__(self, proc: subprocess.Popen[bytes], info_fd: Optional[int]) -> None:
+        self.proc = proc
+        self.pid = proc.pid
+        self._info_fd = info_fd
+
+    def poll(self) -> Optional[int]:
+        return self.proc.poll()
+
+    def wait(self, timeout: Optional[float] = None) -> int:
+        return self.proc.wait(timeout)
+
+    def kill(self) -> None:
+        """Kill the worker and everything it started; return once they are all gone.
+
+        In a sandbox, killing ``bwrap`` kills the namespace's PID 1 (``--die-with-parent``),
+        and the kernel then kills every process of the namespace; PID 1 (whose host pid
+        ``bwrap`` wrote to its info pipe) ends only after all of them, so waiting on it
+        makes ``close()`` and ``end_session()`` synchronous. Without a sandbox, the
+        worker's process group (its session) is killed.
+        """
+        pidfd = self._sandbox_init()
+        with contextlib.suppress(OSError):
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        if self.proc.poll() is None:
+            with contextlib.suppress(OSError):
+                self.proc.kill()
+        self.proc.wait()
+        if pidfd is not None:
+            try:
+                with contextlib.suppress(OSError):
+                    signal.pidfd_send_signal(pidfd, signal.SIGKILL)
+                select.select([pidfd], [], [], 10.0)
+            finally:
+                os.close(pidfd)
+
+    def _sandbox_init(self) -> Optional[int]:
+        """A pidfd of the sandbox's PID 1, if ``bwrap`` started it (read once)."""
+        fd, self._info_fd = self._info_fd, None
+        if fd is None:
+            return None
+        try:
+            os.set_blocking(fd, False)
+            data = os.read(fd, 4096)
+            pid = int(json.loads(data)["child-pid"])
+            return os.pidfd_open(pid)
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+        finally:
+            os.close(fd)
+
+
 def start_worker(
     module: str, config: dict[str, Any], spec: SandboxSpec, pass_fds: Sequence[int], cwd: str = "/"
-) -> subprocess.Popen[bytes]:
+) -> Worker:
     """Start ``lagent_like/_worker/<module>.py`` with ``config``, confined as ``spec`` says.
 
     ``config`` gains ``sandboxed``; the worker's ``main(config)`` runs. In a sandbox the
@@ -194,37 +254,35 @@ def start_worker(
         boot = f.read()
     sandboxed = spec.isolation == "sandbox"
     config = dict(config, sandboxed=sandboxed)
+    info_r: Optional[int] = None
+    fds = list(pass_fds)
     if sandboxed:
         bwrap = bwrap_path()
         assert bwrap is not None  # ensure_available ran when the tool was made
-        argv = [*_bwrap_argv(bwrap, spec, pid1=module == "python_worker"), "--"]
+        info_r, info_w = os.pipe()
+        fds.append(info_w)
+        argv = [*_bwrap_argv(bwrap, spec, pid1=module == "python_worker"), "--info-fd", str(info_w), "--"]
         argv += [sys.executable, "-I", "-c", boot, _WORKER_ROOT, module, json.dumps(config)]
         env, cwd = dict(_ENV), "/"
     else:
         argv = [sys.executable, "-I", "-c", boot, os.path.dirname(_WORKER_DIR), module, json.dumps(config)]
         env = dict(_ENV, HOME=cwd, TMPDIR=cwd)
-    return subprocess.Popen(
-        argv,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        pass_fds=tuple(pass_fds),
-        start_new_session=True,
-        cwd=cwd,
-        env=env,
-    )
-
-
-def stop_worker(proc: subprocess.Popen[bytes]) -> None:
-    """Kill a worker and everything it started; reap it.
-
-    In a sandbox, killing ``bwrap`` kills the namespace's PID 1 (``--die-with-parent``),
-    and the kernel then kills every process of the namespace before ``bwrap`` is reaped.
-    Without one, the worker's process group (its session) is killed.
-    """
-    with contextlib.suppress(OSError):
-        os.killpg(proc.pid, signal.SIGKILL)
-    if proc.poll() is None:
-        with contextlib.suppress(OSError):
-            proc.kill()
-    proc.wait()
+    try:
+        proc = subprocess.Popen(
+            argv,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            pass_fds=tuple(fds),
+            start_new_session=True,
+            cwd=cwd,
+            env=env,
+        )
+    except BaseException:
+        if info_r is not None:
+            os.close(info_r)
+        raise
+    finally:
+        if info_r is not None:
+            os.close(fds[-1])
+    return Worker(proc, info_r)

@@ -38,7 +38,7 @@ import weakref
 from collections.abc import Sequence
 from typing import Any, Optional
 
-from .._private.sandbox import SandboxSpec, check_spec, start_worker, stop_worker
+from .._private.sandbox import SandboxSpec, check_spec, start_worker
 from ..context import DEFAULT_SESSION, ToolContext
 from ..exceptions import ToolError
 from .base_action import BaseAction, tool_api
@@ -165,15 +165,17 @@ class _Worker:
     def _read_header(self, deadline: float) -> dict[str, Any]:
         while b"\n" not in self.buffer:
             if len(self.buffer) > 4096:
-                raise _Crashed
+                raise _Crashed("garbled")
             self._fill(deadline)
         line, _, self.buffer = self.buffer.partition(b"\n")
         try:
             header: dict[str, Any] = json.loads(line)
-            if not isinstance(header, dict) or not 0 <= int(header["length"]) <= self.cap:
-                raise _Crashed
+            if not isinstance(header, dict):
+                raise _Crashed("garbled")
+            if not 0 <= int(header["length"]) <= self.cap:
+                raise _Crashed("too_big")
         except (ValueError, KeyError, TypeError) as exc:
-            raise _Crashed from exc
+            raise _Crashed("garbled") from exc
         return header
 
     def _read_exact(self, size: int, deadline: float) -> bytes:
@@ -191,7 +193,7 @@ class _Worker:
 
     def stop(self) -> None:
         """Kill the sandbox (every process in it), close the pipes, remove any directory."""
-        stop_worker(self.proc)
+        self.proc.kill()
         for fd in (self.jobs, self.replies):
             with contextlib.suppress(OSError):
                 os.close(fd)
@@ -311,7 +313,18 @@ class IPythonInterpreter(BaseAction):
                     f"the code did not finish within {_seconds(limit)} s; "
                     "the session was restarted and its state was lost"
                 ) from None
-            except _Crashed:
+            except _Crashed as crash:
+                reason = crash.args[0] if crash.args else None
+                if reason is not None:
+                    self._restart(session, worker)
+                    what = {
+                        "too_big": f"a reply of more than {worker.cap} bytes",
+                        "garbled": "an unreadable reply",
+                    }[reason]
+                    raise ToolError(
+                        f"the code wrote {what} into the interpreter's reply channel; "
+                        "the session was restarted and its state was lost"
+                    ) from None
                 code = worker.exit_code()
                 if code is not None and code > 128 and self._spec.isolation == "sandbox":
                     code = 128 - code  # bubblewrap exits with 128 + the signal that killed the worker
@@ -355,7 +368,7 @@ class IPythonInterpreter(BaseAction):
         with self._workers_lock:
             worker = self._workers.pop(session_id, None)
         if worker is not None:
-            stop_worker(worker.proc)  # now, even while a call holds the worker's lock
+            worker.proc.kill()  # now, even while a call holds the worker's lock
             with worker.lock:
                 worker.stop()
 

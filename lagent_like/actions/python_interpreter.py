@@ -35,7 +35,7 @@ import weakref
 from collections.abc import Sequence
 from typing import Any, Optional
 
-from .._private.sandbox import SandboxSpec, check_spec, start_worker, stop_worker
+from .._private.sandbox import SandboxSpec, check_spec, start_worker
 from ..exceptions import ToolError
 from .base_action import BaseAction
 from .parser import BaseParser, JsonParser
@@ -120,6 +120,8 @@ class _Worker:
         if reply is not None:
             return reply
         status = int(done.get("status") or 0)
+        if raw and os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0:
+            return {"ok": False, "kind": "garbled"}
         if os.WIFSIGNALED(status):
             return {"ok": False, "kind": "signal", "signal": os.WTERMSIG(status)}
         return {"ok": False, "kind": "exit", "status": os.WEXITSTATUS(status)}
@@ -130,7 +132,7 @@ class _Worker:
     def kill(self) -> None:
         """Kill the sandbox and everything in it; reap it."""
         self.control.close()
-        stop_worker(self.proc)
+        self.proc.kill()
 
 
 def _write_and_close(fd: int, data: bytes) -> None:
@@ -380,6 +382,8 @@ class PythonInterpreter(BaseAction):
                 f"the code wrote a reply of more than {self.max_reply_bytes} bytes; "
                 "it was discarded and the process was stopped"
             )
+        if kind == "garbled":
+            return "the code wrote into the interpreter's reply channel; its answer was discarded"
         if kind == "signal":
             number = int(reply.get("signal", 0))
             template = _SIGNAL_NAMES.get(number)
