@@ -38,6 +38,7 @@ import weakref
 from collections.abc import Sequence
 from typing import Any, Optional
 
+from .._private.describe import copy_description
 from .._private.sandbox import SandboxSpec, check_spec, start_worker
 from ..context import DEFAULT_SESSION, ToolContext
 from ..exceptions import ToolError
@@ -55,6 +56,15 @@ _NO_NETWORK = (
     "Do not make external web requests or API calls as they will fail."
 )
 _NETWORK = "Internet access for this session is enabled."
+
+
+def _with_network(description: dict[str, Any]) -> dict[str, Any]:
+    """A copy of ``description`` that tells the model the network is on."""
+    copied: dict[str, Any] = copy_description(description)
+    for api in [copied, *copied.get("api_list", [])]:
+        if isinstance(api.get("description"), str):
+            api["description"] = api["description"].replace(_NO_NETWORK, _NETWORK)
+    return copied
 
 
 class _Crashed(Exception):
@@ -269,6 +279,8 @@ class IPythonInterpreter(BaseAction):
         parser: type[BaseParser] = JsonParser,
         enable: bool = True,
     ) -> None:
+        if network and description is None:
+            description = _with_network(type(self).__tool_description__)
         super().__init__(description, parser, enable)
         check_spec(type(self).__name__, isolation, disk_mb, read_only_paths)
         self._session_timeout = float(timeout)
@@ -280,10 +292,6 @@ class IPythonInterpreter(BaseAction):
             max_output_chars=_positive("max_output_chars", max_output_chars),
         )
         self._spec = SandboxSpec(isolation, bool(network), int(disk_mb), tuple(read_only_paths))
-        if network and description is None:
-            for api in [self._description, *self._description.get("api_list", [])]:
-                if isinstance(api.get("description"), str):
-                    api["description"] = api["description"].replace(_NO_NETWORK, _NETWORK)
         self._workers: dict[str, _Worker] = {}
         self._workers_lock = threading.Lock()
         self._finalizer = weakref.finalize(self, _stop_all, self._workers, self._workers_lock)
