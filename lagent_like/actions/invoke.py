@@ -22,6 +22,7 @@ from .._private.text import preview
 from ..context import ToolContext
 from ..exceptions import ParseError, ToolError
 from ..schema import ActionReturn, ActionStatusCode, ActionValidCode
+from .parser import render_outputs
 
 if TYPE_CHECKING:
     from ..policies import CircuitBreaker, RetryPolicy
@@ -159,6 +160,11 @@ def record(
     executor's (its args, type and ``valid`` filled in).
     """
     if error is None:
+        if route.render is None and type(outputs) in _SCALARS and route.max_output_chars is None:
+            text = outputs if type(outputs) is str else str(outputs)
+            return ActionReturn(
+                args, None, route.tool, [{"type": "text", "content": text}], attempts=attempts
+            )
         if isinstance(outputs, ActionReturn):
             return _adopt(route, outputs, args, attempts)
         try:
@@ -175,8 +181,6 @@ def record(
 def _render(route: Route, outputs: Any) -> list[dict[str, Any]]:
     if route.render is not None:
         return route.render(outputs)
-    from .parser import render_outputs
-
     return render_outputs(outputs)
 
 
