@@ -185,22 +185,21 @@ def _render(route: Route, outputs: Any) -> list[dict[str, Any]]:
 
 
 def _adopt(route: Route, own: ActionReturn, args: dict[str, Any], attempts: int) -> ActionReturn:
-    """A record the tool (or a hook) built, completed in place: it is the tool's object."""
+    """A record the tool built itself, completed in place (it is the tool's object)."""
     if not own.args:
         own.args = args
     if not own.type:
         own.type = route.tool
-    if own.valid and not route.keep_valid:
-        own.valid = _OPEN
     own.attempts = attempts
-    if route.max_output_chars is not None and own.result:
-        own.result, full = _capped(own.result, route.max_output_chars)
-        own.full_result = full if full is not None else own.full_result
-    return own
+    return adopt(route, own)
 
 
 def adopt(route: Route, own: ActionReturn) -> ActionReturn:
-    """A record a hook answered with, made the executor's (``valid`` and output cap)."""
+    """A record built by a tool or a hook, made the executor's: ``valid`` and output cap.
+
+    The one place where a record is changed after it was built: records the call
+    step builds itself are complete from the start.
+    """
     if own.valid and not route.keep_valid:
         own.valid = _OPEN
     if route.max_output_chars is not None and own.result:
