@@ -11,6 +11,7 @@ Importing the package changes no global state.
 from .actions import (
     PPT,
     ActionExecutor,
+    ApiSpec,
     ArxivSearch,
     AsyncActionExecutor,
     AsyncActionMixin,
@@ -33,6 +34,7 @@ from .actions import (
     IPythonInterpreter,
     JsonParser,
     NoAction,
+    Param,
     PythonInterpreter,
     SchemaTool,
     ToolMeta,
@@ -62,6 +64,7 @@ from .hooks import ApprovalHook, Hook, HookHandle
 from .policies import CircuitBreaker, CircuitState, RetryPolicy
 from .registry import get_tool, get_tool_cls, list_tools
 from .schema import ActionReturn, ActionStatusCode, ActionValidCode
+from .settings import ToolSettings
 
 __version__ = "0.1.0"
 
@@ -70,6 +73,7 @@ __all__ = [
     "ActionReturn",
     "ActionStatusCode",
     "ActionValidCode",
+    "ApiSpec",
     "ApprovalHook",
     "ArxivSearch",
     "AsyncActionExecutor",
@@ -106,6 +110,7 @@ __all__ = [
     "ModelTimeoutError",
     "NoAction",
     "PPT",
+    "Param",
     "ParseError",
     "PythonInterpreter",
     "RegistryError",
@@ -116,6 +121,7 @@ __all__ = [
     "ToolError",
     "ToolMeta",
     "ToolNotFoundError",
+    "ToolSettings",
     "TransientToolError",
     "TupleParser",
     "WebBrowser",

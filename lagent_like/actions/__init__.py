@@ -1,6 +1,7 @@
 """Tools for LLM agents: define them (``BaseAction``, ``tool_api``), parse their
 arguments (``JsonParser``, ``TupleParser``) and run them (``ActionExecutor``)."""
 
+from .._private.describe import ApiSpec, Param
 from ..registry import TOOL_REGISTRY
 from .action_executor import ActionExecutor
 
@@ -38,6 +39,7 @@ for _twin in ASYNC_TWINS:
 
 __all__ = [
     "ActionExecutor",
+    "ApiSpec",
     "ArxivSearch",
     "AsyncActionExecutor",
     "AsyncActionMixin",
@@ -61,6 +63,7 @@ __all__ = [
     "JsonParser",
     "NoAction",
     "PPT",
+    "Param",
     "PythonInterpreter",
     "SchemaTool",
     "ToolMeta",

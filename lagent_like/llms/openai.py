@@ -185,6 +185,9 @@ class OpenAIChat:
         self.stream = stream
         self.default_params = dict(default_params or {})
         self.headers = dict(headers or {})
+        #: The ``usage`` object (token counts) of the last non-streamed completion, or
+        #: ``None`` when the server sent none; the ReAct agent records it per turn.
+        self.last_usage: Optional[dict[str, Any]] = None
         # Stripped: a key read from a file ends in a newline, which no key contains.
         self._api_key = read_key(api_key, API_KEY_ENV)
         self._session = session
@@ -285,6 +288,7 @@ class OpenAIChat:
         # 'stream' may come from default_params too; it decides how the answer is read.
         streaming = bool(fields.pop("stream", self.stream) if stream is None else stream)
         body = self._body(messages, tools, fields, streaming)
+        self.last_usage = None
         response, attempts = self._post(body, streaming)
         # A server that ignores 'stream' answers with one JSON body; it is read as usual.
         if streaming and not response.headers.get("Content-Type", "").startswith("application/json"):
@@ -446,6 +450,8 @@ class OpenAIChat:
         message = completion_message(data)
         if message is None:
             raise self._bad_answer(f"answered without choices[0].message: {self._quote(text)!r}", attempts)
+        usage = data.get("usage")
+        self.last_usage = dict(usage) if isinstance(usage, dict) else None
         return message
 
     def _read_stream(
