@@ -47,7 +47,7 @@ import sys
 from collections.abc import Iterator
 from typing import Any, Callable, Optional
 
-from . import ActionExecutor, ActionStatusCode, ToolNotFoundError, get_tool_cls, list_tools
+from . import ActionExecutor, ActionStatusCode, ToolNotFoundError, __version__, get_tool_cls, list_tools
 
 __all__ = ["main", "select_tools"]
 
@@ -117,9 +117,12 @@ def select_tools(names: Optional[str]) -> list[Any]:
     if names:
         wanted = [name.strip() for name in names.split(",") if name.strip()]
         return [_construct_named(name, get_tool_cls(name)) for name in wanted]
+    from .actions import ASYNC_TWINS
+
     tools = []
     for name, cls in list_tools(with_class=True):
-        if name in _INTERNAL_TOOLS:
+        # The Async* twins would offer every built-in twice.
+        if name in _INTERNAL_TOOLS or cls in ASYNC_TWINS:
             continue
         try:
             tools.append(_construct(name, cls))
@@ -135,12 +138,21 @@ def _cmd_list(args: argparse.Namespace) -> int:
 
 
 def _cmd_describe(args: argparse.Namespace) -> int:
-    cls = get_tool_cls(args.name)
+    key, cls = _find_tool(args.name)
     try:
-        description = _construct(args.name, cls).description
+        description = _construct(key, cls).description
     except TypeError:
         # The class needs constructor arguments: show what the class declares.
         description = copy.deepcopy(cls.__tool_description__)  # type: ignore[attr-defined]
+    api = args.name[len(key) + 1 :]
+    if api:
+        # 'Tool.api', as ``call`` takes it: that API's description.
+        apis = {entry["name"]: entry for entry in description.get("api_list", [])}
+        if api not in apis:
+            raise CliError(
+                f"tool {key!r} has no API {api!r}; its APIs: {', '.join(apis) or 'none (a simple tool)'}"
+            )
+        description = apis[api]
     print(_dump(description))
     return 0
 
@@ -238,6 +250,29 @@ def _questions(first: Optional[str]) -> Iterator[str]:
             yield line.strip()
 
 
+#: Why the key is never a command-line argument.
+API_KEY_ARGUMENT_REFUSED = (
+    "--api-key is not accepted: a command line is visible to every user of the machine (ps, "
+    "/proc/PID/cmdline); set OPENAI_API_KEY or pass --api-key-file PATH"
+)
+
+
+def _api_key(args: argparse.Namespace) -> Optional[str]:
+    """The model server's key: from ``--api-key-file``, else ``None`` (``OPENAI_API_KEY``)."""
+    if args.api_key is not None:
+        raise CliError(API_KEY_ARGUMENT_REFUSED)
+    if args.api_key_file is None:
+        return None
+    try:
+        with open(args.api_key_file, encoding="utf-8") as handle:
+            key = handle.read().strip()
+    except OSError as exc:
+        raise CliError(f"cannot read the key file {args.api_key_file}: {exc.strerror}") from None
+    if not key:
+        raise CliError(f"the key file {args.api_key_file} is empty")
+    return key
+
+
 def _cmd_chat(args: argparse.Namespace) -> int:
     from ._private.trace_render import format_turn, paint, wants_color
     from .agents import ReAct
@@ -248,7 +283,7 @@ def _cmd_chat(args: argparse.Namespace) -> int:
         raise CliError("no server: pass --base-url URL (or set OPENAI_BASE_URL)")
     color = wants_color(sys.stdout, args.color) and not args.web
     model = OpenAIChat(
-        args.model, base_url=base_url, api_key=args.api_key, timeout=args.timeout, max_retries=args.retries
+        args.model, base_url=base_url, api_key=_api_key(args), timeout=args.timeout, max_retries=args.retries
     )
     agent = ReAct(
         model,
@@ -378,6 +413,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Inspect, call and serve lagent_like tools; run a ReAct agent over them.",
         epilog="Exit status: 0 success, 1 a call that did not succeed or lint problems, 2 an error.",
     )
+    parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     parser.add_argument(
         "-m",
         "--import",
@@ -391,7 +427,7 @@ def build_parser() -> argparse.ArgumentParser:
     listing = commands.add_parser("list", help="print the registered tool names, one per line")
     listing.add_argument("--json", action="store_true", help="print a JSON list instead")
     describe = commands.add_parser("describe", help="print a tool's description as JSON")
-    describe.add_argument("name", metavar="NAME", help="a registered tool name")
+    describe.add_argument("name", metavar="NAME", help="'Tool' or 'Tool.api'")
     call = commands.add_parser("call", help="run one call and print its ActionReturn as JSON")
     call.add_argument("name", metavar="NAME", help="'Tool' or 'Tool.api'")
     call.add_argument("arguments", metavar="ARGS", help="the argument string, or '-' to read stdin")
@@ -425,8 +461,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     chat.add_argument("--model", required=True, metavar="M", help="the model name the server knows")
     chat.add_argument(
-        "--api-key", metavar="KEY", help="the key (default: OPENAI_API_KEY; none for local servers)"
+        "--api-key-file",
+        metavar="PATH",
+        help="read the key from PATH (default: OPENAI_API_KEY; none for local servers)",
     )
+    # Refused with the reason (the process table), rather than "unrecognized argument".
+    chat.add_argument("--api-key", help=argparse.SUPPRESS)
     chat.add_argument("--tools", metavar="A,B", help=tools_help)
     chat.add_argument(
         "--max-turns", type=int, default=10, metavar="N", help="turns per question (default 10)"
