@@ -5,8 +5,8 @@ running ``print(1)`` on a cold tool (sandbox start included) and on a warm one (
 most 15 ms); ``IPythonInterpreter``'s first call in a new session (sandbox start
 included, goal at most 150 ms) and on a warm session (goal at most 5 ms); and
 ``ArxivSearch`` through the executor against a local HTTP server, next to a bare
-``requests`` GET of the same URL, so the difference is the tool's own overhead. Medians of N calls; ``--quick`` uses fewer. Only 127.0.0.1 is
-contacted.
+``requests`` GET of the same URL, so the difference is the tool's own overhead.
+Medians of N calls; ``--quick`` uses fewer. Only 127.0.0.1 is contacted.
 """
 
 from __future__ import annotations
