@@ -116,3 +116,10 @@ def extract_code(text: str) -> str:
         return text
     code = data.get("code") if isinstance(data, dict) else None
     return code if isinstance(code, str) else text
+
+
+# Lagent 0.5's awaitable twin: the same tool, its APIs awaited (run in a worker thread).
+from .._private.async_twin import async_twin  # noqa: E402 - only the twin needs it
+
+AsyncIPythonInteractive = async_twin(IPythonInteractive, __name__)
+__all__ += ["AsyncIPythonInteractive"]

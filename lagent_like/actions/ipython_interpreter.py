@@ -23,6 +23,7 @@ session when its conversation ends.
 from __future__ import annotations
 
 import contextlib
+import copy
 import dataclasses
 import json
 import os
@@ -276,6 +277,11 @@ class IPythonInterpreter(BaseAction):
         parser: type[BaseParser] = JsonParser,
         enable: bool = True,
     ) -> None:
+        if network and description is None:
+            # Lagent's description says internet access is disabled: it must say the truth.
+            description = copy.deepcopy(type(self).__tool_description__)
+            if isinstance(description.get("description"), str):
+                description["description"] = description["description"].replace(_NO_NETWORK, _NETWORK)
         super().__init__(description, parser, enable)
         check_spec(type(self).__name__, isolation, disk_mb, read_only_paths)
         self._session_timeout = float(timeout)
@@ -287,10 +293,6 @@ class IPythonInterpreter(BaseAction):
             max_output_chars=_positive("max_output_chars", max_output_chars),
         )
         self._spec = SandboxSpec(isolation, bool(network), int(disk_mb), tuple(read_only_paths))
-        if network and description is None:
-            for api in [self._description, *self._description.get("api_list", [])]:
-                if isinstance(api.get("description"), str):
-                    api["description"] = api["description"].replace(_NO_NETWORK, _NETWORK)
         #: More configuration for the worker module (see subclasses).
         self._worker_extra: dict[str, Any] = {}
         self._workers: dict[str, _Worker] = {}
@@ -443,3 +445,10 @@ def _positive(name: str, value: int) -> int:
 
 def _seconds(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else str(value)
+
+
+# Lagent 0.5's awaitable twin: the same tool, its APIs awaited (run in a worker thread).
+from .._private.async_twin import async_twin  # noqa: E402 - only the twin needs it
+
+AsyncIPythonInterpreter = async_twin(IPythonInterpreter, __name__)
+__all__ += ["AsyncIPythonInterpreter"]

@@ -431,3 +431,10 @@ def _extract_code(command: str) -> str:
     if command.count("```") >= 2:
         return command.split("```", 2)[1]
     return command
+
+
+# Lagent 0.5's awaitable twin: the same tool, its APIs awaited (run in a worker thread).
+from .._private.async_twin import async_twin  # noqa: E402 - only the twin needs it
+
+AsyncPythonInterpreter = async_twin(PythonInterpreter, __name__)
+__all__ += ["AsyncPythonInterpreter"]

@@ -39,7 +39,12 @@ from ..schema import ActionReturn, ActionStatusCode  # noqa: E402
 if TYPE_CHECKING:
     from mcp.server.context import ServerRequestContext
 
-    from ..actions.action_executor import ActionExecutor
+    from typing import Union
+
+    from ..actions.action_executor import ActionExecutor as _SyncExecutor
+
+    # Either executor (siblings since the runtime was unified).
+    ActionExecutor = Union[_SyncExecutor, AsyncActionExecutor]
 
 __all__ = ["DEFAULT_MAX_ARGUMENT_CHARS", "build_mcp_server", "serve_mcp"]
 
