@@ -13,11 +13,10 @@ from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from .._private.describe import copy_description
 from .._private.dialects import to_gemini_schema, to_openai_strict_schema
-from .._private.executor_messages import native_calls
 from .._private.text import close_matches
 from ..exceptions import ToolNotFoundError
 from ..schema import ActionStatusCode
-from .base_action import BaseAction
+from .base_action import BaseAction, api_entry
 
 if TYPE_CHECKING:
     from ..schema import ActionReturn
@@ -26,7 +25,7 @@ __all__ = ["FunctionCallingMixin"]
 
 
 def _api_named(action: BaseAction, name: str) -> dict[str, Any]:
-    api = action._api_description(name[len(action.name) + 1 :])
+    api = api_entry(action, name[len(action.name) + 1 :])
     return api if api is not None else {}
 
 
@@ -161,7 +160,7 @@ def tool_messages(
 
 
 class FunctionCallingMixin:
-    """Function-calling views of an executor's tools (mixed into ``ActionExecutor``)."""
+    """Function-calling views of an executor's tools (mixed into both executors)."""
 
     actions: dict[str, BaseAction]
     _names: dict[str, Any]
@@ -169,11 +168,6 @@ class FunctionCallingMixin:
     _canonical: dict[str, str]
     _exports: dict[str, tuple[tuple[Any, ...], list[dict[str, Any]]]]
     _version: int
-
-    def __call__(
-        self, name: str, command: Any, session_id: Optional[str] = None, call_id: Optional[str] = None
-    ) -> ActionReturn:
-        raise NotImplementedError
 
     def alias_of(self, name: str) -> str:
         """The function-calling name of ``name`` (itself when it is already legal).
@@ -210,7 +204,7 @@ class FunctionCallingMixin:
             ToolNotFoundError: no API has that name or alias.
         """
         canonical = self.canonical_name(name)
-        action: BaseAction = self._names[canonical][0]
+        action: BaseAction = self._names[canonical].action
         return action.json_schema(canonical[len(action.name) + 1 :] if action.is_toolkit else "run")
 
     def _exported(
@@ -222,7 +216,7 @@ class FunctionCallingMixin:
         if cached is None or cached[0] != key:
             entries = []
             for name, route in self._names.items():
-                action = route[0]
+                action = route.action
                 if not action.enable:
                     continue
                 api = action.description if not action.is_toolkit else _api_named(action, name)
@@ -295,30 +289,3 @@ class FunctionCallingMixin:
         return self._exported(
             "mcp", lambda name, text, schema: {"name": name, "description": text, "inputSchema": schema}
         )
-
-    def run_tool_calls(self, tool_calls: Sequence[Any]) -> list[dict[str, Any]]:
-        """Run a model's tool calls and return one result per call, in order, in its provider's shape.
-
-        Accepted, as dicts or as the objects the official SDKs return:
-
-        * OpenAI Chat Completions ``tool_calls``: ``{"id", "type": "function", "function":
-          {"name", "arguments"}}`` (``arguments`` a JSON string or a dict); each result is
-          ``{"role": "tool", "tool_call_id", "content"}``.
-        * Anthropic content blocks (``message.content`` as it is): each ``tool_use`` block
-          ``{"type": "tool_use", "id", "name", "input"}`` gets ``{"type": "tool_result",
-          "tool_use_id", "content", "is_error"}``; text and thinking blocks are skipped.
-        * OpenAI Responses ``function_call`` items get ``{"type": "function_call_output",
-          "call_id", "output"}``.
-        * Gemini parts: each ``{"functionCall": {"name", "args", "id"}}`` gets a
-          ``{"functionResponse": {"name", "response": {"output": ...}}}`` part
-          (``"error"`` for a failed call); text parts are skipped.
-
-        The content is the result, or the error text for the model when the call failed.
-        A malformed call gets an error result too.
-        """
-        calls = read_calls(tool_calls)
-        with native_calls():  # messages name the tools as the model was given them
-            records = [
-                None if c.name is None else self(c.name, c.arguments, None, _id_text(c.id)) for c in calls
-            ]
-        return call_results(calls, records)
