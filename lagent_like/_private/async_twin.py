@@ -27,6 +27,8 @@ _SPEC_ATTR = "__lagent_like_api__"
 
 def _coroutine_api(spec: ApiSpec) -> Callable[..., Any]:
     sync = spec.func
+    if sync is None:  # a spec read by tool_api always has its function
+        raise TypeError(f"the spec of {spec.name!r} has no function")
 
     @functools.wraps(sync)
     async def api(self: Any, *args: Any, **kwargs: Any) -> Any:

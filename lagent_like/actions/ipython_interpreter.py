@@ -281,7 +281,7 @@ class IPythonInterpreter(BaseAction):
         )
         self._spec = SandboxSpec(isolation, bool(network), int(disk_mb), tuple(read_only_paths))
         if network and description is None:
-            for api in [self._description, *self._description.get("api_list", [])]:
+            for api in [self.description, *self.description.get("api_list", [])]:
                 if isinstance(api.get("description"), str):
                     api["description"] = api["description"].replace(_NO_NETWORK, _NETWORK)
         self._workers: dict[str, _Worker] = {}
