@@ -212,7 +212,8 @@ class ApiSpec:
 
     def json_schema(self) -> dict[str, Any]:
         """The JSON Schema of the arguments, for function calling; a fresh copy."""
-        return copy_description(self._schema)  # type: ignore[no-any-return]
+        schema: dict[str, Any] = copy_description(self._schema)
+        return schema
 
     def __getstate__(self) -> dict[str, Any]:
         # The views are rebuilt where the spec is unpickled (validators are closures).

@@ -239,12 +239,12 @@ def _view(entry: dict[str, Any], base: Optional[ApiSpec]) -> ApiSpec:
 
 
 def _source(
-    cls: type, description: Optional[dict[str, Any]], apis: Union[ApiSpec, Sequence[ApiSpec], None]
+    cls: ToolMeta, description: Optional[dict[str, Any]], apis: Union[ApiSpec, Sequence[ApiSpec], None]
 ) -> tuple[dict[str, Any], dict[str, tuple[Optional[ApiSpec], Optional[str]]]]:
     """The description to copy, and API key -> (its spec, the attribute of its method)."""
     if apis is None:
-        found = cls.__tool_apis__  # type: ignore[attr-defined]
-        source = description if description is not None else cls.__tool_description__  # type: ignore[attr-defined]
+        found = cls.__tool_apis__
+        source = description if description is not None else cls.__tool_description__
         if "api_list" in source:
             return source, {spec.name: (spec, attr) for attr, spec in found.items() if attr != "run"}
         return source, ({"run": (found["run"], "run")} if "run" in found else {})
@@ -268,7 +268,7 @@ def _setup(
     apis: Union[ApiSpec, Sequence[ApiSpec], None],
 ) -> None:
     """Build ``action``'s state: its description, specs, parser and direct routes."""
-    cls = type(action)
+    cls: ToolMeta = type(action)
     source, found = _source(cls, description, apis)
     copied: dict[str, Any] = copy_description(source)
     name = copied.get("name") if isinstance(copied, dict) else None
