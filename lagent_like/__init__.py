@@ -31,6 +31,7 @@ from .actions import (
 )
 from .context import ToolContext
 from .exceptions import (
+    ArgumentError,
     DefinitionError,
     LagentLikeError,
     ModelClientError,
@@ -59,6 +60,7 @@ __all__ = [
     "ActionStatusCode",
     "ActionValidCode",
     "ApprovalHook",
+    "ArgumentError",
     "ArxivSearch",
     "AsyncActionExecutor",
     "AsyncActionMixin",

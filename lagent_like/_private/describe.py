@@ -20,9 +20,9 @@ from . import docstrings
 from .signature import EMPTY as _EMPTY
 from .signature import ParamTuple, read_parameters
 from .types import (
-    LAGENT_CLASSES,
     PLAIN_TYPES,
     alias_origin,
+    declared_class_of_word,
     describe_annotation,
     describe_type_word,
     is_plain,
@@ -53,6 +53,7 @@ class DescribeOptions:
     returns_named_value: bool = False
     include_arguments: Optional[list[str]] = None
     exclude_arguments: Optional[list[str]] = None
+    validation: Optional[str] = None
 
 
 #: The options of a bare ``@tool_api``.
@@ -273,8 +274,9 @@ def build_api_spec(func: Callable[..., Any], opts: DescribeOptions) -> ApiSpec:
         hint = hints.get(name, _EMPTY)
         if hint is _EMPTY:
             word = describe_type_word(doc_type)
-            if word is not None and name not in hints:
-                declared[name] = LAGENT_CLASSES[word]
+            checked_as = declared_class_of_word(doc_type)
+            if checked_as is not None and name not in hints:
+                declared[name] = checked_as
             parameters.append({"name": name, "type": word or "STRING", "description": text})
         else:
             type_info = PLAIN_TYPES.get(hint) if type(hint) is type else None

@@ -1,8 +1,9 @@
 """JSON Schema for tool parameters, from the same annotations the descriptions use.
 
 Function-calling APIs (OpenAI, Anthropic, MCP) take a JSON Schema per tool. It is
-built from resolved annotations with a lookup table for plain classes and one rule per
-special form; parameters without annotations fall back to their Lagent type name.
+built from resolved annotations with the table of type families (``families.py``) for
+plain classes and one rule per special form; parameters without annotations fall back
+to their Lagent type name.
 Nested TypedDicts and dataclasses are inlined; a type that refers to itself becomes a
 plain ``object`` at the second visit instead of recursing forever.
 """
@@ -15,41 +16,16 @@ import enum
 import json
 from typing import Any, Optional
 
+from . import families as fam
+from .types import LITERAL_ORIGINS as _LITERAL_ORIGINS
 from .types import UNION_ORIGINS as _UNION_ORIGINS
-from .types import strip_annotated
-from .typing_compat import Literal, get_args, get_origin, get_type_hints, is_typeddict
+from .types import strip_annotated, typed_dict_fields
+from .typing_compat import get_args, get_origin, get_type_hints, is_typeddict
 
 Schema = dict[str, Any]
 
-
-#: JSON Schema type of each plain class (checked along the MRO).
-CLASS_SCHEMAS: dict[Any, str] = {
-    str: "string",
-    bytes: "string",
-    bool: "boolean",
-    int: "integer",
-    float: "number",
-    type(None): "null",
-    list: "array",
-    tuple: "array",
-    set: "array",
-    frozenset: "array",
-    collections.abc.Sequence: "array",
-    collections.abc.Set: "array",
-    collections.abc.Iterable: "array",
-    dict: "object",
-    collections.abc.Mapping: "object",
-}
-
-#: JSON Schema type of each Lagent type name (parameters without annotations).
-LAGENT_SCHEMAS: dict[str, str] = {
-    "STRING": "string",
-    "NUMBER": "integer",
-    "FLOAT": "number",
-    "BOOLEAN": "boolean",
-    "Array": "array",
-    "OBJECT": "object",
-}
+#: JSON Schema type of each plain class (checked along the MRO): a view of the family table.
+CLASS_SCHEMAS: dict[Any, str] = {cls: f.json for cls, f in fam.FAMILY_OF_CLASS.items() if f is not fam.ANY}
 
 _UNIQUE = (set, frozenset, collections.abc.Set)
 
@@ -84,8 +60,7 @@ def _class_schema(cls: type, seen: frozenset[Any]) -> Schema:
     if issubclass(cls, enum.Enum):
         return _enum_schema([m.value for m in cls])
     if is_typeddict(cls):
-        hints = get_type_hints(cls, include_extras=True)
-        required = [k for k in hints if k in getattr(cls, "__required_keys__", hints)]
+        hints, required = typed_dict_fields(cls)
         return _object_schema(cls, hints, required, seen)
     if dataclasses.is_dataclass(cls):
         hints = get_type_hints(cls, include_extras=True)
@@ -116,7 +91,7 @@ def schema_of(annotation: Any, seen: frozenset[Any] = frozenset()) -> Schema:
         if len(simple) == len(members):
             return {"type": list(dict.fromkeys(simple))}
         return {"anyOf": members}
-    if origin is Literal:
+    if origin in _LITERAL_ORIGINS:
         return _enum_schema(list(args))
     if origin is tuple and args and args[-1] is not Ellipsis:
         items = [schema_of(a, seen) for a in args]
@@ -160,7 +135,7 @@ def parameter_schema(
         if isinstance(default, enum.Enum):
             default = default.value
     else:
-        schema = {"type": LAGENT_SCHEMAS.get(lagent_type, "string")}
+        schema = {"type": fam.FAMILY_OF_LAGENT.get(lagent_type, fam.STRING).json}
     if description:
         schema["description"] = description
     if has_default:

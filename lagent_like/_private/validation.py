@@ -1,253 +1,74 @@
-"""Check and coerce a model's arguments against the declared parameter types.
+"""Check a model's arguments against the declared Python annotations.
 
 Each parameter gets a check compiled once, when its action is created: a function
-that returns the (possibly coerced) value or a :class:`Refusal` saying what was
-expected and what arrived. Refusals are returned, not raised: raising and catching
-costs about a microsecond, on a path models take often. The *validator* of a check
-(what ``BaseAction.argument_checks`` hands out) raises :class:`Invalid` instead; the
-parsers call the check behind it. Coercions happen only where nothing is lost
-(``"3"`` -> 3, ``3`` -> 3.0, ``"true"`` -> True, a JSON text for a list or dict, an
-Enum member from its value); everything else is refused. Checks are built from
-lookup tables keyed by class, so adding a type means adding a row.
+that returns the (possibly converted) value or a :class:`Refusal` saying what was
+expected and what arrived (the one error protocol of checks, see ``families.py``).
+The checks of the JSON families (string, integer, ...) and what each validation mode
+converts come from the one table in ``families.py``; this module adds what only
+annotations say: the Python value to build (a tuple, set, dataclass, Enum member,
+TypedDict), ``Literal`` values and unions. A *validator* (what
+``BaseAction.argument_checks`` hands out) raises
+:class:`~lagent_like.exceptions.ArgumentError` instead; the parsers call the check
+behind it.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import enum
-import json
-import math
 import weakref
 from typing import Any, Callable, Optional
 
-from .text import MAX_SHOWN, preview
+from ..exceptions import ArgumentError
+from . import families as fam
+from .families import COERCE, ITSELF, OFF, Check, Refusal, describe_value
+from .types import LITERAL_ORIGINS as _LITERAL_ORIGINS
 from .types import UNION_ORIGINS as _UNION_ORIGINS
-from .types import strip_annotated
-from .typing_compat import Literal, get_args, get_origin, get_type_hints, is_typeddict
+from .types import strip_annotated, typed_dict_fields
+from .typing_compat import get_args, get_origin, get_type_hints, is_typeddict
+
+__all__ = [
+    "ANY",
+    "CHECK",
+    "ITSELF",
+    "Check",
+    "Invalid",
+    "Refusal",
+    "Validator",
+    "check_of",
+    "compile_check",
+    "compile_validator",
+    "describe_value",
+    "exact_type",
+    "validator_of",
+]
 
 Validator = Callable[[Any], Any]
 
-#: A check: the (possibly coerced) value in, the value out, or a :class:`Refusal`.
-Check = Callable[[Any], Any]
+#: The exception a validator raises (kept under its old name for tools that raise it).
+Invalid = ArgumentError
+
+_parse_json_text = fam.parse_json_text
+_accept = fam.accept
 
 
-#: JSON names of Python values, for messages a model reads.
-_JSON_NAMES: dict[type, str] = {
-    str: "string",
-    bool: "boolean",
-    int: "integer",
-    float: "number",
-    list: "array",
-    tuple: "array",
-    dict: "object",
-    type(None): "null",
-}
+def scalar_checks(mode: str) -> dict[Any, Check]:
+    """Checks of the plain classes in ``mode`` (generics and special forms are compiled below)."""
+    checks: dict[Any, Check] = {
+        str: fam.STRING.checks[mode],
+        int: fam.INTEGER.checks[mode],
+        float: fam.NUMBER.checks[mode],
+        bool: fam.BOOLEAN.checks[mode],
+        type(None): fam.NULL.checks[mode],
+    }
+    checks.update(dict.fromkeys(fam.ANY.classes, _accept))
+    return checks
 
 
-class Invalid(Exception):
-    """A value does not fit its parameter.
+_SCALARS_BY_MODE: dict[str, dict[Any, Check]] = {mode: scalar_checks(mode) for mode in fam.MODES}
 
-    Attributes:
-        path: where inside the argument, e.g. ``'[2]'`` or ``'.city'`` (empty at the top).
-        expected: what was expected, in JSON words (``'integer'``, ``'one of ['C', 'F']'``).
-        value: what arrived.
-    """
-
-    def __init__(self, expected: str, value: Any, path: str = "") -> None:
-        super().__init__(expected)
-        self.expected = expected
-        self.value = value
-        self.path = path
-
-    def describe(self, name: str) -> str:
-        """``"'a' expected integer, got string 'x'"`` for parameter ``name``."""
-        return Refusal(self.expected, self.value, self.path).describe(name, self.value)
-
-
-class _Itself:
-    """Type of :data:`ITSELF`."""
-
-    def __repr__(self) -> str:
-        return "ITSELF"
-
-
-#: A refusal's value when it is the value the check was given (so that refusals of
-#: scalars can be constants: a refused call allocates nothing until its message).
-ITSELF: Any = _Itself()
-
-
-class Refusal:
-    """What a check returns for a value it refuses.
-
-    Checks return this marker instead of raising :class:`Invalid`: raising and
-    catching costs about a microsecond, on a path models take often. Nothing is
-    formatted until :meth:`describe`, which runs once per refused argument.
-
-    Attributes:
-        expected: what was expected, in JSON words.
-        value: what arrived, or :data:`ITSELF` for the value given to the check.
-        path: where inside the argument (empty at the top).
-    """
-
-    __slots__ = ("expected", "path", "value")
-
-    def __init__(self, expected: str, value: Any = ITSELF, path: str = "") -> None:
-        self.expected = expected
-        self.value = value
-        self.path = path
-
-    def __repr__(self) -> str:
-        return f"Refusal({self.expected!r}, {self.value!r}, {self.path!r})"
-
-    def got(self, given: Any) -> Any:
-        """The refused value, for a check that was given ``given``."""
-        return given if self.value is ITSELF else self.value
-
-    def describe(self, name: str, given: Any) -> str:
-        """``"'a[1]' expected integer, got string 'x'"`` for parameter ``name`` given ``given``.
-
-        The one wording of a refused argument (``Invalid.describe`` uses it too).
-        """
-        value = given if self.value is ITSELF else self.value
-        return f"{name + self.path!r} expected {self.expected}, got {describe_value(value)}"
-
-    def error(self, given: Any) -> Invalid:
-        """The :class:`Invalid` a validator raises for this refusal."""
-        return Invalid(self.expected, self.got(given), self.path)
-
-
-def describe_value(value: Any) -> str:
-    """``string 'x'``, ``number 2.5``, ``null``: a value as a model would name it."""
-    if type(value) is str:
-        # The common refusal, inlined: a string's repr cannot fail.
-        text = repr(value)
-        if len(text) <= MAX_SHOWN:
-            return "string " + text
-    if value is None:
-        return "null"
-    kind = _JSON_NAMES.get(type(value))
-    if kind is None:
-        kind = "number" if isinstance(value, (int, float)) else type(value).__name__
-    if isinstance(value, bool):
-        return f"boolean {json.dumps(value)}"
-    return f"{kind} {preview(value)}"
-
-
-def _parse_json_text(value: Any, kind: type) -> Any:
-    # Models often send a list or an object as a JSON string; accept it when it parses.
-    if isinstance(value, str):
-        try:
-            parsed = json.loads(value)
-        except ValueError:
-            return value
-        if isinstance(parsed, kind):
-            return parsed
-    return value
-
-
-# --- scalars -------------------------------------------------------------------------
-
-# Constant refusals: a scalar check allocates nothing to refuse.
-_NOT_STRING = Refusal("string")
-_NOT_INTEGER = Refusal("integer")
-_NOT_NUMBER = Refusal("number")
-_NOT_BOOLEAN = Refusal("boolean")
-_NOT_NULL = Refusal("null")
-
-
-def _check_str(value: Any) -> Any:
-    if type(value) is str:
-        return value
-    if isinstance(value, str):
-        return str(value)
-    return _NOT_STRING
-
-
-def _int_from_text(text: str) -> Any:
-    # An optional sign and ASCII digits only (other scripts' digits and '1_000' are
-    # refused).
-    text = text.strip()
-    digits = text[1:] if text[:1] in ("+", "-") else text
-    if digits.isdigit() and digits.isascii():
-        try:
-            return int(text)
-        except ValueError:  # more digits than int() converts
-            pass
-    return _NOT_INTEGER
-
-
-def _check_int(value: Any) -> Any:
-    kind = type(value)
-    if kind is int:
-        return value
-    if kind is str:
-        # The common coercion ("3") first, without stripping or slicing.
-        if value.isdigit() and value.isascii() and len(value) < 4300:
-            return int(value)
-        return _int_from_text(value)
-    if kind is not bool:
-        if isinstance(value, int):  # int subclasses (IntEnum members, NumPy integers)
-            return int(value)
-        if isinstance(value, float) and value.is_integer():  # also NumPy floats
-            return int(value)
-        if isinstance(value, str):  # str subclasses
-            return _int_from_text(str(value))
-    return _NOT_INTEGER
-
-
-def _check_float(value: Any) -> Any:
-    if type(value) is float:
-        return value
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        try:
-            return float(value)
-        except OverflowError:
-            return _NOT_NUMBER
-    if isinstance(value, str):
-        try:
-            number = float(value.strip())
-        except ValueError:
-            pass
-        else:
-            if math.isfinite(number):
-                return number
-    return _NOT_NUMBER
-
-
-_BOOL_WORDS = {"true": True, "false": False}
-
-
-def _check_bool(value: Any) -> Any:
-    if type(value) is bool:
-        return value
-    if isinstance(value, str):
-        word = _BOOL_WORDS.get(value.strip().lower())
-        if word is not None:
-            return word
-    return _NOT_BOOLEAN
-
-
-def _check_none(value: Any) -> Any:
-    if value is None:
-        return None
-    return _NOT_NULL
-
-
-def _accept(value: Any) -> Any:
-    return value
-
-
-#: Checks of plain classes (the value or a ``Refusal``); generics and special forms
-#: are compiled below.
-SCALAR_CHECKS: dict[Any, Check] = {
-    str: _check_str,
-    int: _check_int,
-    float: _check_float,
-    bool: _check_bool,
-    type(None): _check_none,
-    Any: _accept,
-    object: _accept,
-}
+#: Checks of plain classes in the default mode.
+SCALAR_CHECKS: dict[Any, Check] = _SCALARS_BY_MODE[COERCE]
 
 #: Marks a parameter without a check in the parsers' table of exact types.
 ANY: Any = object()
@@ -257,23 +78,25 @@ class CHECK:
     """Marks a parameter that is always checked: no value has this class."""
 
 
-#: Exact types whose values need no validator call at all (the parser's fast path).
-EXACT: dict[Any, type] = {str: str, int: int, float: float, bool: bool}
+#: Exact types whose values need no check call at all (the parser's fast path).
+EXACT: dict[Any, type] = {
+    f.exact: f.exact for f in fam.FAMILIES if f.exact is not None and f.exact is not bytes
+}
 
-# --- containers ----------------------------------------------------------------------
+# --- containers: the family's check, then the parts, then the Python value -------------------
 
 
-def _sequence(item: Check, build: Callable[[list[Any]], Any]) -> Check:
+def _sequence(whole: Check, item: Check, build: Callable[[list[Any]], Any]) -> Check:
     def check(value: Any) -> Any:
-        value = _parse_json_text(value, list)
-        if not isinstance(value, (list, tuple, set, frozenset)) or isinstance(value, str):
-            return Refusal("array", value)
+        value = whole(value)
+        if type(value) is Refusal:
+            return value
         items = []
         for i, v in enumerate(value):
             result = item(v)
             if type(result) is Refusal:
                 # The path is formatted only for the refused item.
-                return Refusal(result.expected, result.got(v), f"[{i}]{result.path}")
+                return result.at(f"[{i}]", v)
             items.append(result)
         try:
             return build(items)
@@ -283,37 +106,39 @@ def _sequence(item: Check, build: Callable[[list[Any]], Any]) -> Check:
     return check
 
 
-def _fixed_tuple(items: list[Check]) -> Check:
+def _fixed_tuple(whole: Check, items: list[Check]) -> Check:
     expected = f"array of {len(items)} items"
 
-    def check(value: Any) -> Any:
-        value = _parse_json_text(value, list)
+    def check(given: Any) -> Any:
+        value = whole(given)
+        if type(value) is Refusal:
+            return Refusal(expected, given)
         if not isinstance(value, (list, tuple)) or len(value) != len(items):
             return Refusal(expected, value)
         checked = []
         for i, (item, v) in enumerate(zip(items, value)):
             result = item(v)
             if type(result) is Refusal:
-                return Refusal(result.expected, result.got(v), f"[{i}]{result.path}")
+                return result.at(f"[{i}]", v)
             checked.append(result)
         return tuple(checked)
 
     return check
 
 
-def _mapping(key: Check, item: Check) -> Check:
+def _mapping(whole: Check, key: Check, item: Check) -> Check:
     def check(value: Any) -> Any:
-        value = _parse_json_text(value, dict)
-        if not isinstance(value, dict):
-            return Refusal("object", value)
+        value = whole(value)
+        if type(value) is Refusal:
+            return value
         checked = {}
         for k, v in value.items():
             checked_key = key(k)
             if type(checked_key) is Refusal:
-                return Refusal(checked_key.expected, checked_key.got(k), f"[{k!r}]{checked_key.path}")
+                return checked_key.at(f"[{k!r}]", k)
             result = item(v)
             if type(result) is Refusal:
-                return Refusal(result.expected, result.got(v), f"[{k!r}]{result.path}")
+                return result.at(f"[{k!r}]", v)
             checked[checked_key] = result
         return checked
 
@@ -321,15 +146,19 @@ def _mapping(key: Check, item: Check) -> Check:
 
 
 def _fields(
-    owner: str, fields: dict[str, Check], required: frozenset[str], build: Callable[[dict[str, Any]], Any]
+    owner: str,
+    whole: Check,
+    fields: dict[str, Check],
+    required: frozenset[str],
+    build: Callable[[dict[str, Any]], Any],
 ) -> Check:
     not_object = f"object ({owner})"
     with_keys = f"object ({owner}) with keys {sorted(fields)}"
 
-    def check(value: Any) -> Any:
-        value = _parse_json_text(value, dict)
-        if not isinstance(value, dict):
-            return Refusal(not_object, value)
+    def check(given: Any) -> Any:
+        value = whole(given)
+        if type(value) is Refusal:
+            return Refusal(not_object, value.got(given))
         if not value.keys() <= fields.keys():
             return Refusal(with_keys, value)
         missing = sorted(required - value.keys())
@@ -339,20 +168,20 @@ def _fields(
         for k, v in value.items():
             result = fields[k](v)
             if type(result) is Refusal:
-                return Refusal(result.expected, result.got(v), f".{k}{result.path}")
+                return result.at(f".{k}", v)
             checked[k] = result
         return build(checked)
 
     return check
 
 
-def _typed_dict(cls: type) -> Check:
-    hints = get_type_hints(cls, include_extras=True)
-    required = frozenset(getattr(cls, "__required_keys__", hints))
-    return _fields(cls.__name__, {k: compile_check(t) for k, t in hints.items()}, required, dict)
+def _typed_dict(cls: type, mode: str) -> Check:
+    hints, required = typed_dict_fields(cls)
+    checks = {k: compile_check(t, mode) for k, t in hints.items()}
+    return _fields(cls.__name__, fam.OBJECT.checks[mode], checks, frozenset(required), dict)
 
 
-def _dataclass(cls: type) -> Check:
+def _dataclass(cls: type, mode: str) -> Check:
     hints = get_type_hints(cls, include_extras=True)
     fields = [f for f in dataclasses.fields(cls) if f.init]
     required = frozenset(
@@ -360,8 +189,8 @@ def _dataclass(cls: type) -> Check:
         for f in fields
         if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING  # type: ignore[misc]
     )
-    checks = {f.name: compile_check(hints.get(f.name, Any)) for f in fields}
-    from_dict = _fields(cls.__name__, checks, required, lambda data: cls(**data))
+    checks = {f.name: compile_check(hints.get(f.name, Any), mode) for f in fields}
+    from_dict = _fields(cls.__name__, fam.OBJECT.checks[mode], checks, required, lambda data: cls(**data))
 
     def check(value: Any) -> Any:
         return value if isinstance(value, cls) else from_dict(value)
@@ -369,32 +198,33 @@ def _dataclass(cls: type) -> Check:
     return check
 
 
-#: Checks of TypedDicts and dataclasses, by class; a class that refers to itself
-#: finds its own (still being built) entry through a trampoline instead of recursing.
-_CLASS_CHECKS: weakref.WeakKeyDictionary[type, Check] = weakref.WeakKeyDictionary()
+#: Checks of TypedDicts and dataclasses, by class and mode; a class that refers to
+#: itself finds its own (still being built) entry through a trampoline instead of recursing.
+_CLASS_CHECKS: weakref.WeakKeyDictionary[type, dict[str, Check]] = weakref.WeakKeyDictionary()
 
 
-def _class_check(cls: type, build: Callable[[type], Check]) -> Check:
-    known = _CLASS_CHECKS.get(cls)
+def _class_check(cls: type, mode: str, build: Callable[[type, str], Check]) -> Check:
+    by_mode = _CLASS_CHECKS.setdefault(cls, {})
+    known = by_mode.get(mode)
     if known is not None:
         return known
 
     def trampoline(value: Any) -> Any:
-        return _CLASS_CHECKS[cls](value)
+        return by_mode[mode](value)
 
-    _CLASS_CHECKS[cls] = trampoline
+    by_mode[mode] = trampoline
     try:
-        check = build(cls)
+        check = build(cls, mode)
     except BaseException:
-        del _CLASS_CHECKS[cls]
+        del by_mode[mode]
         raise
-    _CLASS_CHECKS[cls] = check
+    by_mode[mode] = check
     return check
 
 
 def _literal(values: tuple[Any, ...]) -> Check:
     allowed = list(values)
-    refusal = Refusal(f"one of {allowed!r}")
+    refusal = fam.refusal(f"one of {allowed!r}")
 
     def check(value: Any) -> Any:
         for option in allowed:
@@ -410,7 +240,7 @@ _MISSING: Any = object()
 
 def _enum(cls: type[enum.Enum]) -> Check:
     by_value = {member.value: member for member in cls}
-    refusal = Refusal(f"one of {list(by_value)!r}")
+    refusal = fam.refusal(f"one of {list(by_value)!r}")
 
     def check(value: Any) -> Any:
         if isinstance(value, cls):
@@ -450,7 +280,7 @@ def _union(members: list[Check], nullable: bool) -> Check:
 
 
 def _instance(cls: type) -> Check:
-    refusal = Refusal(cls.__name__)
+    refusal = fam.refusal(cls.__name__)
 
     def check(value: Any) -> Any:
         if isinstance(value, cls):
@@ -468,11 +298,13 @@ _SEQUENCE_BUILDERS: dict[Any, Callable[[list[Any]], Any]] = {
 }
 
 
-def compile_check(annotation: Any) -> Check:
-    """Build the check of one resolved annotation: value in, value or :class:`Refusal` out."""
+def compile_check(annotation: Any, mode: str = COERCE) -> Check:
+    """Build the check of one resolved annotation in ``mode``: value in, value or :class:`Refusal` out."""
+    if mode == OFF:
+        return _accept
     annotation, _ = strip_annotated(annotation)
     try:
-        scalar = SCALAR_CHECKS.get(annotation)
+        scalar = _SCALARS_BY_MODE[mode].get(annotation)
     except TypeError:
         scalar = None
     if scalar is not None:
@@ -480,35 +312,37 @@ def compile_check(annotation: Any) -> Check:
     origin, args = get_origin(annotation), get_args(annotation)
     if origin in _UNION_ORIGINS:
         members = [a for a in args if a is not type(None)]
-        checks = [compile_check(a) for a in members]
+        checks = [compile_check(a, mode) for a in members]
         nullable = len(members) != len(args)
         if len(checks) == 1 and not nullable:
             return checks[0]
         return _union(checks, nullable)
-    if origin is Literal:
+    if origin in _LITERAL_ORIGINS:
         return _literal(args)
+    array, mapping = fam.ARRAY.checks[mode], fam.OBJECT.checks[mode]
     if origin is tuple and args and args[-1] is not Ellipsis:
-        return _fixed_tuple([compile_check(a) for a in args])
+        return _fixed_tuple(array, [compile_check(a, mode) for a in args])
     # Mappings first: a Mapping is also an Iterable.
     if origin is dict or (origin is not None and _is_abc(origin, "Mapping")):
-        key, item = (compile_check(args[0]), compile_check(args[1])) if args else (_accept, _accept)
-        return _mapping(key, item)
+        if not args:
+            return _mapping(mapping, _accept, _accept)
+        return _mapping(mapping, compile_check(args[0], mode), compile_check(args[1], mode))
     if origin in _SEQUENCE_BUILDERS or (
         origin is not None and _is_abc(origin, "Sequence", "Set", "Iterable")
     ):
-        item = compile_check(args[0]) if args else _accept
-        return _sequence(item, _SEQUENCE_BUILDERS.get(origin, list))
+        item = compile_check(args[0], mode) if args else _accept
+        return _sequence(array, item, _SEQUENCE_BUILDERS.get(origin, list))
     if isinstance(annotation, type):
         if annotation in _SEQUENCE_BUILDERS:
-            return _sequence(_accept, _SEQUENCE_BUILDERS[annotation])
+            return _sequence(array, _accept, _SEQUENCE_BUILDERS[annotation])
         if annotation is dict:
-            return _mapping(_accept, _accept)
+            return _mapping(mapping, _accept, _accept)
         if issubclass(annotation, enum.Enum):
             return _enum(annotation)
         if is_typeddict(annotation):
-            return _class_check(annotation, _typed_dict)
+            return _class_check(annotation, mode, _typed_dict)
         if dataclasses.is_dataclass(annotation):
-            return _class_check(annotation, _dataclass)
+            return _class_check(annotation, mode, _dataclass)
         return _instance(annotation)
     return _accept
 
@@ -521,7 +355,7 @@ _CHECK_OF: weakref.WeakKeyDictionary[Validator, Check] = weakref.WeakKeyDictiona
 
 
 def validator_of(check: Check) -> Validator:
-    """The validator of ``check``: returns the value or raises :class:`Invalid`."""
+    """The validator of ``check``: returns the value or raises :class:`~lagent_like.ArgumentError`."""
 
     def validate(value: Any) -> Any:
         result = check(value)
@@ -537,7 +371,7 @@ def check_of(validator: Validator) -> Check:
     """The check behind ``validator``: returns the value or a :class:`Refusal`.
 
     A validator not made by :func:`validator_of` (one a tool supplies, raising
-    :class:`Invalid`) is wrapped; its other exceptions propagate.
+    :class:`~lagent_like.ArgumentError`) is wrapped; its other exceptions propagate.
     """
     try:
         known = _CHECK_OF.get(validator)
@@ -549,19 +383,15 @@ def check_of(validator: Validator) -> Check:
     def check(value: Any) -> Any:
         try:
             return validator(value)
-        except Invalid as exc:
+        except ArgumentError as exc:
             return Refusal(exc.expected, exc.value, exc.path)
 
     return check
 
 
-def compile_validator(annotation: Any) -> Validator:
-    """Build the validator of one resolved annotation (raising :class:`Invalid`)."""
-    return validator_of(compile_check(annotation))
-
-
-#: Validators of plain classes (raising :class:`Invalid`), for other validators to reuse.
-SCALARS: dict[Any, Validator] = {kind: validator_of(check) for kind, check in SCALAR_CHECKS.items()}
+def compile_validator(annotation: Any, mode: str = COERCE) -> Validator:
+    """Build the validator of one resolved annotation (raising :class:`~lagent_like.ArgumentError`)."""
+    return validator_of(compile_check(annotation, mode))
 
 
 def _is_abc(origin: Any, *names: str) -> bool:

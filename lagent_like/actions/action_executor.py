@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, TypedDict, Union
 
 from .._private.aliases import assign_aliases
 from .._private.describe import copy_description
+from .._private.families import check_mode
 from .._private.log import logger
 from .._private.text import as_text, close_matches, did_you_mean, preview
 from ..context import DEFAULT_SESSION, ToolContext
@@ -159,6 +160,9 @@ class ActionExecutor(FunctionCallingMixin):
         max_workers: threads for sync tools with timeouts and for batches.
         sleep: how to wait between retries (injectable for tests).
         random: jitter source in [0, 1) for retries (injectable for tests).
+        validation: how arguments are checked (``"coerce"``, ``"strict"`` or ``"off"``) by
+            the tools and APIs that set no mode of their own; ``None`` leaves them at
+            ``"coerce"``. The tools are adjusted in place.
 
     Policies cost nothing when none is set: calls then take a direct path. Hooks,
     sessions and tools taking a ``ToolContext`` use the full call core.
@@ -183,7 +187,9 @@ class ActionExecutor(FunctionCallingMixin):
         max_workers: Optional[int] = None,
         sleep: Optional[Callable[[float], Any]] = None,
         random: Optional[Callable[[], float]] = None,
+        validation: Optional[str] = None,
     ) -> None:
+        self._validation = None if validation is None else check_mode(validation, "ActionExecutor")
         self._settings = {
             "timeout": timeout,
             "retry": retry,
@@ -215,6 +221,9 @@ class ActionExecutor(FunctionCallingMixin):
         if problems:
             raise ToolDefinitionError("ActionExecutor", problems)
         self.actions: dict[str, BaseAction] = {a.name: a for a in given if a is not None}
+        if self._validation is not None:
+            for action in self.actions.values():
+                action.use_validation(self._validation)
         self._routes: dict[str, _Route] = {}
         self._names: dict[str, _Route] = {}
         self._aliases: dict[str, str] = {}
@@ -503,6 +512,8 @@ class ActionExecutor(FunctionCallingMixin):
         tool = _as_action(action, "add_action", problems)
         if tool is None:
             raise ToolDefinitionError("ActionExecutor", problems)
+        if self._validation is not None:
+            tool.use_validation(self._validation)
         with self._lock:
             previous = self.actions
             self.actions = {**previous, tool.name: tool}

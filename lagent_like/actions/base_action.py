@@ -17,6 +17,7 @@ from typing import Any, Awaitable, Callable, Coroutine, NamedTuple, Optional, Un
 
 from .._private.describe import ApiSpec, copy_description
 from .._private.docstrings import DocstringSyntaxError, parse_docstring
+from .._private.families import COERCE, OFF, check_mode
 from .._private.json_schema import parameter_schema
 from .._private.log import logger
 from .._private.text import as_text, did_you_mean, preview
@@ -262,8 +263,15 @@ class BaseAction(metaclass=ToolMeta):
         retry: this tool's retry policy, overriding the class attribute.
         circuit_breaker: this tool's breaker factory, overriding the class attribute.
         blocking: whether this tool's sync APIs need a worker thread (async executor).
+        validation: how arguments are checked: ``"coerce"``, ``"strict"`` or ``"off"``
+            (see :attr:`validation`), overriding the class attribute.
+
+    Attributes:
+        validation: this tool's validation mode, ``None`` to take the executor's (by
+            default ``"coerce"``); ``@tool_api(validation=...)`` overrides it per API.
     """
 
+    validation: Optional[str] = None
     timeout: Any = UNSET
     retry: Any = UNSET
     circuit_breaker: Any = UNSET
@@ -279,7 +287,13 @@ class BaseAction(metaclass=ToolMeta):
         retry: Any = UNSET,
         circuit_breaker: Any = UNSET,
         blocking: Optional[bool] = None,
+        validation: Optional[str] = None,
     ) -> None:
+        if validation is not None:
+            self.validation = validation
+        if self.validation is not None:
+            check_mode(self.validation, type(self).__qualname__)
+        self._validation_default = COERCE
         if timeout is not UNSET:
             self.timeout = timeout
         if retry is not UNSET:
@@ -301,10 +315,35 @@ class BaseAction(metaclass=ToolMeta):
         bindings = self._api_bindings()
         self._api_specs = {key: spec for key, (_, spec) in bindings.items() if spec is not None}
         self._schemas: dict[str, dict[str, Any]] = {}
+        self._build_calls(parser, bindings)
+
+    def _build_calls(
+        self,
+        parser: type[BaseParser],
+        bindings: dict[str, tuple[Callable[..., Any], Optional[ApiSpec]]],
+    ) -> None:
+        """Build the parser and the compiled call of every API (again when the validation changes)."""
         self._parser = parser(self)
         compiled = {key: self._compile(key, func, spec) for key, (func, spec) in bindings.items()}
         self._invokers: dict[str, Invoker] = {key: pair[0] for key, pair in compiled.items()}
         self._stages: dict[str, Stages] = {key: pair[1] for key, pair in compiled.items()}
+
+    def validation_mode(self, name: str = "run") -> str:
+        """How API ``name``'s arguments are checked: the most specific explicit setting.
+
+        ``@tool_api(validation=...)``, else the tool's :attr:`validation`, else the
+        executor's (see :meth:`use_validation`), else ``"coerce"``.
+        """
+        spec = self._api_specs.get(name)
+        mode = spec.options.validation if spec is not None else None
+        return mode or self.validation or self._validation_default
+
+    def use_validation(self, mode: str) -> None:
+        """Take ``mode`` as the default of the APIs that set none (an executor's ``validation``)."""
+        check_mode(mode, type(self).__qualname__)
+        if mode != self._validation_default:
+            self._validation_default = mode
+            self._build_calls(type(self._parser), self._api_bindings())
 
     def _api_bindings(self) -> dict[str, tuple[Callable[..., Any], Optional[ApiSpec]]]:
         """API key (``'run'`` for a simple tool) -> (the callable, its spec if it has one).
@@ -410,7 +449,7 @@ class BaseAction(metaclass=ToolMeta):
         """How the parser checks the arguments of API ``name``.
 
         Returns ``(validators, exact)``: per parameter, a function that returns the
-        value (coerced where nothing is lost) or raises ``Invalid``; and, for parameters
+        value (converted as the validation mode allows) or raises ``ArgumentError``; and, for parameters
         whose check passes exactly the values of one class, that class, so a call whose
         values already have it skips the check. Parameters absent from ``validators``
         are not checked. Override this in tools whose parameters are not described by
@@ -419,11 +458,25 @@ class BaseAction(metaclass=ToolMeta):
         spec = self._api_specs.get(name)
         if spec is None:
             return {}, {}
-        if spec.checks is None:
-            validators = {param: compile_validator(t) for param, t in spec.declared.items()}
+        mode = self.validation_mode(name)
+        if mode == OFF:
+            return {}, {}
+        if mode != COERCE or spec.checks is None:
+            validators = {param: compile_validator(t, mode) for param, t in spec.declared.items()}
             exact = {param: t for param, t in ((p, exact_type(a)) for p, a in spec.declared.items()) if t}
+            if mode != COERCE:
+                return validators, exact
             spec.checks = (validators, exact)
         return spec.checks
+
+    def arguments_check(self, name: str = "run") -> Optional[Callable[[dict[str, Any]], Any]]:
+        """A check of API ``name``'s arguments together, after each one's own, or ``None``.
+
+        It takes the checked arguments and returns them (possibly converted) or a
+        ``Refusal``. Tools whose schema constrains the arguments as a whole (pattern
+        properties, dependencies, conditions) override this.
+        """
+        return None
 
     def invoker(self, name: str = "run") -> Optional[Invoker]:
         """The compiled call of API ``name`` (what ``action(inputs, name)`` runs), or ``None``."""

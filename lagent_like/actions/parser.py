@@ -17,7 +17,7 @@ from __future__ import annotations
 import ast
 import json
 import re
-from typing import TYPE_CHECKING, Any, Callable, Union
+from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 
 from .._private.lenient_json import loads_lenient
 from .._private.text import as_text, close_matches, did_you_mean, fenced_blocks, preview
@@ -52,7 +52,9 @@ class _ApiArgs:
     """
 
     # Slots: these attributes are read on every call.
-    __slots__ = ("checks", "exact", "label", "listing", "names", "open", "order", "required", "types")
+    __slots__ = (
+        "checks", "exact", "label", "listing", "names", "open", "order", "required", "types", "whole"
+    )  # fmt: skip
 
     def __init__(
         self,
@@ -63,7 +65,9 @@ class _ApiArgs:
         types: tuple[str, ...],
         validators: dict[str, Validator],
         exact: dict[str, Any],
+        whole: Optional[Check] = None,
     ) -> None:
+        self.whole = whole
         self.label = label
         self.order = order
         self.names = frozenset(order)
@@ -160,7 +164,9 @@ class BaseParser:
             self._api2required[key] = required
             types = tuple(str(p.get("type", "STRING")) for p in params)
             validators, exact = action.argument_checks(key)
-            self._args[key] = _ApiArgs(label, order, required, key in open_apis, types, validators, exact)
+            whole = action.arguments_check(key)
+            open_ = key in open_apis
+            self._args[key] = _ApiArgs(label, order, required, open_, types, validators, exact, whole)
         if problems:
             raise ToolDefinitionError(f"{type(action).__qualname__} with {type(self).__name__}", problems)
         custom = type(self).parse_inputs is not BaseParser.parse_inputs
@@ -257,6 +263,12 @@ def _check(api: _ApiArgs, args: dict[str, Any]) -> Union[dict[str, Any], ParseEr
             problems.append(f"{name!r} is required")
     if not args.keys() <= api.names:
         _extra_arguments(api, args, checked, problems)
+    if api.whole is not None and not problems:
+        result = api.whole(checked)
+        if type(result) is Refusal:
+            problems.append(result.describe("", checked))
+        else:
+            checked = result
     if problems:
         return ParseError(f"{api.label}: " + "; ".join(problems))
     return checked

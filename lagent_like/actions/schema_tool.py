@@ -14,40 +14,24 @@ import inspect
 from collections.abc import Mapping
 from typing import Any, Callable, Optional
 
+from .._private import families as fam
 from .._private.describe import ApiSpec, DescribeOptions, copy_description
+from .._private.families import COERCE, OFF, Check, accept
 from .._private.schema_validation import TYPE_WORDS, SchemaCompiler, canonical_types, resolve_ref
 from .._private.text import preview
-from .._private.types import ARRAY, BOOLEAN, FLOAT, NUMBER, OBJECT, STRING
-from .._private.validation import Validator
+from .._private.types import STRING
+from .._private.validation import Validator, validator_of
 from ..exceptions import ToolDefinitionError
 from .base_action import BaseAction
 from .parser import BaseParser, JsonParser
 
 __all__ = ["SchemaTool", "tool_from_schema"]
 
-#: Lagent type name of each canonical JSON Schema type.
-LAGENT_TYPES: dict[str, str] = {
-    "string": STRING,
-    "integer": NUMBER,
-    "number": FLOAT,
-    "boolean": BOOLEAN,
-    "array": ARRAY,
-    "object": OBJECT,
-    "any": STRING,
-}
-
-#: Lagent type name of enum/const values, by their exact class.
-_VALUE_TYPES: dict[type, str] = {
-    str: STRING,
-    bool: BOOLEAN,
-    int: NUMBER,
-    float: FLOAT,
-    list: ARRAY,
-    dict: OBJECT,
-}
+#: Lagent type name of each canonical JSON Schema type (a view of the family table).
+LAGENT_TYPES: dict[str, str] = {f.json: f.lagent for f in fam.FAMILIES}
 
 #: The one Python class of a parameter whose schema is a bare primitive ``type``.
-_EXACT: dict[str, type] = {"string": str, "integer": int, "number": float, "boolean": bool}
+_EXACT: dict[str, type] = {f.json: f.exact for f in fam.FAMILIES if f.exact is not None}
 
 #: Keys that describe a schema without constraining it.
 _ANNOTATIONS = frozenset({"description", "title", "examples", "format", "default", "$comment"})
@@ -85,7 +69,7 @@ def _lagent_type(schema: Any, root: Mapping[str, Any], depth: int = 0) -> str:
         if "const" in schema:
             values = [schema["const"]]
         if values:
-            names = {_VALUE_TYPES.get(type(v), STRING) for v in values if v is not None}
+            names = {fam.family_of_class(type(v)).lagent for v in values if v is not None}
         for key in ("anyOf", "oneOf"):
             members: list[Any] = schema[key] if isinstance(schema.get(key), list) else []
             plain = [m for m in members if not (isinstance(m, Mapping) and m.get("type") == "null")]
@@ -141,7 +125,9 @@ def normalize_schema(schema: Any) -> Any:
     return out
 
 
-def _handler_problems(handler: Any, props: Mapping[str, Any], required: list[str], open_: bool) -> list[str]:
+def _handler_problems(
+    handler: Any, props: Mapping[str, Any], required: list[str], open_: bool, any_extra: bool
+) -> list[str]:
     """What keeps ``handler(**arguments)`` from working for every valid call."""
     if handler is None or not callable(handler):
         return [f"the handler must be a function, got {type(handler).__name__} {preview(handler)}"]
@@ -157,7 +143,13 @@ def _handler_problems(handler: Any, props: Mapping[str, Any], required: list[str
     if missing and not takes_any:
         problems.append(f"the handler has no parameter for the properties {missing}; add them or **kwargs")
     if open_ and not takes_any:
-        problems.append("'additionalProperties' is true but the handler takes no **kwargs")
+        if any_extra:
+            problems.append("'additionalProperties' is true but the handler takes no **kwargs")
+        else:
+            problems.append(
+                "'additionalProperties' or 'patternProperties' let more arguments through "
+                "but the handler takes no **kwargs"
+            )
     for name, param in params.items():
         if param.default is not param.empty or param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
             continue
@@ -207,6 +199,7 @@ class SchemaTool(BaseAction, register=False):
             async. Defaults of optional parameters are the handler's own.
         parser: the parser that reads a model's arguments.
         enable: whether the executor offers and runs this tool.
+        validation: how arguments are checked (``"coerce"``, ``"strict"``, ``"off"``).
 
     Raises:
         ToolDefinitionError: listing every reason the schema or handler cannot be honoured.
@@ -218,6 +211,7 @@ class SchemaTool(BaseAction, register=False):
         handler: Callable[..., Any],
         parser: type[BaseParser] = JsonParser,
         enable: bool = True,
+        validation: Optional[str] = None,
     ) -> None:
         problems: list[str] = []
         function = _function_of(schema, problems)
@@ -230,13 +224,21 @@ class SchemaTool(BaseAction, register=False):
         if not isinstance(props, Mapping):
             problems.append(f"parameters: 'properties' must map names to schemas, got {preview(props)}")
             props = {}
-        checks = {key: compiler.compile(s, f"parameters.properties.{key}") for key, s in props.items()}
-        required = compiler.required(params, props, "parameters")
+        self._params = params
+        self._props = props
+        checks = self._property_checks(compiler)
+        required = compiler.required(params, props, "parameters", top=True)
+        if "properties" not in params:
+            # BFCL: required names without properties are parameters of any type.
+            self._props = props = {key: {} for key in required}
+            checks = self._property_checks(compiler)
+        self._checks_by_mode: dict[str, tuple[dict[str, Validator], Optional[Check]]] = {
+            COERCE: (checks, self._whole_check(compiler))
+        }
         compiler.compile_definitions()
         extra = params.get("additionalProperties", False)
-        if not isinstance(extra, bool):
-            problems.append("parameters: 'additionalProperties' must be true or false at the top level")
-        problems += compiler.problems + _handler_problems(handler, props, required, extra is True)
+        open_ = extra is not False or bool(params.get("patternProperties"))
+        problems += compiler.problems + _handler_problems(handler, props, required, open_, extra is True)
         if problems:
             raise ToolDefinitionError(
                 name if isinstance(name, str) and name else "tool_from_schema", problems
@@ -244,12 +246,11 @@ class SchemaTool(BaseAction, register=False):
         normal = normalize_schema(params)
         self._schema: dict[str, Any] = {
             "type": "object",
-            "properties": normal.pop("properties", {}),
+            "properties": normal.pop("properties", None) or {key: {} for key in props},
             "required": list(required),
-            "additionalProperties": extra,
+            "additionalProperties": normal.pop("additionalProperties", False),
         }
         self._schema.update((k, v) for k, v in normal.items() if k not in self._schema)
-        self._checks: dict[str, Validator] = checks
         self._exact = {key: plain for key, s in props.items() if (plain := _is_plain(s))}
         self._handler = handler
         self._run = self._bind(handler)
@@ -261,13 +262,34 @@ class SchemaTool(BaseAction, register=False):
             "required": list(required),
         }
         self._open_spec: Optional[ApiSpec] = None
-        if extra is True:
+        if open_:
             # The parsers let unknown arguments through only for APIs whose spec says so.
             is_async = inspect.iscoroutinefunction(self._run)
             spec = ApiSpec(str(name), self._run, description, DescribeOptions(), is_async=is_async)
             spec.accepts_any_kwargs = True
             self._open_spec = spec
-        super().__init__(description, parser, enable)
+        super().__init__(description, parser, enable, validation=validation)
+
+    def _property_checks(self, compiler: SchemaCompiler) -> dict[str, Validator]:
+        """The validator of each property, in the compiler's mode."""
+        return {
+            key: validator_of(compiler.compile(schema, f"parameters.properties.{key}"))
+            for key, schema in self._props.items()
+        }
+
+    def _whole_check(self, compiler: SchemaCompiler) -> Optional[Check]:
+        """The check of the arguments as a whole (``None`` when the schema says nothing more)."""
+        whole = compiler.compile(self._params, "parameters", top=True)
+        return None if whole is accept else whole
+
+    def _checks(self, name: str) -> Optional[tuple[dict[str, Validator], Optional[Check]]]:
+        mode = self.validation_mode(name)
+        if name != "run" or mode == OFF:
+            return None
+        if mode not in self._checks_by_mode:
+            compiler = SchemaCompiler(self._params, mode)
+            self._checks_by_mode[mode] = (self._property_checks(compiler), self._whole_check(compiler))
+        return self._checks_by_mode[mode]
 
     @staticmethod
     def _bind(handler: Callable[..., Any]) -> Callable[..., Any]:
@@ -287,9 +309,13 @@ class SchemaTool(BaseAction, register=False):
 
     def argument_checks(self, name: str = "run") -> tuple[dict[str, Validator], dict[str, Any]]:
         """Validators compiled from the schema's properties, and the plain ones' classes."""
-        if name != "run":
-            return {}, {}
-        return self._checks, self._exact
+        checks = self._checks(name)
+        return (checks[0], self._exact) if checks is not None else ({}, {})
+
+    def arguments_check(self, name: str = "run") -> Optional[Check]:
+        """The check of what the parameters schema says about the arguments as a whole."""
+        checks = self._checks(name)
+        return checks[1] if checks is not None else None
 
     def json_schema(self, name: str = "run") -> dict[str, Any]:
         """The given parameters schema, normalized to Draft 2020-12 words; a fresh copy.
