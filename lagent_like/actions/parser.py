@@ -308,6 +308,8 @@ class JsonParser(BaseParser):
     def _compile(self, api: _ApiArgs) -> Reader:
         names, required, is_open = api.names, api.required, api.open
         exact, checked = api.exact, bool(api.checks)
+        # Arguments checked as a whole (a schema's top-level keywords) always take _check.
+        fast = api.whole is None
 
         def read(inputs: Any) -> Union[dict[str, Any], ParseError]:
             if type(inputs) is str:
@@ -329,7 +331,7 @@ class JsonParser(BaseParser):
                     f"got {type(args).__name__} {preview(args)}"
                 )
             keys = args.keys()
-            if (is_open or keys <= names) and keys >= required:
+            if (is_open or keys <= names) and keys >= required and fast:
                 if not checked:
                     return args
                 # Values of their parameter's exact type need no check (inlined: every call).
@@ -373,6 +375,7 @@ class TupleParser(BaseParser):
     def _compile(self, api: _ApiArgs) -> Reader:
         order, required, exact = api.order, api.required, api.exact
         size = len(order)
+        fast = api.whole is None
 
         def read(inputs: Any) -> Union[dict[str, Any], ParseError]:
             if type(inputs) is str:
@@ -403,6 +406,8 @@ class TupleParser(BaseParser):
                         + f"; write {api.example_tuple()}"
                     )
             args = dict(zip(order, values))
+            if not fast:
+                return _check(api, args)
             # Values of their parameter's exact type need no check (inlined: every call).
             for key, value in args.items():
                 expected = exact[key]
