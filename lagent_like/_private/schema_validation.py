@@ -39,6 +39,8 @@ from typing import Any, Callable, Optional
 
 from . import families as fam
 from .families import COERCE, ITSELF, Check, Refusal, accept
+from .json_schema import PYTHON
+from .python_values import python_check
 from .text import did_you_mean, preview
 
 __all__ = ["TYPE_WORDS", "SchemaCompiler", "canonical_types", "json_equal", "resolve_ref"]
@@ -205,6 +207,14 @@ class SchemaCompiler:
         if not isinstance(schema, Mapping):
             self._problem(path, f"a schema must be an object or a boolean, got {preview(schema)}")
             return accept
+        info = schema.get(PYTHON)
+        if info is not None:  # an annotation's node: builds a Python value
+            return python_check(self.compile, schema, info, path, self.mode)
+        kind = (
+            TYPE_WORDS.get(schema["type"]) if len(schema) == 1 and type(schema.get("type")) is str else None
+        )
+        if kind is not None:  # a bare type, the common case: the family's own check
+            return _typed([kind], self.mode) if kind != "any" else accept
         for key in sorted(UNSUPPORTED & schema.keys()):
             if schema[key] is not True:
                 self._problem(path, f"the keyword {key!r} is not supported")
