@@ -25,6 +25,8 @@ import json
 import math
 from typing import Any, Callable, NamedTuple, Optional
 
+from .text import MAX_SHOWN, preview
+
 #: A check: a value in, the (possibly converted) value or a ``Refusal`` out.
 Check = Callable[[Any], Any]
 
@@ -107,8 +109,6 @@ def refusal(expected: str) -> Refusal:
 
 def describe_value(value: Any) -> str:
     """``string 'x'``, ``number 2.5``, ``null``: a value as a model would name it."""
-    from .text import MAX_SHOWN, preview
-
     if type(value) is str:
         text = repr(value)
         if len(text) <= MAX_SHOWN:

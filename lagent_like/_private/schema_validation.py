@@ -124,15 +124,27 @@ def _as_list(check: Check) -> Check:
 
 
 def _typed(kinds: list[str], mode: str) -> Check:
-    """The check of a schema's ``type``: the (converted) value, or a ``Refusal``."""
+    """The check of a schema's ``type``: the (converted) value, or a ``Refusal`` naming every type."""
     checks = {k: fam.FAMILY_OF_JSON[k].checks[mode] for k in kinds}
     if "array" in checks:
         checks["array"] = _as_list(checks["array"])
     if len(kinds) == 1:
         return checks[kinds[0]]
+    # A value that already has one of the types keeps it (found by its class, the common
+    # case); conversion, in the order of the types, is the fallback.
+    by_class: dict[Any, Check] = {}
+    for kind in reversed(kinds):
+        by_class.update(dict.fromkeys(fam.FAMILY_OF_JSON[kind].classes, checks[kind]))
+    if "number" in kinds and "integer" not in kinds:
+        by_class[int] = checks["number"]
+    if "boolean" not in kinds:
+        by_class.pop(bool, None)
+    refusal = fam.refusal(" or ".join(kinds))
 
     def check(value: Any) -> Any:
-        # A value that already has one of the types keeps it; conversion is the fallback.
+        own = by_class.get(type(value))
+        if own is not None:
+            return own(value)
         for kind in kinds:
             if fam.fits(kind, value):
                 return checks[kind](value)
@@ -140,7 +152,7 @@ def _typed(kinds: list[str], mode: str) -> Check:
             result = checks[kind](value)
             if type(result) is not Refusal:
                 return result
-        return result
+        return refusal
 
     return check
 
@@ -210,11 +222,10 @@ class SchemaCompiler:
         info = schema.get(PYTHON)
         if info is not None:  # an annotation's node: builds a Python value
             return python_check(self.compile, schema, info, path, self.mode)
-        kind = (
-            TYPE_WORDS.get(schema["type"]) if len(schema) == 1 and type(schema.get("type")) is str else None
-        )
-        if kind is not None:  # a bare type, the common case: the family's own check
-            return _typed([kind], self.mode) if kind != "any" else accept
+        if len(schema) == 1 and "type" in schema:  # a bare type, the common case: the families' checks
+            kinds, unknown = canonical_types(schema["type"])
+            if kinds and not unknown:
+                return _typed(kinds, self.mode) if "any" not in kinds else accept
         for key in sorted(UNSUPPORTED & schema.keys()):
             if schema[key] is not True:
                 self._problem(path, f"the keyword {key!r} is not supported")
