@@ -11,7 +11,7 @@ patterns that do not compile, impossible bounds, dangling ``$ref``, unsupported
 keywords) so the programmer learns of all of them at once.
 
 The dialect, everything in which this validator departs from JSON Schema 2020-12
-(also in ``docs/writing-tools.rst``, "Schema dialect"):
+(also in ``docs/function-calling.rst``, "Schema dialect"):
 
 * ``oneOf`` is handled as ``anyOf``: a value that fits several members is accepted,
   converted by the first member it fits as it is (else the first that converts it);
@@ -27,7 +27,11 @@ The dialect, everything in which this validator departs from JSON Schema 2020-12
   without ``properties`` (BFCL) are parameters of any type;
 * ``format`` and the other annotations are not checked; ``unevaluatedProperties``,
   ``unevaluatedItems`` (other than ``true``), ``$dynamicRef``, ``$dynamicAnchor`` and
-  ``$recursiveRef`` are refused at definition; ``$ref`` must be local (``#/...``).
+  ``$recursiveRef`` are refused at definition; ``$ref`` must be local (``#/...``);
+* an annotation's schema (``json_schema.schema_of(..., python=True)``) says more than
+  JSON Schema can: a ``Literal`` takes its values exactly (``"1"`` is not ``1``), a
+  ``set`` drops duplicates instead of refusing them, and dataclasses, Enum members and
+  tuples are built from the checked values (``python_values.py``).
 """
 
 from __future__ import annotations
