@@ -43,27 +43,18 @@ Validator = Callable[[Any], Any]
 #: The exception a validator raises (kept under its old name for tools that raise it).
 Invalid = ArgumentError
 
-_parse_json_text = fam.parse_json_text
 _accept = fam.accept
 
-
-def scalar_checks(mode: str) -> dict[Any, Check]:
-    """Checks of the plain classes in ``mode`` (generics and special forms are compiled below)."""
-    checks: dict[Any, Check] = {
-        str: fam.STRING.checks[mode],
-        int: fam.INTEGER.checks[mode],
-        float: fam.NUMBER.checks[mode],
-        bool: fam.BOOLEAN.checks[mode],
-        type(None): fam.NULL.checks[mode],
+#: The family check of each plain class (``str``, ``int``, ..., ``Any``), per mode: the
+#: common annotations, settled without building a schema.
+_SCALARS_BY_MODE: dict[str, dict[Any, Check]] = {
+    mode: {
+        **{cls: f.checks[mode] for f in (fam.STRING, fam.INTEGER, fam.NUMBER, fam.BOOLEAN, fam.NULL)
+           for cls in f.classes[:1]},
+        **dict.fromkeys(fam.ANY.classes, _accept),
     }
-    checks.update(dict.fromkeys(fam.ANY.classes, _accept))
-    return checks
-
-
-_SCALARS_BY_MODE: dict[str, dict[Any, Check]] = {mode: scalar_checks(mode) for mode in fam.MODES}
-
-#: Checks of plain classes in the default mode.
-SCALAR_CHECKS: dict[Any, Check] = _SCALARS_BY_MODE[COERCE]
+    for mode in fam.MODES
+}  # fmt: skip
 
 #: Marks a parameter without a check in the parsers' table of exact types.
 ANY: Any = object()
@@ -74,9 +65,7 @@ class CHECK:
 
 
 #: Exact types whose values need no check call at all (the parser's fast path).
-EXACT: dict[Any, type] = {
-    f.exact: f.exact for f in fam.FAMILIES if f.exact is not None and f.exact is not bytes
-}
+EXACT: dict[Any, type] = {f.exact: f.exact for f in fam.FAMILIES if f.exact is not None}
 
 
 def compile_check(annotation: Any, mode: str = COERCE) -> Check:
