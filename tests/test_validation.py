@@ -702,3 +702,15 @@ def test_self_referential_dataclass_is_validated_at_every_depth() -> None:
     ]
     ret = executor("ValTree.walk", '{"root": {"value": 1, "children": [{"value": "x"}]}}')
     assert ret.errmsg == "ValTree.walk: 'root.children[0].value' expected integer, got string 'x'"
+
+
+def test_a_refused_argument_raises_the_one_public_argument_error() -> None:
+    from lagent_like import ArgumentError, ModelInputError
+
+    validators, _ = ValTypes().argument_checks("point")
+    with pytest.raises(ArgumentError) as info:
+        validators["point"]({"x": 1, "y": "b"})
+    assert isinstance(info.value, ModelInputError)
+    assert (info.value.expected, info.value.value, info.value.path) == ("integer", "b", ".y")
+    assert info.value.describe("point") == "'point.y' expected integer, got string 'b'"
+    assert Invalid is ArgumentError
