@@ -20,6 +20,7 @@ from lagent_like import (
     AsyncActionExecutor,
     BaseAction,
     ToolDefinitionError,
+    ToolSettings,
     tool_api,
     tool_from_schema,
 )
@@ -249,9 +250,9 @@ class ModeLevels(BaseAction):
 
 
 class StrictLevels(ModeLevels):
-    """The same APIs, strict by class attribute."""
+    """The same APIs, strict by the class's runtime settings."""
 
-    validation = "strict"
+    __tool_settings__ = ToolSettings(validation="strict")
 
 
 @pytest.mark.parametrize(
@@ -306,6 +307,8 @@ def test_async_executor_takes_a_validation_mode() -> None:
                      id="executor"),
         pytest.param(lambda: ModeLevels(validation="loose"), "ModeLevels: validation must be one of", id="tool"),
         pytest.param(lambda: tool_api(validation="STRICT"), "tool_api: validation must be one of", id="api"),
+        pytest.param(lambda: ToolSettings(validation="lax"), "ToolSettings: validation must be one of",
+                     id="settings"),
     ],
 )  # fmt: skip
 def test_an_unknown_validation_mode_is_a_definition_error(make: Any, message: str) -> None:

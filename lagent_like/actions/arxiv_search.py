@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Optional
 
+from .._private.async_twin import async_twin
 from .._private.http import HttpStatusError, http_request
 from ..exceptions import ToolError
 from .base_action import BaseAction, tool_api
@@ -19,7 +20,7 @@ from .parser import BaseParser, JsonParser
 if TYPE_CHECKING:
     import xml.etree.ElementTree as ET
 
-__all__ = ["ArxivSearch"]
+__all__ = ["ArxivSearch", "AsyncArxivSearch"]
 
 #: XML namespaces of an arXiv Atom feed.
 _NS = {"atom": "http://www.w3.org/2005/Atom", "arxiv": "http://arxiv.org/schemas/atom"}
@@ -38,9 +39,10 @@ def _text(entry: ET.Element, path: str) -> str:
 
 
 class ArxivSearch(BaseAction):
-    """Search information from Arxiv.org. Useful for when you need to answer questions about Physics,
-    Mathematics, Computer Science, Quantitative Biology, Quantitative Finance, Statistics, Electrical
-    Engineering, and Economics from scientific articles on arxiv.org.
+    """Search information from Arxiv.org. \
+Useful for when you need to answer questions about Physics, Mathematics, \
+Computer Science, Quantitative Biology, Quantitative Finance, Statistics, \
+Electrical Engineering, and Economics from scientific articles on arxiv.org.
 
     Args:
         top_k_results: how many papers one search returns.
@@ -142,3 +144,6 @@ class ArxivSearch(BaseAction):
                 f"Summary: {_text(entry, 'atom:summary')}"
             )
         return papers
+
+
+AsyncArxivSearch = async_twin(ArxivSearch, __name__)

@@ -15,17 +15,17 @@ from collections.abc import Mapping
 from typing import Any, Callable, Optional
 
 from .._private import families as fam
-from .._private.describe import ApiSpec, DescribeOptions, copy_description
-from .._private.families import COERCE, OFF, Check, accept
+from .._private.describe import ApiSpec, Param, copy_description
+from .._private.families import accept
 from .._private.schema_validation import TYPE_WORDS, SchemaCompiler, canonical_types, resolve_ref
 from .._private.text import preview
 from .._private.types import STRING
-from .._private.validation import Validator, validator_of
+from .._private.validation import validator_of
 from ..exceptions import ToolDefinitionError
 from .base_action import BaseAction
 from .parser import BaseParser, JsonParser
 
-__all__ = ["SchemaTool", "tool_from_schema"]
+__all__ = ["SchemaTool", "schema_spec", "tool_from_schema"]
 
 #: Lagent type name of each canonical JSON Schema type (a view of the family table).
 LAGENT_TYPES: dict[str, str] = {f.json: f.lagent for f in fam.FAMILIES}
@@ -187,6 +187,94 @@ def _parameter(key: str, prop: Any, root: Mapping[str, Any]) -> dict[str, Any]:
     return entry
 
 
+def _bind(handler: Callable[..., Any]) -> Callable[..., Any]:
+    """The handler in a form whose sync/async nature ``inspect`` can see."""
+    if inspect.iscoroutinefunction(handler) or not inspect.iscoroutinefunction(
+        getattr(handler, "__call__", None)  # noqa: B004 - an object with an async __call__
+    ):
+        return handler
+
+    async def call(**arguments: Any) -> Any:
+        return await handler(**arguments)
+
+    return call
+
+
+def schema_spec(schema: Mapping[str, Any], handler: Callable[..., Any]) -> ApiSpec:
+    """The :class:`ApiSpec` of a JSON-schema function definition run by ``handler``.
+
+    Its parameters carry the checks compiled from the schema, and its JSON Schema is
+    the given one in Draft 2020-12 words. A tool made from it (``BaseAction(apis=spec)``)
+    checks, describes and exports exactly as :class:`SchemaTool` does.
+
+    Args:
+        schema: an OpenAI, Anthropic, MCP or LiveKit function definition (see
+            :class:`SchemaTool`).
+        handler: called as ``handler(**arguments)`` with the checked arguments.
+
+    Raises:
+        ToolDefinitionError: listing every reason the schema or handler cannot be honoured.
+    """
+    problems: list[str] = []
+    function = _function_of(schema, problems)
+    name = function.get("name")
+    if not isinstance(name, str) or not name:
+        problems.append(f"'name' must be a non-empty string, got {preview(name)}")
+    params = _parameters_of(function, problems)
+    compiler = SchemaCompiler(params)
+    props: Mapping[str, Any] = params.get("properties", {})
+    if not isinstance(props, Mapping):
+        problems.append(f"parameters: 'properties' must map names to schemas, got {preview(props)}")
+        props = {}
+    checks = {key: compiler.compile(s, f"parameters.properties.{key}") for key, s in props.items()}
+    required = compiler.required(params, props, "parameters", top=True)
+    if "properties" not in params:
+        # BFCL: required names without properties are parameters of any type.
+        props = {key: {} for key in required}
+        checks = {key: accept for key in required}
+    whole = compiler.compile(params, "parameters", top=True)
+    compiler.compile_definitions()
+    extra = params.get("additionalProperties", False)
+    open_ = extra is not False or bool(params.get("patternProperties"))
+    problems += compiler.problems + _handler_problems(handler, props, required, open_, extra is True)
+    if problems:
+        raise ToolDefinitionError(name if isinstance(name, str) and name else "tool_from_schema", problems)
+    normal = normalize_schema(params)
+    exported: dict[str, Any] = {
+        "type": "object",
+        "properties": normal.pop("properties", None) or {key: {} for key in props},
+        "required": list(required),
+        "additionalProperties": normal.pop("additionalProperties", False),
+    }
+    exported.update((k, v) for k, v in normal.items() if k not in exported)
+    described = []
+    for key, prop in props.items():
+        entry = _parameter(key, prop, params)
+        enum = entry.get("enum")
+        described.append(
+            Param(
+                key,
+                entry["type"],
+                entry["description"],
+                key in required,
+                enum=None if enum is None else tuple(enum),
+                check=validator_of(checks[key]),
+                exact=_is_plain(prop),
+            )
+        )
+    run = _bind(handler)
+    return ApiSpec(
+        str(name),
+        str(function.get("description") or params.get("description") or ""),
+        tuple(described),
+        func=run,
+        accepts_any_kwargs=open_,
+        is_async=inspect.iscoroutinefunction(run),
+        schema=exported,
+        whole=None if whole is accept else whole,
+    )
+
+
 class SchemaTool(BaseAction, register=False):
     """A simple tool described by a JSON-schema function definition, run by a handler.
 
@@ -213,124 +301,14 @@ class SchemaTool(BaseAction, register=False):
         enable: bool = True,
         validation: Optional[str] = None,
     ) -> None:
-        problems: list[str] = []
-        function = _function_of(schema, problems)
-        name = function.get("name")
-        if not isinstance(name, str) or not name:
-            problems.append(f"'name' must be a non-empty string, got {preview(name)}")
-        params = _parameters_of(function, problems)
-        compiler = SchemaCompiler(params)
-        props: Mapping[str, Any] = params.get("properties", {})
-        if not isinstance(props, Mapping):
-            problems.append(f"parameters: 'properties' must map names to schemas, got {preview(props)}")
-            props = {}
-        self._params = params
-        self._props = props
-        checks = self._property_checks(compiler)
-        required = compiler.required(params, props, "parameters", top=True)
-        if "properties" not in params:
-            # BFCL: required names without properties are parameters of any type.
-            self._props = props = {key: {} for key in required}
-            checks = self._property_checks(compiler)
-        self._checks_by_mode: dict[str, tuple[dict[str, Validator], Optional[Check]]] = {
-            COERCE: (checks, self._whole_check(compiler))
-        }
-        compiler.compile_definitions()
-        extra = params.get("additionalProperties", False)
-        open_ = extra is not False or bool(params.get("patternProperties"))
-        problems += compiler.problems + _handler_problems(handler, props, required, open_, extra is True)
-        if problems:
-            raise ToolDefinitionError(
-                name if isinstance(name, str) and name else "tool_from_schema", problems
-            )
-        normal = normalize_schema(params)
-        self._schema: dict[str, Any] = {
-            "type": "object",
-            "properties": normal.pop("properties", None) or {key: {} for key in props},
-            "required": list(required),
-            "additionalProperties": normal.pop("additionalProperties", False),
-        }
-        self._schema.update((k, v) for k, v in normal.items() if k not in self._schema)
-        self._exact = {key: plain for key, s in props.items() if (plain := _is_plain(s))}
-        self._handler = handler
-        self._run = self._bind(handler)
-        text = str(function.get("description") or params.get("description") or "")
-        description = {
-            "name": name,
-            "description": text,
-            "parameters": [_parameter(key, prop, params) for key, prop in props.items()],
-            "required": list(required),
-        }
-        self._open_spec: Optional[ApiSpec] = None
-        if open_:
-            # The parsers let unknown arguments through only for APIs whose spec says so.
-            is_async = inspect.iscoroutinefunction(self._run)
-            spec = ApiSpec(str(name), self._run, description, DescribeOptions(), is_async=is_async)
-            spec.accepts_any_kwargs = True
-            self._open_spec = spec
-        super().__init__(description, parser, enable, validation=validation)
-
-    def _property_checks(self, compiler: SchemaCompiler) -> dict[str, Validator]:
-        """The validator of each property, in the compiler's mode."""
-        return {
-            key: validator_of(compiler.compile(schema, f"parameters.properties.{key}"))
-            for key, schema in self._props.items()
-        }
-
-    def _whole_check(self, compiler: SchemaCompiler) -> Optional[Check]:
-        """The check of the arguments as a whole (``None`` when the schema says nothing more)."""
-        whole = compiler.compile(self._params, "parameters", top=True)
-        return None if whole is accept else whole
-
-    def _checks(self, name: str) -> Optional[tuple[dict[str, Validator], Optional[Check]]]:
-        mode = self.validation_mode(name)
-        if name != "run" or mode == OFF:
-            return None
-        if mode not in self._checks_by_mode:
-            compiler = SchemaCompiler(self._params, mode)
-            self._checks_by_mode[mode] = (self._property_checks(compiler), self._whole_check(compiler))
-        return self._checks_by_mode[mode]
-
-    @staticmethod
-    def _bind(handler: Callable[..., Any]) -> Callable[..., Any]:
-        """The handler in a form whose sync/async nature ``inspect`` can see."""
-        if inspect.iscoroutinefunction(handler) or not inspect.iscoroutinefunction(
-            getattr(handler, "__call__", None)  # noqa: B004 - an object with an async __call__
-        ):
-            return handler
-
-        async def call(**arguments: Any) -> Any:
-            return await handler(**arguments)
-
-        return call
-
-    def _api_bindings(self) -> dict[str, tuple[Callable[..., Any], Optional[ApiSpec]]]:
-        return {"run": (self._run, self._open_spec)}
-
-    def argument_checks(self, name: str = "run") -> tuple[dict[str, Validator], dict[str, Any]]:
-        """Validators compiled from the schema's properties, and the plain ones' classes."""
-        checks = self._checks(name)
-        return (checks[0], self._exact) if checks is not None else ({}, {})
-
-    def arguments_check(self, name: str = "run") -> Optional[Check]:
-        """The check of what the parameters schema says about the arguments as a whole."""
-        checks = self._checks(name)
-        return checks[1] if checks is not None else None
-
-    def json_schema(self, name: str = "run") -> dict[str, Any]:
-        """The given parameters schema, normalized to Draft 2020-12 words; a fresh copy.
-
-        Raises:
-            KeyError: ``name`` is not ``'run'``.
-        """
-        if name != "run":
-            raise KeyError(f"{self.name} has no API {name!r}")
-        return copy_description(self._schema)  # type: ignore[no-any-return]
+        spec = schema_spec(schema, handler)
+        self.__tool_handler__: Callable[..., Any] = handler
+        super().__init__(parser=parser, enable=enable, apis=spec, validation=validation)
 
     @property
     def handler(self) -> Callable[..., Any]:
         """The function this tool calls."""
-        return self._handler
+        return self.__tool_handler__
 
 
 def tool_from_schema(
