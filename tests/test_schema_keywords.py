@@ -207,3 +207,25 @@ def test_top_level_schema_keywords_are_exported_unchanged() -> None:
     assert schema["patternProperties"] == {"^label_[0-9]+$": {"type": "string", "maxLength": 8}}
     assert schema["minProperties"] == 2
     assert schema["additionalProperties"] is False
+
+
+@pytest.mark.parametrize(
+    ("arguments", "outcome"),
+    [
+        pytest.param({"x_a": 1}, '{"x_a": 1}', id="matching-name"),
+        pytest.param({"x_a": "1"}, '{"x_a": 1}', id="matching-name-converted"),
+        pytest.param({"y": 1}, "only_patterns: 'y' is not a parameter; parameters: none", id="other-name"),
+        pytest.param({"x_a": 13}, "only_patterns: 'x_a' expected integer and not exactly 13, got integer 13",
+                     id="nested-not"),
+    ],
+)  # fmt: skip
+def test_parameters_with_only_pattern_properties_take_matching_names(arguments: Any, outcome: str) -> None:
+    schema = {
+        "name": "only_patterns",
+        "parameters": {
+            "type": "object",
+            "patternProperties": {"^x_": {"type": "integer", "not": {"const": 13}}},
+        },
+    }
+    state, text = run(tool_from_schema(schema, echo), arguments)
+    assert (state, text) == (SUCCESS if outcome.startswith("{") else ARGS_ERROR, outcome)
