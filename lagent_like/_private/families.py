@@ -392,3 +392,21 @@ def fits(kind: str, value: Any) -> bool:
     if family is None:
         return False
     return family.json == kind or (kind == "number" and family is INTEGER)
+
+
+def is_number(value: Any) -> bool:
+    """A JSON number: an ``int`` or ``float`` that is not a ``bool``."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def json_equal(a: Any, b: Any) -> bool:
+    """Equality as JSON sees it: ``1 == 1.0``, but ``True != 1``."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    if is_number(a) and is_number(b):
+        return bool(a == b)
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return len(a) == len(b) and all(map(json_equal, a, b))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(json_equal(a[k], b[k]) for k in a)
+    return type(a) is type(b) and bool(a == b)
