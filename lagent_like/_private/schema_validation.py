@@ -1,10 +1,11 @@
-"""Compile a JSON Schema into checks: the validator of tools defined by a schema.
+"""Compile a JSON Schema into checks: the one validator of every tool.
 
-Tools made from a function are checked against its annotations (``validation.py``);
-tools made from a JSON-schema definition (``SchemaTool``, MCP) have only the schema.
-This module compiles JSON Schema 2020-12 into the same kind of check (value in, the
-possibly converted value or a :class:`~.families.Refusal` out), with the same
-conversions per validation mode (the checks of the type families come from
+Tools defined by a schema (``SchemaTool``, MCP) are checked against it; tools made from
+a function are checked against the schema of its annotations (``validation.py`` builds
+it with ``json_schema.schema_of(..., python=True)``, which also records the Python
+values to build). Either way this module compiles JSON Schema 2020-12 into a check
+(value in, the possibly converted value or a :class:`~.families.Refusal` out), with
+the conversions of each validation mode (the checks of the type families come from
 ``families.py``), so both kinds of tool behave alike for a model. Compiling also
 checks the schema itself and collects every problem in it (unknown type words,
 patterns that do not compile, impossible bounds, dangling ``$ref``, unsupported
