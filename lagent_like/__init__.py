@@ -45,6 +45,7 @@ from .actions import (
 )
 from .context import ToolContext
 from .exceptions import (
+    ArgumentError,
     DefinitionError,
     LagentLikeError,
     ModelClientError,
@@ -76,6 +77,7 @@ __all__ = [
     "ActionValidCode",
     "ApiSpec",
     "ApprovalHook",
+    "ArgumentError",
     "ArxivSearch",
     "AsyncActionExecutor",
     "AsyncActionMixin",
