@@ -26,7 +26,7 @@ from lagent_like.cli import main
 
 BUILTINS = ["BaseAction", "InvalidAction", "NoAction", "FinishAction"]
 CLI_TOOLS = ["CliCalc", "CliEcho", "CliBoom", "CliNeedsKey", "CliBroken"]
-PARAMETER_DESCRIPTION = "If you call this tool, you must pass arguments in JSON format {key: value}, where key is the parameter name."
+PARAMETER_DESCRIPTION = "If you call this tool, you must pass arguments in the JSON format {key: value}, where the key is the parameter name."
 SCRIPT = Path(sys.executable).with_name("lagent-like")
 
 TOOLS_MODULE = textwrap.dedent(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from lagent_like import ActionExecutor, ArxivSearch, IPythonInterpreter, list_tools
 
-PARAMETER_DESCRIPTION = "If you call this tool, you must pass arguments in JSON format {key: value}, where key is the parameter name."
+PARAMETER_DESCRIPTION = "If you call this tool, you must pass arguments in the JSON format {key: value}, where the key is the parameter name."
 
 
 def test_list_tools_starts_with_the_builtins_then_the_shipped_tools() -> None:

@@ -1,6 +1,8 @@
 """Tools for LLM agents: define them (``BaseAction``, ``tool_api``), parse their
 arguments (``JsonParser``, ``TupleParser``) and run them (``ActionExecutor``)."""
 
+# Lagent 0.2 exports the registry functions from this package too.
+from ..registry import get_tool, get_tool_cls, list_tools
 from .action_executor import ActionExecutor
 
 # The shipped tools, registered in this order after the built-ins.
@@ -33,6 +35,9 @@ __all__ = [
     "SchemaTool",
     "ToolMeta",
     "TupleParser",
+    "get_tool",
+    "get_tool_cls",
+    "list_tools",
     "tool_api",
     "tool_from_schema",
 ]

@@ -141,7 +141,8 @@ class ActionExecutor(FunctionCallingMixin):
 
     Args:
         actions: the tools with distinct names: ``BaseAction`` instances, or functions
-            (``@tool_api`` or just type-hinted), each made a simple tool of its own.
+            (``@tool_api`` or just type-hinted), each made a simple tool of its own;
+            or a single action, as in Lagent.
         invalid_action: answers unknown or disabled tool names (default ``InvalidAction()``).
         no_action: answers turns without a tool (default ``NoAction()``).
         finish_action: answers the final answer (default ``FinishAction()``).
@@ -169,7 +170,7 @@ class ActionExecutor(FunctionCallingMixin):
 
     def __init__(
         self,
-        actions: Iterable[ToolLike],
+        actions: Union[BaseAction, Iterable[ToolLike]],
         invalid_action: Optional[BaseAction] = None,
         no_action: Optional[BaseAction] = None,
         finish_action: Optional[BaseAction] = None,
@@ -205,6 +206,8 @@ class ActionExecutor(FunctionCallingMixin):
         self.no_action = no_action if no_action is not None else NoAction()
         self.finish_action = finish_action if finish_action is not None else FinishAction()
         problems: list[str] = []
+        if isinstance(actions, BaseAction):
+            actions = [actions]  # Lagent takes one action as well as a list
         given = [_as_action(item, f"actions[{i}]", problems) for i, item in enumerate(actions)]
         if finish_in_action:
             given.append(self.finish_action)
@@ -525,3 +528,13 @@ class ActionExecutor(FunctionCallingMixin):
 
     def __contains__(self, name: object) -> bool:
         return name in self.actions or name in self._routes
+
+
+def __getattr__(name: str) -> Any:
+    # Lagent 0.5 defines AsyncActionExecutor in this module; it lives in async_executor,
+    # which imports this one, so it is looked up on first access.
+    if name == "AsyncActionExecutor":
+        from .async_executor import AsyncActionExecutor
+
+        return AsyncActionExecutor
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -28,7 +28,7 @@ from ..schema import ActionReturn, ActionStatusCode
 from .parser import BaseParser, JsonParser
 from .tool_api import SPEC_ATTR, api_spec_of, tool_api
 
-__all__ = ["BaseAction", "ToolMeta", "tool_api"]
+__all__ = ["TOOL_REGISTRY", "BaseAction", "ToolMeta", "tool_api"]  # TOOL_REGISTRY: Lagent 0.2's path
 
 
 class _Unset:
@@ -542,3 +542,13 @@ class BaseAction(metaclass=ToolMeta):
             errmsg=message,
             state=ActionStatusCode.API_ERROR,
         )
+
+
+def __getattr__(name: str) -> Any:
+    # Lagent 0.5 defines AsyncActionMixin in this module; it lives in async_executor,
+    # which imports this one, so it is looked up on first access.
+    if name == "AsyncActionMixin":
+        from .async_executor import AsyncActionMixin
+
+        return AsyncActionMixin
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
