@@ -32,6 +32,7 @@ from .actions import (
 from .context import ToolContext
 from .exceptions import (
     DefinitionError,
+    DefinitionWarning,
     LagentLikeError,
     ModelClientError,
     ModelConnectionError,
@@ -67,6 +68,7 @@ __all__ = [
     "CircuitBreaker",
     "CircuitState",
     "DefinitionError",
+    "DefinitionWarning",
     "FinishAction",
     "FunctionTool",
     "GoogleSearch",

@@ -11,14 +11,13 @@ from __future__ import annotations
 import inspect
 import itertools
 import types
+import warnings
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
 from ..context import ToolContext
-from ..exceptions import ToolDefinitionError
+from ..exceptions import DefinitionWarning, ToolDefinitionError
 from . import docstrings
-from .signature import EMPTY as _EMPTY
-from .signature import ParamTuple, read_parameters
 from .types import (
     LAGENT_CLASSES,
     PLAIN_TYPES,
@@ -30,6 +29,9 @@ from .types import (
 )
 from .typing_compat import get_args, get_type_hints
 
+_EMPTY: Any = inspect.Parameter.empty
+#: One parameter as ``(name, kind, default)``, from ``inspect.signature``.
+ParamTuple = tuple[str, Any, Any]
 _POSITIONAL_ONLY = inspect.Parameter.POSITIONAL_ONLY
 _KEYWORD_ONLY = inspect.Parameter.KEYWORD_ONLY
 _VAR_POSITIONAL = inspect.Parameter.VAR_POSITIONAL
@@ -78,6 +80,8 @@ class ApiSpec:
         accepts_any_kwargs: the function takes ``**kwargs``.
         is_async: the function is a coroutine function.
         options: the ``tool_api`` options it was described with (reused for overrides).
+        doc_warnings: what was doubtful in the definition and how it was read (also
+            issued as ``DefinitionWarning`` and reported by ``lagent-like lint``).
     """
 
     name: str
@@ -91,6 +95,7 @@ class ApiSpec:
     context_params: tuple[str, ...] = ()
     accepts_any_kwargs: bool = False
     is_async: bool = False
+    doc_warnings: tuple[str, ...] = ()
 
 
 class _Hints:
@@ -215,9 +220,10 @@ def build_api_spec(func: Callable[..., Any], opts: DescribeOptions) -> ApiSpec:
     if not callable(func):
         raise ToolDefinitionError(owner, [f"tool_api needs a function, got {type(func).__name__}"])
     try:
-        all_params = read_parameters(func)
+        signature = inspect.signature(func)
     except (TypeError, ValueError) as exc:
         raise ToolDefinitionError(owner, [f"has no readable signature: {exc}"]) from None
+    all_params: list[ParamTuple] = [(p.name, p.kind, p.default) for p in signature.parameters.values()]
     params = all_params
     if params and params[0][0] in _SELF_NAMES and params[0][1] is not _KEYWORD_ONLY:
         params = params[1:]
@@ -233,18 +239,15 @@ def build_api_spec(func: Callable[..., Any], opts: DescribeOptions) -> ApiSpec:
                 problems.append(f"parameter {param[0]!r} is positional-only; tools receive keyword arguments")
             kept.append(param)
 
-    try:
-        info = docstrings.parse_docstring(func.__doc__)
-    except docstrings.DocstringSyntaxError as exc:
-        problems.append(str(exc))
-        info = docstrings.DocInfo()
+    info = docstrings.parse_docstring(func.__doc__)
+    notes = info.warnings
     if info.params:
         known = set(next(zip(*all_params), ()))
         stray = [n for n in info.params if n.lstrip("*") not in known] if info.params.keys() - known else []
         if stray:
-            problems.append(
-                f"the docstring describes {stray}, which the signature does not have; "
-                f"parameters are {[p[0] for p in kept]}"
+            notes.append(
+                f"the docstring describes {stray}, which the signature does not have "
+                f"(left out); parameters are {[p[0] for p in kept]}"
             )
     hints = _resolve_hints(func, problems)
     context: list[str] = []
@@ -260,6 +263,8 @@ def build_api_spec(func: Callable[..., Any], opts: DescribeOptions) -> ApiSpec:
     return_data = _return_data(info, opts, problems) if opts is not DEFAULT_OPTIONS else []
     if problems:
         raise ToolDefinitionError(owner, problems)
+    for note in notes:
+        warnings.warn(f"{owner}: {note}", DefinitionWarning, stacklevel=_warning_level())
 
     parameters: list[dict[str, Any]] = []
     required: list[str] = []
@@ -314,7 +319,20 @@ def build_api_spec(func: Callable[..., Any], opts: DescribeOptions) -> ApiSpec:
         context_params,
         accepts_any_kwargs,
         _is_coroutine_function(func),
+        tuple(notes),
     )
+
+
+def _warning_level() -> int:
+    """The ``stacklevel`` that points a warning at the user's definition (the decorator
+    line or the ``class`` statement), past this package's own frames."""
+    frame = inspect.currentframe()
+    level = 0  # this frame; 1 is the caller of warnings.warn
+    package = __name__.rsplit(".", 2)[0] + "."
+    while frame is not None and (frame.f_globals.get("__name__") or "").startswith(package):
+        frame = frame.f_back
+        level += 1
+    return level
 
 
 def _is_coroutine_function(func: Callable[..., Any]) -> bool:
