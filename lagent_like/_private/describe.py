@@ -264,7 +264,7 @@ def build_api_spec(func: Callable[..., Any], opts: DescribeOptions) -> ApiSpec:
     if problems:
         raise ToolDefinitionError(owner, problems)
     for note in notes:
-        warnings.warn(f"{owner}: {note}", DefinitionWarning, stacklevel=_warning_level())
+        warnings.warn(f"{owner}: {note}", DefinitionWarning, stacklevel=definition_stacklevel())
 
     parameters: list[dict[str, Any]] = []
     required: list[str] = []
@@ -323,7 +323,7 @@ def build_api_spec(func: Callable[..., Any], opts: DescribeOptions) -> ApiSpec:
     )
 
 
-def _warning_level() -> int:
+def definition_stacklevel() -> int:
     """The ``stacklevel`` that points a warning at the user's definition (the decorator
     line or the ``class`` statement), past this package's own frames."""
     frame = inspect.currentframe()

@@ -13,6 +13,7 @@ from .builtin_actions import FinishAction, InvalidAction, NoAction
 from .function_tool import FunctionTool
 from .google_search import GoogleSearch
 from .ipython_interpreter import IPythonInterpreter
+from .object_toolkit import ObjectToolkit
 from .parser import BaseParser, JsonParser, TupleParser
 from .python_interpreter import PythonInterpreter
 from .schema_tool import SchemaTool, tool_from_schema
@@ -31,6 +32,7 @@ __all__ = [
     "InvalidAction",
     "JsonParser",
     "NoAction",
+    "ObjectToolkit",
     "PythonInterpreter",
     "SchemaTool",
     "ToolMeta",

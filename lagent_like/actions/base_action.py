@@ -13,7 +13,7 @@ import inspect
 import itertools
 import types
 from abc import ABCMeta
-from typing import Any, Awaitable, Callable, Coroutine, NamedTuple, Optional, Union
+from typing import Any, Awaitable, Callable, Coroutine, Iterable, NamedTuple, Optional, Union
 
 from .._private.describe import ApiSpec, copy_description
 from .._private.docstrings import DocstringSyntaxError, parse_docstring
@@ -305,6 +305,37 @@ class BaseAction(metaclass=ToolMeta):
         compiled = {key: self._compile(key, func, spec) for key, (func, spec) in bindings.items()}
         self._invokers: dict[str, Invoker] = {key: pair[0] for key, pair in compiled.items()}
         self._stages: dict[str, Stages] = {key: pair[1] for key, pair in compiled.items()}
+
+    @classmethod
+    def from_object(
+        cls,
+        obj: Any,
+        include: Optional[Iterable[str]] = None,
+        exclude: Optional[Iterable[str]] = None,
+        name: Optional[str] = None,
+        **options: Any,
+    ) -> BaseAction:
+        """A toolkit whose APIs are the public methods of ``obj``, called on ``obj`` itself.
+
+        Each method is described from its hints and docstring as ``tool_api`` would;
+        ``obj`` is only read (no property runs, nothing is set on it). Methods that
+        cannot be described are left out with a ``DefinitionWarning``, unless named in
+        ``include``. ``options`` go to :class:`~lagent_like.actions.object_toolkit.ObjectToolkit`
+        (``description``, ``parser``, ``enable``).
+
+        Args:
+            obj: any object, e.g. a client or a service instance.
+            include: expose only these methods.
+            exclude: leave these methods out.
+            name: the tool name; defaults to ``type(obj).__name__``.
+
+        Raises:
+            ToolDefinitionError: a name in ``include``/``exclude`` is not a method, a
+                method in ``include`` cannot be described, or no method is left.
+        """
+        from .object_toolkit import ObjectToolkit  # the module imports this one
+
+        return ObjectToolkit(obj, include, exclude, name, **options)
 
     def _api_bindings(self) -> dict[str, tuple[Callable[..., Any], Optional[ApiSpec]]]:
         """API key (``'run'`` for a simple tool) -> (the callable, its spec if it has one).
