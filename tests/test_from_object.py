@@ -17,6 +17,7 @@ from lagent_like import (
     JsonParser,
     ObjectToolkit,
     ToolDefinitionError,
+    tool_api,
 )
 
 
@@ -239,3 +240,111 @@ def test_describing_never_runs_the_objects_attribute_hooks() -> None:
     assert Proxy.lookups == 0
     assert isinstance(toolkit, ObjectToolkit)
     assert toolkit.wrapped is proxy
+
+
+class LegacyWeatherClient:
+    """Client of a weather service, from a third-party package.
+    Args:
+        None
+    """
+
+    def __init__(self) -> None:
+        self.calls: list[str] = []
+
+    def forecast(self, city: str, days: int = 1) -> str:
+        """Forecast for a city.
+        Args:
+            city (str): the city name
+            days (int): how many days
+            units (str): removed in 2.0
+        Returns:
+            str: the forecast
+        """
+        self.calls.append(city)
+        return f"{city}: sunny for {days} day(s)"
+
+    def status(self) -> str:
+        """Whether the service is up.
+
+        Args:
+            None
+
+        Raises:
+            ConnectionError: the service cannot be reached
+        """
+        return "up"
+
+
+FORECAST_API: dict[str, Any] = {
+    "name": "forecast",
+    "description": "Forecast for a city.",
+    "parameters": [
+        {"name": "city", "type": "STRING", "description": "the city name"},
+        {"name": "days", "type": "NUMBER", "description": "how many days"},
+    ],
+    "required": ["city"],
+}
+STATUS_API: dict[str, Any] = {"name": "status", "description": "Whether the service is up.", "parameters": [], "required": []}
+APIS = [FORECAST_API, STATUS_API]
+
+
+def test_a_third_party_class_with_real_world_docstrings_loads_with_from_object() -> None:
+    client = LegacyWeatherClient()
+    with pytest.warns(DefinitionWarning) as caught:
+        toolkit = BaseAction.from_object(client)
+    assert [str(w.message) for w in caught] == [
+        "LegacyWeatherClient.forecast: the docstring describes ['units'], which the signature does not have "
+        "(left out); parameters are ['city', 'days']"
+    ]
+    assert toolkit.description == {
+        "name": "LegacyWeatherClient",
+        "description": "Client of a weather service, from a third-party package.",
+        "api_list": [dict(api, parameter_description=JsonParser.PARAMETER_DESCRIPTION) for api in APIS],
+    }
+    executor = ActionExecutor(toolkit)
+    assert executor("LegacyWeatherClient.forecast", {"city": "Oslo", "days": 2}).result == [
+        {"type": "text", "content": "Oslo: sunny for 2 day(s)"}
+    ]
+    assert client.calls == ["Oslo"]
+
+
+def test_a_third_party_class_with_real_world_docstrings_loads_by_subclassing() -> None:
+    with pytest.warns(
+        DefinitionWarning, match=r"^LegacyWeatherClient.forecast: the docstring describes \['units'\]"
+    ):
+
+        class WeatherToolkit(BaseAction, LegacyWeatherClient, register=False):
+            """Weather, through the legacy client.
+            Args:
+                None
+            """
+
+            def __init__(self) -> None:
+                LegacyWeatherClient.__init__(self)
+                BaseAction.__init__(self)
+
+            forecast = tool_api(_copy_function(LegacyWeatherClient.forecast))
+            status = tool_api(_copy_function(LegacyWeatherClient.status))
+
+    toolkit = WeatherToolkit()
+    assert toolkit.description == {
+        "name": "WeatherToolkit",
+        "description": "Weather, through the legacy client.",
+        "api_list": [dict(api, parameter_description=JsonParser.PARAMETER_DESCRIPTION) for api in APIS],
+    }
+    assert toolkit('{"city": "Rome"}', "forecast").result == [
+        {"type": "text", "content": "Rome: sunny for 1 day(s)"}
+    ]
+    assert toolkit.calls == ["Rome"]
+    assert not hasattr(LegacyWeatherClient.forecast, "api_description")  # the third party's stays as it was
+
+
+def _copy_function(func: Any) -> Any:
+    """A copy of a function, so that decorating it leaves the original untouched."""
+    import functools
+    import types
+
+    copy = types.FunctionType(
+        func.__code__, func.__globals__, func.__name__, func.__defaults__, func.__closure__
+    )
+    return functools.update_wrapper(copy, func, updated=())
