@@ -284,7 +284,12 @@ FORECAST_API: dict[str, Any] = {
     ],
     "required": ["city"],
 }
-STATUS_API: dict[str, Any] = {"name": "status", "description": "Whether the service is up.", "parameters": [], "required": []}
+STATUS_API: dict[str, Any] = {
+    "name": "status",
+    "description": "Whether the service is up.",
+    "parameters": [],
+    "required": [],
+}
 APIS = [FORECAST_API, STATUS_API]
 
 
