@@ -37,6 +37,10 @@ LAGENT_LIKE = SimpleNamespace(
     NoAction=lagent_like.NoAction,
     FinishAction=lagent_like.FinishAction,
     class_options={"register": False},
+    shipped={
+        name: getattr(lagent_like, name)
+        for name in ("ArxivSearch", "GoogleSearch", "IPythonInterpreter", "PythonInterpreter")
+    },
 )
 
 _MESSAGE = "errmsg says what to fix"
@@ -44,6 +48,7 @@ _RENDER = "lists and tuples render as JSON"
 _CHECKED = "arguments are checked against the declared types"
 _ROUTED = "an unknown tool is answered by the executor, naming the tools"
 _TOOL_ERROR = "a tool's exception is reported with its type"
+_SANDBOX = "the interpreter describes its sandbox"
 
 #: Path of each deliberate difference -> why (docs/compatibility.rst).
 DELIBERATE: dict[str, str] = {
@@ -63,6 +68,8 @@ DELIBERATE: dict[str, str] = {
     "executors/tuple/calls/not-a-literal/errmsg": _MESSAGE,
     "executors/tuple/calls/too-few/errmsg": _MESSAGE,
     "executors/tuple/calls/too-many/errmsg": _MESSAGE,
+    "shipped_tools/PythonInterpreter/description": _SANDBOX,
+    "shipped_tools/PythonInterpreter/parameters": _SANDBOX,
 }
 
 

@@ -32,7 +32,8 @@ def observe(lib: SimpleNamespace) -> dict[str, Any]:
     Args:
         lib: the library's ``BaseAction``, ``tool_api``, ``ActionReturn``,
             ``ActionExecutor``, ``JsonParser``, ``TupleParser``, ``InvalidAction``,
-            ``NoAction``, ``FinishAction`` and ``class_options``.
+            ``NoAction``, ``FinishAction``, ``class_options`` and ``shipped`` (name ->
+            class of the tools both ship).
     """
     classes = build(lib.BaseAction, lib.tool_api, lib.ActionReturn, lib.class_options)
     parsers = {"json": lib.JsonParser, "tuple": lib.TupleParser}
@@ -43,6 +44,7 @@ def observe(lib: SimpleNamespace) -> dict[str, Any]:
             for cls in (lib.InvalidAction, lib.NoAction, lib.FinishAction)
             for action in [cls()]
         },
+        "shipped_tools": {name: cls.__tool_description__ for name, cls in lib.shipped.items()},
         "executors": {},
     }
     for key, members in EXECUTORS.items():

@@ -6,14 +6,15 @@ the imported Lagent modules import::
 
     python3 -m venv /tmp/lagent-venv
     /tmp/lagent-venv/bin/pip install --no-deps lagent==0.2.4 'griffe<1.0' \\
-        phx-class-registry==4.1.0 colorama typing-extensions
+        phx-class-registry==4.1.0 colorama typing-extensions \\
+        requests charset-normalizer idna urllib3 certifi
     /tmp/lagent-venv/bin/python tests/compat/record_lagent_fixtures.py
 
 It writes ``tests/compat/lagent_0_2_4.json`` (committed). Lagent's package
 ``__init__`` modules import every tool and agent and their dependencies; they are
 skipped (the packages are registered empty), so only ``actions.base_action``,
-``actions.parser``, ``actions.builtin_actions``, ``actions.action_executor`` and
-``schema`` run, exactly as Lagent ships them.
+``actions.parser``, ``actions.builtin_actions``, ``actions.action_executor``, the
+modules of the shipped tools and ``schema`` run, exactly as Lagent ships them.
 """
 
 from __future__ import annotations
@@ -28,6 +29,14 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 FIXTURES = HERE / "lagent_0_2_4.json"
+#: The tools both packages ship, by Lagent module (their dependencies are imported lazily,
+#: except ``requests``).
+SHIPPED = [
+    ("arxiv_search", "ArxivSearch"),
+    ("google_search", "GoogleSearch"),
+    ("ipython_interpreter", "IPythonInterpreter"),
+    ("python_interpreter", "PythonInterpreter"),
+]
 
 
 def _lagent() -> types.SimpleNamespace:
@@ -55,6 +64,10 @@ def _lagent() -> types.SimpleNamespace:
         NoAction=builtin.NoAction,
         FinishAction=builtin.FinishAction,
         class_options={},
+        shipped={
+            name: getattr(importlib.import_module(f"lagent.actions.{module}"), name)
+            for module, name in SHIPPED
+        },
     )
 
 
