@@ -12,10 +12,11 @@ it and nothing is copied; its state changes only through the methods a model cal
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
 import warnings
 from collections.abc import Iterable
-from typing import Any, Callable, Optional
+from typing import Any, Optional
 
 from .._private.describe import ApiSpec, DescribeOptions, build_api_spec, definition_stacklevel
 from .._private.docstrings import parse_docstring
@@ -62,11 +63,11 @@ def _chosen(obj: Any, include: Optional[Iterable[str]], exclude: Optional[Iterab
     return [n for n in chosen if n not in dropped]
 
 
-def _describe(obj: Any, names: list[str], explicit: bool) -> dict[str, tuple[Callable[..., Any], ApiSpec]]:
-    """API name -> (bound method, spec). Methods that cannot be described raise when
-    they were named in ``include``, else are left out with a warning."""
+def _describe(obj: Any, names: list[str], explicit: bool) -> list[ApiSpec]:
+    """The spec of each method, calling it bound to ``obj``. Methods that cannot be
+    described raise when they were named in ``include``, else are left out with a warning."""
     cls = type(obj)
-    bindings: dict[str, tuple[Callable[..., Any], ApiSpec]] = {}
+    specs: dict[str, ApiSpec] = {}
     problems: list[str] = []
     for attr in names:
         method = getattr(obj, attr)  # binds a function; runs no property
@@ -85,12 +86,12 @@ def _describe(obj: Any, names: list[str], explicit: bool) -> dict[str, tuple[Cal
                     stacklevel=definition_stacklevel(),
                 )
             continue
-        if spec.name in bindings:
+        if spec.name in specs:
             problems.append(f"several methods use the API name {spec.name!r}")
-        bindings[spec.name] = (method, spec)
+        specs[spec.name] = dataclasses.replace(spec, func=method)
     if problems:
         raise ToolDefinitionError(f"from_object({cls.__qualname__})", problems)
-    return bindings
+    return list(specs.values())
 
 
 class ObjectToolkit(BaseAction, register=False):
@@ -124,25 +125,18 @@ class ObjectToolkit(BaseAction, register=False):
         enable: bool = True,
     ) -> None:
         cls = type(obj)
-        bindings = _describe(obj, _chosen(obj, include, exclude), include is not None)
-        if not bindings:
+        specs = _describe(obj, _chosen(obj, include, exclude), include is not None)
+        if not specs:
             raise ToolDefinitionError(
                 f"from_object({cls.__qualname__})", ["has no public method to expose as an API"]
             )
-        self.__object_toolkit = (obj, bindings)
+        self.__wrapped_object = obj
         if description is None:
             description = parse_docstring(vars(cls).get("__doc__")).description
-        toolkit = {
-            "name": name or cls.__name__,
-            "description": description,
-            "api_list": [spec.description for _, spec in bindings.values()],
-        }
-        super().__init__(toolkit, parser, enable)
-
-    def _api_bindings(self) -> dict[str, tuple[Callable[..., Any], Optional[ApiSpec]]]:
-        return dict(self.__object_toolkit[1])
+        toolkit = {"name": name or cls.__name__, "description": description}
+        super().__init__(toolkit, parser, enable, apis=specs)
 
     @property
     def wrapped(self) -> Any:
         """The object whose methods this toolkit calls."""
-        return self.__object_toolkit[0]
+        return self.__wrapped_object

@@ -21,12 +21,13 @@ next call starts a new connection (or a new server process).
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import sys
 import threading
 from collections.abc import Mapping, Sequence
 from contextlib import AbstractAsyncContextManager, AsyncExitStack
-from typing import TYPE_CHECKING, Any, Callable, Optional, TextIO
+from typing import Any, Callable, Optional, TextIO
 
 from ._sdk import require_mcp
 
@@ -42,12 +43,9 @@ from .._private.describe import ApiSpec, copy_description  # noqa: E402
 from .._private.log import logger  # noqa: E402
 from ..actions.base_action import BaseAction  # noqa: E402
 from ..actions.parser import BaseParser, JsonParser  # noqa: E402
-from ..actions.schema_tool import SchemaTool  # noqa: E402
+from ..actions.schema_tool import schema_spec  # noqa: E402
 from ..exceptions import ToolDefinitionError  # noqa: E402
 from ..schema import ActionReturn, ActionStatusCode  # noqa: E402
-
-if TYPE_CHECKING:
-    from .._private.validation import Validator
 
 __all__ = ["MCPConnectionError", "MCPToolkit"]
 
@@ -220,18 +218,16 @@ class MCPToolkit(BaseAction, register=False):
         self.server_info: Optional[types.Implementation] = listing[1]
         self.skipped: dict[str, str] = {}
         wanted = set(include) if include is not None else None
-        self._apis: dict[str, SchemaTool] = {}
-        self._served: dict[str, dict[str, Any]] = {}
+        self._apis: dict[str, ApiSpec] = {}
         for tool in listing[0]:
             if wanted is None or tool.name in wanted:
                 self._add_api(tool)
         toolkit = {
             "name": name,
             "description": description or listing[2] or f"Tools of the MCP server {self._server_label()}.",
-            "api_list": [api.description for api in self._apis.values()],
         }
         try:
-            super().__init__(toolkit, parser, enable)
+            super().__init__(toolkit, parser, enable, apis=list(self._apis.values()))
         except BaseException:
             self.close()
             raise
@@ -261,8 +257,12 @@ class MCPToolkit(BaseAction, register=False):
             "inputSchema": tool.input_schema,
         }
         try:
-            self._apis[tool.name] = SchemaTool(definition, self._forwarder(tool.name))
-            self._served[tool.name] = copy_description(tool.input_schema)
+            spec = schema_spec(definition, self._forwarder(tool.name))
+            # Exported exactly as the server gave it, so that a tool passed on (to a model,
+            # or served again over MCP) keeps every keyword; arguments are still checked
+            # locally, and a schema that does not say additionalProperties allows none.
+            served = copy_description(tool.input_schema)
+            self._apis[tool.name] = dataclasses.replace(spec, schema=served)
         except ToolDefinitionError as exc:
             logger().warning("MCP tool %r left out: %s", tool.name, exc)
             self.skipped[tool.name] = str(exc)
@@ -273,29 +273,6 @@ class MCPToolkit(BaseAction, register=False):
 
         forward.__name__ = f"mcp_{tool}"
         return forward
-
-    def _api_bindings(self) -> dict[str, tuple[Callable[..., Any], Optional[ApiSpec]]]:
-        return {key: api._api_bindings()["run"] for key, api in self._apis.items()}
-
-    def argument_checks(self, name: str = "run") -> tuple[dict[str, Validator], dict[str, Any]]:
-        """The checks compiled from the server's schema of tool ``name``."""
-        api = self._apis.get(name)
-        return api.argument_checks("run") if api is not None else ({}, {})
-
-    def json_schema(self, name: str = "run") -> dict[str, Any]:
-        """The input schema of tool ``name`` exactly as the server gave it; a fresh copy.
-
-        Exported unchanged so that a tool passed on (to a model, or served again over
-        MCP) keeps every keyword. Arguments are still checked locally, and a schema
-        that does not say ``additionalProperties`` is read as not allowing extra ones.
-
-        Raises:
-            KeyError: the server has no tool ``name`` (or it was left out).
-        """
-        served = self._served.get(name)
-        if served is None:
-            raise KeyError(f"{self.name} has no API {name!r}")
-        return copy_description(served)  # type: ignore[no-any-return]
 
     # -- the connection (runs on the background loop) ----------------------------
 

@@ -37,9 +37,14 @@ from ..exceptions import ToolNotFoundError  # noqa: E402
 from ..schema import ActionReturn, ActionStatusCode  # noqa: E402
 
 if TYPE_CHECKING:
+    from typing import Union
+
     from mcp.server.context import ServerRequestContext
 
-    from ..actions.action_executor import ActionExecutor
+    from ..actions.action_executor import ActionExecutor as _SyncExecutor
+
+    # Either executor (siblings since the runtime was unified).
+    ActionExecutor = Union[_SyncExecutor, AsyncActionExecutor]
 
 __all__ = ["DEFAULT_MAX_ARGUMENT_CHARS", "build_mcp_server", "serve_mcp"]
 
