@@ -32,6 +32,8 @@ _REST_MARKER = re.compile(
 )
 _NUMPY_MARKER = re.compile(r"^\s*-{3,}\s*$", re.M)
 _PARSERS: dict[str, Callable[[str], Any]] = {}
+#: docstring-parser's ``ParseError`` and ``DocstringStyle.NUMPYDOC``, bound with the parsers.
+_LIBRARY: dict[str, Any] = {}
 
 # Google section titles docstring-parser reads (its defaults, plus Napoleon's other
 # names for parameters), and those whose entries are parameters.
@@ -55,6 +57,7 @@ _NOTHING_ENTRY = frozenset({"none", "none.", "n/a", "na", "-", "--", "nothing", 
 def _parser(style: str) -> Callable[[str], Any]:
     """docstring-parser's parser for ``style``, imported and built on first use."""
     if not _PARSERS:
+        from docstring_parser import DocstringStyle, ParseError
         from docstring_parser.google import DEFAULT_SECTIONS, GoogleParser, Section, SectionType
         from docstring_parser.numpydoc import NumpydocParser
         from docstring_parser.rest import parse as parse_rest
@@ -62,6 +65,7 @@ def _parser(style: str) -> Callable[[str], Any]:
         keyword = [Section(title, "param", SectionType.MULTIPLE) for title in _PARAM_TITLES[4:]]
         quiet = [Section(title, "note", SectionType.SINGULAR) for title in sorted(_QUIET_TITLES)]
         google = GoogleParser(sections=[*DEFAULT_SECTIONS, *keyword, *quiet])
+        _LIBRARY.update(ParseError=ParseError, NUMPYDOC=DocstringStyle.NUMPYDOC)
         _PARSERS.update(google=google.parse, numpy=NumpydocParser().parse, rest=parse_rest)
     return _PARSERS[style]
 
@@ -265,11 +269,10 @@ def parse_with_library(text: str, style: str) -> DocInfo:
     Raises:
         DocstringSyntaxError: docstring-parser cannot read it.
     """
-    from docstring_parser import DocstringStyle, ParseError
-
+    parse = _parser(style)
     try:
-        parsed = _parser(style)(text)
-    except ParseError as exc:
+        parsed = parse(text)
+    except _LIBRARY["ParseError"] as exc:
         raise DocstringSyntaxError(f"cannot read the {style} docstring's sections ({exc})") from None
     short, long = (parsed.short_description or "").strip(), (parsed.long_description or "").strip()
     separator = "\n\n" if parsed.blank_after_short_description else "\n"
@@ -281,7 +284,7 @@ def parse_with_library(text: str, style: str) -> DocInfo:
         first = returns[0]
         head = f"{first.type_name}: " if first.type_name else ""
         info.returns_text = head + (first.description or "")
-        if parsed.style is DocstringStyle.NUMPYDOC:
+        if parsed.style is _LIBRARY["NUMPYDOC"]:
             info.named_returns = [
                 ReturnItem(r.return_name, r.type_name, (r.description or "").strip())
                 for r in returns
