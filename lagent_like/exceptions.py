@@ -31,6 +31,11 @@ A third kind comes from tools themselves: a tool raises :class:`ToolError` with 
 message meant for the model (the call's ``errmsg`` is exactly that message), or
 :class:`TransientToolError` when trying again may succeed, which retry policies honour.
 
+A doubtful definition that still works (a docstring entry without a colon, a documented
+parameter the function lacks, an unknown section) is not raised: it is a
+:class:`DefinitionWarning` (a ``UserWarning``) naming the function, and a finding of
+``lagent-like lint``.
+
 A fourth kind comes from the model server an agent talks to: the model client retries
 what may pass (no connection, a timeout, HTTP 429 and 5xx) by itself, and raises a
 :class:`ModelClientError` to its caller once it gives up or the server refuses the
@@ -45,6 +50,7 @@ from typing import Optional
 __all__ = [
     "ArgumentError",
     "DefinitionError",
+    "DefinitionWarning",
     "LagentLikeError",
     "ModelClientError",
     "ModelConnectionError",
@@ -68,6 +74,14 @@ class LagentLikeError(Exception):
 
 class DefinitionError(LagentLikeError, ValueError):
     """A programmer's mistake, raised where it is made (definition time)."""
+
+
+class DefinitionWarning(UserWarning):
+    """A tool definition was read as well as possible, but something in it is doubtful.
+
+    The message names the function and says how it was read. Filter it like any
+    warning: ``warnings.simplefilter("ignore", DefinitionWarning)``.
+    """
 
 
 class ToolDefinitionError(DefinitionError):

@@ -11,18 +11,17 @@ from __future__ import annotations
 import inspect
 import itertools
 import types
+import warnings
 from dataclasses import dataclass, fields
 from functools import cached_property
 from typing import Any, Callable, Optional
 
 from ..context import ToolContext
-from ..exceptions import ToolDefinitionError
+from ..exceptions import DefinitionWarning, ToolDefinitionError
 from . import docstrings
 from .families import COERCE, OFF
 from .json_schema import parameter_schema
 from .schema_validation import SchemaCompiler
-from .signature import EMPTY as _EMPTY
-from .signature import ParamTuple, read_parameters
 from .types import (
     PLAIN_TYPES,
     alias_origin,
@@ -34,6 +33,10 @@ from .types import (
 )
 from .typing_compat import get_args, get_type_hints
 from .validation import compile_validator, exact_type, validator_of
+
+_EMPTY: Any = inspect.Parameter.empty
+#: One parameter as ``(name, kind, default)``, from ``inspect.signature``.
+ParamTuple = tuple[str, Any, Any]
 
 _POSITIONAL_ONLY = inspect.Parameter.POSITIONAL_ONLY
 _KEYWORD_ONLY = inspect.Parameter.KEYWORD_ONLY
@@ -140,6 +143,8 @@ class ApiSpec:
             schema), or ``None`` to derive it from the parameters.
         whole: with ``schema``: the check of the arguments together (what the schema says
             beyond each parameter: pattern properties, dependencies, conditions), or ``None``.
+        doc_warnings: what was doubtful in the definition and how it was read (also
+            issued as ``DefinitionWarning`` and reported by ``lagent-like lint``).
     """
 
     name: str
@@ -153,6 +158,7 @@ class ApiSpec:
     is_async: bool = False
     schema: Optional[dict[str, Any]] = None
     whole: Optional[Callable[[Any], Any]] = None
+    doc_warnings: tuple[str, ...] = ()
 
     @cached_property
     def description(self) -> dict[str, Any]:
@@ -390,9 +396,10 @@ def build_api_spec(func: Callable[..., Any], opts: DescribeOptions) -> ApiSpec:
     if not callable(func):
         raise ToolDefinitionError(owner, [f"tool_api needs a function, got {type(func).__name__}"])
     try:
-        all_params = read_parameters(func)
+        signature = inspect.signature(func)
     except (TypeError, ValueError) as exc:
         raise ToolDefinitionError(owner, [f"has no readable signature: {exc}"]) from None
+    all_params: list[ParamTuple] = [(p.name, p.kind, p.default) for p in signature.parameters.values()]
     params = all_params
     if params and params[0][0] in _SELF_NAMES and params[0][1] is not _KEYWORD_ONLY:
         params = params[1:]
@@ -408,18 +415,15 @@ def build_api_spec(func: Callable[..., Any], opts: DescribeOptions) -> ApiSpec:
                 problems.append(f"parameter {param[0]!r} is positional-only; tools receive keyword arguments")
             kept.append(param)
 
-    try:
-        info = docstrings.parse_docstring(func.__doc__)
-    except docstrings.DocstringSyntaxError as exc:
-        problems.append(str(exc))
-        info = docstrings.DocInfo()
+    info = docstrings.parse_docstring(func.__doc__)
+    notes = info.warnings
     if info.params:
         known = set(next(zip(*all_params), ()))
         stray = [n for n in info.params if n.lstrip("*") not in known] if info.params.keys() - known else []
         if stray:
-            problems.append(
-                f"the docstring describes {stray}, which the signature does not have; "
-                f"parameters are {[p[0] for p in kept]}"
+            notes.append(
+                f"the docstring describes {stray}, which the signature does not have "
+                f"(left out); parameters are {[p[0] for p in kept]}"
             )
     hints = _resolve_hints(func, problems)
     context: list[str] = []
@@ -435,6 +439,8 @@ def build_api_spec(func: Callable[..., Any], opts: DescribeOptions) -> ApiSpec:
     return_data = _return_data(info, opts, problems) if opts is not DEFAULT_OPTIONS else []
     if problems:
         raise ToolDefinitionError(owner, problems)
+    for note in notes:
+        warnings.warn(f"{owner}: {note}", DefinitionWarning, stacklevel=definition_stacklevel())
 
     described_params: list[Param] = []
     for name, _, default in described:
@@ -474,7 +480,20 @@ def build_api_spec(func: Callable[..., Any], opts: DescribeOptions) -> ApiSpec:
         context_params,
         accepts_any_kwargs,
         _is_coroutine_function(func),
+        doc_warnings=tuple(notes),
     )
+
+
+def definition_stacklevel() -> int:
+    """The ``stacklevel`` that points a warning at the user's definition (the decorator
+    line or the ``class`` statement), past this package's own frames."""
+    frame = inspect.currentframe()
+    level = 0  # this frame; 1 is the caller of warnings.warn
+    package = __name__.rsplit(".", 2)[0] + "."
+    while frame is not None and (frame.f_globals.get("__name__") or "").startswith(package):
+        frame = frame.f_back
+        level += 1
+    return level
 
 
 def _is_coroutine_function(func: Callable[..., Any]) -> bool:

@@ -118,3 +118,13 @@ class ActionExecutor(ExecutorBase):
             call_id, name, arguments = _read_tool_call(call)
             records.append(None if name is None else self(name, arguments, None, _id_text(call_id)))
         return tool_messages(tool_calls, records)
+
+
+def __getattr__(name: str) -> Any:
+    # Lagent 0.5 defines AsyncActionExecutor in this module; it lives in async_executor,
+    # looked up on first access so that importing this module stays as it was.
+    if name == "AsyncActionExecutor":
+        from .async_executor import AsyncActionExecutor
+
+        return AsyncActionExecutor
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -14,7 +14,7 @@ import inspect
 import itertools
 import types
 from abc import ABCMeta
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Callable, Optional, Union
 
 from .._private.describe import NO_DEFAULT, ApiSpec, Param, copy_description
@@ -30,7 +30,7 @@ from .invoke import Route, invoke
 from .parser import BaseParser, JsonParser
 from .tool_api import SPEC_ATTR, api_spec_of, tool_api
 
-__all__ = ["BaseAction", "ToolMeta", "tool_api"]
+__all__ = ["TOOL_REGISTRY", "BaseAction", "ToolMeta", "tool_api"]  # TOOL_REGISTRY: Lagent 0.2's path
 
 #: Where an instance keeps all of ``BaseAction``'s own state: one name no tool uses.
 _STATE = "__tool_state__"
@@ -303,7 +303,8 @@ def _setup(
             if func is not None:
                 state.apis[key] = func
     state.parser = parser(action)
-    hint = getattr(state.parser, "PARAMETER_DESCRIPTION", "")
+    language = getattr(type(state.parser), "parameter_description", None)  # BaseParser.in_language
+    hint = language() if callable(language) else getattr(state.parser, "PARAMETER_DESCRIPTION", "")
     if hint:
         for _, entry in entries:
             entry["parameter_description"] = hint
@@ -441,6 +442,37 @@ class BaseAction(metaclass=ToolMeta):
             self.__tool_settings__ = dataclasses.replace(settings_of(self), **given)
         _setup(self, description, parser, enable, apis)
 
+    @classmethod
+    def from_object(
+        cls,
+        obj: Any,
+        include: Optional[Iterable[str]] = None,
+        exclude: Optional[Iterable[str]] = None,
+        name: Optional[str] = None,
+        **options: Any,
+    ) -> BaseAction:
+        """A toolkit whose APIs are the public methods of ``obj``, called on ``obj`` itself.
+
+        Each method is described from its hints and docstring as ``tool_api`` would;
+        ``obj`` is only read (no property runs, nothing is set on it). Methods that
+        cannot be described are left out with a ``DefinitionWarning``, unless named in
+        ``include``. ``options`` go to :class:`~lagent_like.actions.object_toolkit.ObjectToolkit`
+        (``description``, ``parser``, ``enable``).
+
+        Args:
+            obj: any object, e.g. a client or a service instance.
+            include: expose only these methods.
+            exclude: leave these methods out.
+            name: the tool name; defaults to ``type(obj).__name__``.
+
+        Raises:
+            ToolDefinitionError: a name in ``include``/``exclude`` is not a method, a
+                method in ``include`` cannot be described, or no method is left.
+        """
+        from .object_toolkit import ObjectToolkit  # the module imports this one
+
+        return ObjectToolkit(obj, include, exclude, name, **options)
+
     def __getstate__(self) -> dict[str, Any]:
         # The state holds a parser and compiled readers: rebuilt from what was given.
         values = dict(self.__dict__)
@@ -535,3 +567,13 @@ class BaseAction(metaclass=ToolMeta):
             return {}, {}
         validators, exact, _ = spec.checks_in(validation_mode(self, name))
         return validators, exact
+
+
+def __getattr__(name: str) -> Any:
+    # Lagent 0.5 defines AsyncActionMixin in this module; it lives in async_executor,
+    # which imports this one, so it is looked up on first access.
+    if name == "AsyncActionMixin":
+        from .async_executor import AsyncActionMixin
+
+        return AsyncActionMixin
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
