@@ -596,3 +596,20 @@ def test_builtin_descriptions_are_the_ones_lagent_0_2_4_gives(name: str) -> None
 
     recorded = json.loads(FIXTURE.read_text(encoding="utf-8"))[name]
     assert without_parameter_description(get_tool_cls(name)().description) == recorded
+
+
+def test_async_google_search_takes_lagent_0_5s_coroutine_search_override(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from lagent_like.actions.google_search import AsyncGoogleSearch
+
+    async def fake_search(self: Any, search_term: str, search_type: Any = None, **kwargs: Any) -> Any:
+        return 200, {"answerBox": {"answer": "Beijing"}}
+
+    monkeypatch.setattr(AsyncGoogleSearch, "_search", fake_search)
+    tool: Any = AsyncGoogleSearch(api_key="abc")
+    ret = asyncio.run(tool({"query": "capital of China"}))
+    assert (ret.state, ret.result) == (
+        ActionStatusCode.SUCCESS,
+        [{"type": "text", "content": "Answer box: Beijing"}],
+    )
