@@ -8,7 +8,10 @@ backend: anything with ``search(query) -> [(url, snippet, title), ...]``; shippe
 session (timeout, size cap) and turned into readable text with the standard library's
 ``html.parser``. A URL comes from a model, so by default pages on loopback, private and
 link-local addresses are refused (an agent must not become a way into the operator's
-network); ``allow_private_hosts=True`` lifts that (tests, intranets).
+network); ``allow_private_hosts=True`` lifts that (tests, intranets). Every redirect is
+checked the same way. The check resolves a name before the request does: a DNS answer
+that changes in between (rebinding) is not caught, which only a network-level egress
+policy can stop.
 """
 
 from __future__ import annotations
