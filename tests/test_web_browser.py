@@ -43,6 +43,8 @@ FLAGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
+#: Set to a directory to also keep the screenshots there (docs/_static copies come from it).
+KEEP_SCREENSHOTS = os.environ.get("LAGENT_LIKE_SCREENSHOTS")
 NEEDS_DIALECTS = pytest.mark.xfail(strict=True, reason="needs the dialects branch")
 
 if not os.path.exists(CHROMIUM):
@@ -50,6 +52,13 @@ if not os.path.exists(CHROMIUM):
         f"no Chromium at {CHROMIUM}: apt-get install chromium (or set LAGENT_LIKE_CHROMIUM)",
         allow_module_level=True,
     )
+
+
+def shoot(page: Any, path: Path) -> None:
+    """Screenshot the visible part of ``page`` to ``path`` (and to ``KEEP_SCREENSHOTS``)."""
+    page.screenshot(path=str(path))
+    if KEEP_SCREENSHOTS:
+        shutil.copy(path, Path(KEEP_SCREENSHOTS) / path.name)
 
 
 @pytest.fixture(scope="module")
@@ -142,7 +151,7 @@ def test_search_fill_the_form_call_and_read_the_result(
     assert page.locator("#search-count").inner_text() == "1 of 3 APIs"
     page.get_by_role("button", name="Forecast.daily").click()
     assert page.locator("#tool-title").inner_text() == "Forecast.daily"
-    page.screenshot(path=str(tmp_path / "inspector-catalogue.png"))
+    shoot(page, tmp_path / "inspector-catalogue.png")
     page.get_by_label("city (required)").fill("Paris")
     page.get_by_label("days (optional)").fill("3")
     page.get_by_label("unit (optional)").select_option(label='"fahrenheit"')
@@ -159,7 +168,7 @@ def test_search_fill_the_form_call_and_read_the_result(
         result.locator(".items pre").inner_text() == "Paris: 3 day(s) in fahrenheit, hourly=True, hours=[9]"
     )
     result.scroll_into_view_if_needed()
-    page.screenshot(path=str(tmp_path / "inspector-call.png"))
+    shoot(page, tmp_path / "inspector-call.png")
 
 
 def test_exports_are_shown_side_by_side_and_copyable(page: Any, server: InspectorServer) -> None:
@@ -186,7 +195,7 @@ def test_dirty_json_in_the_raw_box_is_read(page: Any, server: InspectorServer, t
     result.locator(".result-title").wait_for()
     assert result.locator(".items pre").inner_text() == "no alerts in IDF"
     result.scroll_into_view_if_needed()
-    page.screenshot(path=str(tmp_path / "inspector-raw.png"))
+    shoot(page, tmp_path / "inspector-raw.png")
 
 
 @NEEDS_DIALECTS
@@ -237,14 +246,16 @@ def test_open_a_recorded_trace_and_step_through_it(
     assert page.locator("#turn-heading").inner_text() == "Turn 1: tool call"
     assert "Forecast.daily" in turn.inner_text()
     assert "Oslo: 2 day(s) in celsius" in turn.inner_text()
-    page.screenshot(path=str(tmp_path / "inspector-trace.png"), full_page=True)
+    page.locator("#turn-heading").scroll_into_view_if_needed()
+    shoot(page, tmp_path / "inspector-trace.png")
     page.get_by_role("button", name="Next turn").click()
     page.wait_for_function("document.getElementById('turn-position').textContent === 'Turn 2 of 3'")
     assert page.locator("#turn-heading").inner_text() == "Turn 2: unreadable action"
     failed = page.locator(".failed-parse")
     assert failed.locator("section").nth(0).locator("pre").inner_text() == TRACE_REPLIES[1]
     assert "Action Input" in failed.locator("section").nth(1).inner_text()
-    page.screenshot(path=str(tmp_path / "inspector-trace-failed.png"), full_page=True)
+    failed.scroll_into_view_if_needed()
+    shoot(page, tmp_path / "inspector-trace-failed.png")
     page.get_by_role("button", name="Next turn").click()
     page.wait_for_function("document.getElementById('turn-position').textContent === 'Turn 3 of 3'")
     assert page.get_by_role("button", name="Next turn").is_disabled()
