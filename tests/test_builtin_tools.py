@@ -583,3 +583,16 @@ def test_the_twins_are_listed_after_every_sync_builtin() -> None:
     names = list_tools()
     start = names.index("WebBrowser") + 1
     assert names[start : start + len(TWINS)] == [f"Async{name}" for _, name in TWINS]
+
+
+# --- descriptions: Lagent's, byte for byte -------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["ArxivSearch", "BINGMap", "GoogleScholar", "GoogleSearch", "PPT"])
+def test_builtin_descriptions_are_the_ones_lagent_0_2_4_gives(name: str) -> None:
+    from record_lagent_builtins import FIXTURE, without_parameter_description
+
+    from lagent_like import get_tool_cls
+
+    recorded = json.loads(FIXTURE.read_text(encoding="utf-8"))[name]
+    assert without_parameter_description(get_tool_cls(name)().description) == recorded

@@ -72,8 +72,8 @@ class ActionExecutor(ExecutorBase):
             return self._call_unrouted(name, command)
         if route.direct:
             return invoke(route, command)
-        core = call_core(route, command, self._context(route, session_id, call_id), self._hooks.hooks)
-        return drive_sync(core, self._thread_pool(), self._sleep)
+        core = call_core(route, command, self._context(route, session_id, call_id), self._hook_methods)
+        return drive_sync(core, self._thread_pool, self._sleep)
 
     def batch(
         self, calls: Sequence[Any], session_id: Optional[str] = None, max_concurrency: Optional[int] = None

@@ -33,6 +33,7 @@ from .builtin_actions import FinishAction, InvalidAction, NoAction
 from .function_calling import FunctionCallingMixin, _read_tool_call
 from .function_tool import FunctionTool
 from .invoke import BreakerSlot, Route, invoke
+from .runtime import NO_HOOKS, HookMethods
 
 if TYPE_CHECKING:
     from .._private.daemon_pool import DaemonThreadPool
@@ -151,6 +152,7 @@ class ExecutorBase(FunctionCallingMixin):
         self._breakers: dict[str, BreakerSlot] = {}
         self._lock = threading.RLock()
         self._routes: dict[str, Route] = {}
+        self._hook_methods = NO_HOOKS
         self._built = False
         self._hooks = HookList(on_change=self.refresh)
         self.invalid_action = invalid_action if invalid_action is not None else InvalidAction()
@@ -237,6 +239,7 @@ class ExecutorBase(FunctionCallingMixin):
                     routes[long_name] = names[action.name]
                     canonical[long_name] = action.name
         # Built aside and swapped in whole, so a call never sees a half-built table.
+        self._hook_methods = HookMethods.of(self._hooks.hooks)
         self._names = names
         self._aliases = aliases
         self._canonical = canonical
@@ -259,7 +262,10 @@ class ExecutorBase(FunctionCallingMixin):
     def _context(self, route: Route, session_id: Optional[str], call_id: Optional[str]) -> ToolContext:
         """The context of one call of ``route``."""
         session = session_id if session_id is not None else DEFAULT_SESSION
-        return ToolContext(session, self.session_state(session), route.tool, route.key, call_id, self)
+        state = self._sessions.get(session)
+        if state is None:
+            state = self.session_state(session)
+        return ToolContext(session, state, route.tool, route.key, call_id, self)
 
     def breaker_state(self, name: str) -> Optional[dict[str, Any]]:
         """The circuit breaker of API ``name`` as a dict for monitoring, or ``None`` if it has none yet."""

@@ -271,6 +271,32 @@ def _check(api: _ApiArgs, args: dict[str, Any]) -> Union[dict[str, Any], ParseEr
     return checked
 
 
+def _checked(api: _ApiArgs, args: dict[str, Any]) -> Union[dict[str, Any], ParseError]:
+    """Check the values of well-named arguments, in one pass; the coerced arguments.
+
+    Only values not of their parameter's exact class are checked, and the arguments
+    are copied only when a check changed a value. Anything refused (or a check that
+    fails) goes to :func:`_check`, which lists every problem.
+    """
+    exact, checks = api.exact, api.checks
+    changed = None
+    for key, value in args.items():
+        expected = exact.get(key, ANY)
+        if expected is ANY or type(value) is expected:
+            continue
+        try:
+            result = checks[key](value)
+        except Exception:  # noqa: BLE001 - reported by _check
+            return _check(api, args)
+        if type(result) is Refusal:
+            return _check(api, args)
+        if result is not value:
+            if changed is None:
+                changed = dict(args)
+            changed[key] = result
+    return args if changed is None else changed
+
+
 def _extra_arguments(
     api: _ApiArgs, args: dict[str, Any], checked: dict[str, Any], problems: list[str]
 ) -> None:
@@ -333,7 +359,7 @@ class JsonParser(BaseParser):
                 for key, value in args.items():
                     expected = exact.get(key, ANY)
                     if type(value) is not expected and expected is not ANY:
-                        return _check(api, args)
+                        return _checked(api, args)
                 return args
             return _check(api, args)
 
@@ -404,7 +430,7 @@ class TupleParser(BaseParser):
             for key, value in args.items():
                 expected = exact[key]
                 if type(value) is not expected and expected is not ANY:
-                    return _check(api, args)
+                    return _checked(api, args)
             return args
 
         return read
