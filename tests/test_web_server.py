@@ -77,7 +77,7 @@ class WebTuple(BaseAction, register=False):
 class WebShell(BaseAction, register=False):
     """Pretend to run shell code (declares that it runs code)."""
 
-    executes_code = True
+    runs_code = True
 
     @tool_api
     def run(self, command: str) -> str:
@@ -232,7 +232,7 @@ def test_catalogue_lists_every_api_with_what_the_model_is_told(server: Inspector
     assert calc["exports"]["mcp"] == executor.to_mcp_tools()[0]
     assert calc["schema"] == executor.json_schema("WebCalc.add")
     assert calc["tool"] == "WebCalc"
-    assert calc["executes_code"] is False and calc["callable"] is True
+    assert calc["runs_code"] is False and calc["callable"] is True
     assert "add two integers" in calc["search"]
 
 
@@ -254,7 +254,7 @@ def test_page_starts_with_a_short_index_and_fetches_one_entry(server: InspectorS
         "name": "WebCalc.add",
         "tool": "WebCalc",
         "search": _get(server, "/api/tools").json()[0]["search"],
-        "executes_code": False,
+        "runs_code": False,
         "callable": True,
         "lint": [{"severity": f["severity"]} for f in _get(server, "/api/tools").json()[0]["lint"]],
     }
@@ -288,7 +288,7 @@ def test_catalogue_shows_lint_findings_inline() -> None:
 
 def test_catalogue_marks_code_executing_tools_not_callable_without_the_flag(server: InspectorServer) -> None:
     shell = _get(server, "/api/tools").json()[3]
-    assert (shell["name"], shell["executes_code"], shell["callable"]) == ("WebShell", True, False)
+    assert (shell["name"], shell["runs_code"], shell["callable"]) == ("WebShell", True, False)
 
 
 def test_catalogue_refresh_sees_a_disabled_tool(server: InspectorServer) -> None:
