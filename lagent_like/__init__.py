@@ -34,6 +34,7 @@ from .actions import (
     IPythonInterpreter,
     JsonParser,
     NoAction,
+    ObjectToolkit,
     Param,
     PythonInterpreter,
     SchemaTool,
@@ -45,7 +46,9 @@ from .actions import (
 )
 from .context import ToolContext
 from .exceptions import (
+    ArgumentError,
     DefinitionError,
+    DefinitionWarning,
     LagentLikeError,
     ModelClientError,
     ModelConnectionError,
@@ -77,6 +80,7 @@ __all__ = [
     "ActionValidCode",
     "ApiSpec",
     "ApprovalHook",
+    "ArgumentError",
     "ArxivSearch",
     "AsyncActionExecutor",
     "AsyncActionMixin",
@@ -94,6 +98,7 @@ __all__ = [
     "CircuitBreaker",
     "CircuitState",
     "DefinitionError",
+    "DefinitionWarning",
     "FinishAction",
     "FunctionTool",
     "GoogleScholar",
@@ -111,6 +116,7 @@ __all__ = [
     "ModelResponseError",
     "ModelTimeoutError",
     "NoAction",
+    "ObjectToolkit",
     "PPT",
     "Param",
     "ParseError",

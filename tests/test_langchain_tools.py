@@ -142,7 +142,7 @@ LC_SHOUT = tools.StructuredTool.from_function(coroutine=_lc_shout, name="lc_shou
 def test_an_executor_runs_langchain_tools(name: str, command: str, state: int, text: str) -> None:
     executor = ActionExecutor([lc_multiply, lc_fail, LC_SHOUT])
     ret = executor(name, command)
-    assert (ret.state, ret.format_result()) == (state, text)
+    assert (ret.state, ret.format_result() or ret.errmsg) == (state, text)
 
 
 def test_langchain_tools_are_described_as_langchain_describes_them() -> None:
