@@ -634,3 +634,14 @@ def test_web_browser_refuses_a_redirect_from_a_public_page_to_a_local_one(
     }
     assert followed == {"type": "text", "content": "Paris\nThe capital of France.\none\ntwo & three"}
     assert [r["path"] for r in server.requests] == ["/a", "/b", "/p"]
+
+
+def test_web_browser_search_that_fails_for_every_query_says_why(server: LocalServer) -> None:
+    server.replies["/search"] = Reply(403, '{"message": "Unauthorized."}')
+    ret = browser(server)({"query": ["q1", "q2"]}, "search")
+    assert (ret.state, ret.errmsg) == (
+        ActionStatusCode.API_ERROR,
+        "WebBrowser: every search failed: "
+        f'\'q1\': GoogleSearch: {server.base}/search answered HTTP 403 Forbidden: {{"message": "Unauthorized."}}; '
+        f'\'q2\': GoogleSearch: {server.base}/search answered HTTP 403 Forbidden: {{"message": "Unauthorized."}}',
+    )
