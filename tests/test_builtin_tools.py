@@ -11,6 +11,7 @@ import importlib
 import inspect
 import json
 import logging
+import sys
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs
@@ -645,3 +646,15 @@ def test_web_browser_search_that_fails_for_every_query_says_why(server: LocalSer
         f'\'q1\': GoogleSearch: {server.base}/search answered HTTP 403 Forbidden: {{"message": "Unauthorized."}}; '
         f'\'q2\': GoogleSearch: {server.base}/search answered HTTP 403 Forbidden: {{"message": "Unauthorized."}}',
     )
+
+
+def test_ppt_without_the_extra_says_which_extra_to_install(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "pptx", None)  # as if python-pptx were not installed
+    ret = PPT()({"theme": "Default", "abs_location": str(tmp_path / "x.pptx")}, "create_file")
+    assert (ret.state, ret.errmsg) == (
+        ActionStatusCode.API_ERROR,
+        "PPT needs python-pptx: pip install 'lagent-like[ppt]'",
+    )
+    assert list(tmp_path.iterdir()) == []
