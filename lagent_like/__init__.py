@@ -46,6 +46,7 @@ from .actions import (
 )
 from .context import ToolContext
 from .exceptions import (
+    ArgumentError,
     DefinitionError,
     DefinitionWarning,
     LagentLikeError,
@@ -78,6 +79,7 @@ __all__ = [
     "ActionValidCode",
     "ApiSpec",
     "ApprovalHook",
+    "ArgumentError",
     "ArxivSearch",
     "AsyncActionExecutor",
     "AsyncActionMixin",

@@ -348,11 +348,11 @@ def _web() -> Any:
 
 
 def _explicit_code_tools(
-    names: Optional[str], tools: list[Any], executes_code: Callable[[Any], bool]
+    names: Optional[str], tools: list[Any], runs_code: Callable[[Any], bool]
 ) -> set[str]:
     """Code-executing tools the operator named in ``--tools``: naming one allows it."""
     named = {name.strip() for name in (names or "").split(",")}
-    return {tool.name for tool in tools if executes_code(tool) and tool.name in named}
+    return {tool.name for tool in tools if runs_code(tool) and tool.name in named}
 
 
 def _mcp_toolkit(target: str) -> Any:
@@ -388,7 +388,7 @@ def _cmd_inspect(args: argparse.Namespace) -> int:
                 "no tools to inspect: import a module with -m MODULE, name tools with --tools A,B "
                 "or use --mcp URL_OR_COMMAND"
             )
-        allow_code = True if args.allow_code else _explicit_code_tools(args.tools, tools, web.executes_code)
+        allow_code = True if args.allow_code else _explicit_code_tools(args.tools, tools, web.runs_code)
         executor = ActionExecutor(actions=tools)
         web.inspect(executor, port=args.port, allow_code=allow_code, traces=args.trace, out=sys.stdout)
     finally:

@@ -22,7 +22,8 @@ Two kinds of mistakes reach this package and they go to different people:
     │   ├── ModelHTTPError         an error status (4xx at once; 429 and 5xx after retries)
     │   └── ModelResponseError     a success status whose body is not a chat completion
     ├── ModelInputError            turned into an ActionReturn, never raised to callers
-    │   └── ParseError             arguments unparsable or not matching the API
+    │   ├── ParseError             arguments unparsable or not matching the API
+    │   └── ArgumentError          one argument refused by its type or schema
     └── ToolError                  raised by a tool: its message is written for the model
         └── TransientToolError     a failure worth retrying (rate limit, flaky network)
 
@@ -47,6 +48,7 @@ from collections.abc import Iterable
 from typing import Optional
 
 __all__ = [
+    "ArgumentError",
     "DefinitionError",
     "DefinitionWarning",
     "LagentLikeError",
@@ -213,6 +215,31 @@ class ParseError(ModelInputError):
     def __init__(self, err_msg: str) -> None:
         self.err_msg = err_msg
         super().__init__(err_msg)
+
+
+class ArgumentError(ModelInputError):
+    """One argument does not fit its parameter's type or schema.
+
+    What a validator (``BaseAction.argument_checks``) raises; a tool's own validator
+    raises it too, and the parsers report it like a refusal of the built-in checks.
+
+    Attributes:
+        expected: what was expected, in JSON words (``'integer'``, ``"one of ['C', 'F']"``).
+        value: what arrived.
+        path: where inside the argument, e.g. ``'[2]'`` or ``'.city'`` (empty at the top).
+    """
+
+    def __init__(self, expected: str, value: object, path: str = "") -> None:
+        super().__init__(expected)
+        self.expected = expected
+        self.value = value
+        self.path = path
+
+    def describe(self, name: str) -> str:
+        """``"'a' expected integer, got string 'x'"`` for parameter ``name``."""
+        from ._private.families import Refusal
+
+        return Refusal(self.expected, self.value, self.path).describe(name, self.value)
 
 
 class ToolError(LagentLikeError):

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 import pytest
-from typing_extensions import Literal
+from typing_extensions import Literal, TypedDict
 
 pytest.importorskip(
     "starlette", reason="the inspector needs the optional 'web' extra: pip install 'lagent-like[web]'"
@@ -305,3 +305,67 @@ def test_every_field_has_a_label_and_status_is_written_in_words(page: Any, serve
     # The selected tool is marked by aria-current, not only by its colour.
     assert page.get_by_role("button", name="Forecast.daily").get_attribute("aria-current") == "true"
     assert page.get_by_role("button", name="Remove hours item 1").count() == 1
+
+
+def web_hostile(note: str) -> str:
+    """Echo a note. <img src=x onerror="window.pwned = 1"><script>window.pwned = 2</script>
+
+    Args:
+        note: <b onmouseover="window.pwned = 3">bold</b>
+    """
+    return '<img src=x onerror="window.pwned = 4">'
+
+
+def test_text_from_tools_is_shown_as_text_never_run(page: Any) -> None:
+    with InspectorServer(ActionExecutor([web_hostile])) as running:
+        page.goto(running.url)
+        page.get_by_role("button", name="web_hostile").click()
+        page.get_by_label("note (required)").fill("<i>x</i>")
+        page.get_by_role("button", name="Call", exact=True).click()
+        result = page.get_by_role("region", name="Result")
+        result.locator(".result-title").wait_for()
+        assert result.locator(".items pre").inner_text() == '<img src=x onerror="window.pwned = 4">'
+        assert "window.pwned = 2" in page.locator("#tool-detail > p").first.inner_text()
+        assert page.evaluate("window.pwned") is None
+        assert page.locator("#tool-detail img, #tool-detail script, #tool-detail b").count() == 0
+
+
+class Spot(TypedDict):
+    """A place on the map."""
+
+    lat: float
+    lon: float
+
+
+def web_route(
+    start: Spot, stops: list[Spot], mode: Literal["car", "bike"], note: Optional[str] = None
+) -> str:
+    """Plan a route.
+
+    Args:
+        start: where to start
+        stops: where to stop on the way
+        mode: how to travel
+        note: a note for the driver
+    """
+    return f"{start} via {stops} by {mode}, note={note}"
+
+
+def test_form_fills_nested_objects_arrays_of_objects_and_enums(page: Any) -> None:
+    with InspectorServer(ActionExecutor([web_route])) as running:
+        page.goto(running.url)
+        page.get_by_role("button", name="web_route").click()
+        start = page.get_by_role("group", name="start (required)")
+        start.get_by_label("lat (required)").fill("48.5")
+        start.get_by_label("lon (required)").fill("2.25")
+        page.get_by_role("button", name="Add an item to stops").click()
+        stop = page.get_by_role("group", name="stops item 1")
+        stop.get_by_label("lat (required)").fill("45")
+        stop.get_by_label("lon (required)").fill("4.5")
+        page.get_by_label("mode (required)").select_option(label='"bike"')
+        page.get_by_role("button", name="Call", exact=True).click()
+        result = page.get_by_role("region", name="Result")
+        result.locator(".result-title").wait_for()
+        assert result.locator(".items pre").inner_text() == (
+            "{'lat': 48.5, 'lon': 2.25} via [{'lat': 45.0, 'lon': 4.5}] by bike, note=None"
+        )

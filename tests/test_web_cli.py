@@ -51,7 +51,7 @@ class CliWebCalc(BaseAction):
 class CliWebShell(BaseAction):
     """Runs code (it says so)."""
 
-    executes_code = True
+    runs_code = True
 
     @tool_api
     def run(self, command: str) -> str:

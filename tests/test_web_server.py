@@ -77,7 +77,7 @@ class WebTuple(BaseAction, register=False):
 class WebShell(BaseAction, register=False):
     """Pretend to run shell code (declares that it runs code)."""
 
-    executes_code = True
+    runs_code = True
 
     @tool_api
     def run(self, command: str) -> str:
@@ -128,6 +128,20 @@ def test_page_opens_with_the_token_in_the_url(server: InspectorServer) -> None:
     assert response.headers["content-type"].startswith("text/html")
     assert '<label for="search">Search tools</label>' in response.text
     assert '"name": "WebCalc.add"' in response.text or '"name":"WebCalc.add"' in response.text
+
+
+def test_page_lets_only_its_own_script_run_and_cannot_be_framed(server: InspectorServer) -> None:
+    first = requests.get(server.url, timeout=10)
+    second = requests.get(server.url, timeout=10)
+    policy = first.headers["Content-Security-Policy"]
+    nonce = policy.split("script-src 'nonce-", 1)[1].split("'", 1)[0]
+    assert f'<script nonce="{nonce}">' in first.text
+    assert first.text.count("<script") == 3  # settings and catalogue (JSON, inert) and the script
+    assert "frame-ancestors 'none'" in policy and "connect-src 'self'" in policy
+    assert "default-src 'none'" in policy
+    assert second.headers["Content-Security-Policy"] != policy
+    assert first.headers["X-Content-Type-Options"] == "nosniff"
+    assert first.headers["Referrer-Policy"] == "no-referrer"
 
 
 @pytest.mark.parametrize(
@@ -218,7 +232,7 @@ def test_catalogue_lists_every_api_with_what_the_model_is_told(server: Inspector
     assert calc["exports"]["mcp"] == executor.to_mcp_tools()[0]
     assert calc["schema"] == executor.json_schema("WebCalc.add")
     assert calc["tool"] == "WebCalc"
-    assert calc["executes_code"] is False and calc["callable"] is True
+    assert calc["runs_code"] is False and calc["callable"] is True
     assert "add two integers" in calc["search"]
 
 
@@ -240,7 +254,7 @@ def test_page_starts_with_a_short_index_and_fetches_one_entry(server: InspectorS
         "name": "WebCalc.add",
         "tool": "WebCalc",
         "search": _get(server, "/api/tools").json()[0]["search"],
-        "executes_code": False,
+        "runs_code": False,
         "callable": True,
         "lint": [{"severity": f["severity"]} for f in _get(server, "/api/tools").json()[0]["lint"]],
     }
@@ -274,7 +288,7 @@ def test_catalogue_shows_lint_findings_inline() -> None:
 
 def test_catalogue_marks_code_executing_tools_not_callable_without_the_flag(server: InspectorServer) -> None:
     shell = _get(server, "/api/tools").json()[3]
-    assert (shell["name"], shell["executes_code"], shell["callable"]) == ("WebShell", True, False)
+    assert (shell["name"], shell["runs_code"], shell["callable"]) == ("WebShell", True, False)
 
 
 def test_catalogue_refresh_sees_a_disabled_tool(server: InspectorServer) -> None:

@@ -19,18 +19,20 @@ from typing import Any, Callable, Optional
 from ..context import ToolContext
 from ..exceptions import DefinitionWarning, ToolDefinitionError
 from . import docstrings
+from .families import COERCE, OFF
 from .json_schema import parameter_schema
+from .schema_validation import SchemaCompiler
 from .types import (
-    LAGENT_CLASSES,
     PLAIN_TYPES,
     alias_origin,
+    declared_class_of_word,
     describe_annotation,
     describe_type_word,
     is_plain,
     strip_annotated,
 )
 from .typing_compat import get_args, get_type_hints
-from .validation import compile_validator, exact_type
+from .validation import compile_validator, exact_type, validator_of
 
 _EMPTY: Any = inspect.Parameter.empty
 #: One parameter as ``(name, kind, default)``, from ``inspect.signature``.
@@ -59,6 +61,7 @@ class DescribeOptions:
     returns_named_value: bool = False
     include_arguments: Optional[list[str]] = None
     exclude_arguments: Optional[list[str]] = None
+    validation: Optional[str] = None
 
 
 #: The options of a bare ``@tool_api``.
@@ -111,6 +114,10 @@ class Param:
         return entry
 
 
+#: ``(validators, exact classes, check of the arguments together)`` of one API in one mode.
+_ModeChecks = tuple[dict[str, Any], dict[str, Any], Optional[Callable[[Any], Any]]]
+
+
 @dataclass(frozen=True, eq=False)
 class ApiSpec:
     """Everything known about one API: what describing produces and everything else reads.
@@ -134,6 +141,8 @@ class ApiSpec:
         is_async: ``func`` is a coroutine function.
         schema: the JSON Schema of the arguments as given (tools described by a
             schema), or ``None`` to derive it from the parameters.
+        whole: with ``schema``: the check of the arguments together (what the schema says
+            beyond each parameter: pattern properties, dependencies, conditions), or ``None``.
         doc_warnings: what was doubtful in the definition and how it was read (also
             issued as ``DefinitionWarning`` and reported by ``lagent-like lint``).
     """
@@ -148,6 +157,7 @@ class ApiSpec:
     accepts_any_kwargs: bool = False
     is_async: bool = False
     schema: Optional[dict[str, Any]] = None
+    whole: Optional[Callable[[Any], Any]] = None
     doc_warnings: tuple[str, ...] = ()
 
     @cached_property
@@ -195,6 +205,41 @@ class ApiSpec:
                     exact[p.name] = kind
         return validators, exact
 
+    def checks_in(self, mode: str) -> _ModeChecks:
+        """``(validators, exact classes, check of the arguments together)`` in validation ``mode``."""
+        if mode == OFF:
+            return {}, {}, None
+        if mode == COERCE:
+            return (*self.checks, self.whole)
+        known = self._other_modes.get(mode)
+        if known is None:
+            known = self._other_modes[mode] = self._compile_checks(mode)
+        return known
+
+    @cached_property
+    def _other_modes(
+        self,
+    ) -> dict[str, tuple[dict[str, Any], dict[str, Any], Optional[Callable[[Any], Any]]]]:
+        return {}
+
+    def _compile_checks(
+        self, mode: str
+    ) -> tuple[dict[str, Any], dict[str, Any], Optional[Callable[[Any], Any]]]:
+        validators, exact = dict(self.checks[0]), dict(self.checks[1])
+        whole = None
+        if self.schema is not None:  # described by a schema: compiled again from it
+            compiler = SchemaCompiler(self.schema, mode)
+            props = self.schema.get("properties", {})
+            for p in self.params:
+                if p.name in props:
+                    validators[p.name] = validator_of(compiler.compile(props[p.name], p.name))
+            if self.whole is not None:
+                whole = compiler.compile(self.schema, "parameters", top=True)
+        for p in self.params:
+            if p.check is None and p.declared is not NO_DEFAULT:
+                validators[p.name] = compile_validator(p.declared, mode)
+        return validators, exact, whole
+
     @cached_property
     def _schema(self) -> dict[str, Any]:
         if self.schema is not None:
@@ -218,7 +263,8 @@ class ApiSpec:
 
     def json_schema(self) -> dict[str, Any]:
         """The JSON Schema of the arguments, for function calling; a fresh copy."""
-        return copy_description(self._schema)  # type: ignore[no-any-return]
+        schema: dict[str, Any] = copy_description(self._schema)
+        return schema
 
     def __getstate__(self) -> dict[str, Any]:
         # The views are rebuilt where the spec is unpickled (validators are closures).
@@ -403,8 +449,9 @@ def build_api_spec(func: Callable[..., Any], opts: DescribeOptions) -> ApiSpec:
         declared = hint
         if hint is _EMPTY:
             word = describe_type_word(doc_type)
-            if word is not None:
-                declared = LAGENT_CLASSES[word]
+            checked_as = declared_class_of_word(doc_type)
+            if checked_as is not None:
+                declared = checked_as
             type_name, enum, label = word or "STRING", None, None
         else:
             type_info = PLAIN_TYPES.get(hint) if type(hint) is type else None

@@ -45,6 +45,9 @@ class ActionExecutor(ExecutorBase):
         max_workers: threads for sync tools with timeouts and for batches.
         sleep: how to wait between retries (injectable for tests).
         random: jitter source in [0, 1) for retries (injectable for tests).
+        validation: how arguments are checked (``"coerce"``, ``"strict"`` or ``"off"``) by
+            the tools and APIs that set no mode of their own; ``None`` leaves them at
+            ``"coerce"``. The tools are adjusted in place (``BaseAction.use_validation``).
 
     Policies cost nothing when none is set: calls then take a direct path. Hooks,
     sessions and tools taking a ``ToolContext`` use the full call core.

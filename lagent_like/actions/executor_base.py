@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, TypedDict, Union
 
 from .._private.aliases import assign_aliases
 from .._private.describe import copy_description
+from .._private.families import check_mode
 from .._private.text import as_text, close_matches, did_you_mean, preview
 from ..context import DEFAULT_SESSION, ToolContext
 from ..exceptions import ToolDefinitionError, ToolNotFoundError
@@ -136,7 +137,9 @@ class ExecutorBase(FunctionCallingMixin):
         max_workers: Optional[int] = None,
         sleep: Optional[Callable[[float], Any]] = None,
         random: Optional[Callable[[], float]] = None,
+        validation: Optional[str] = None,
     ) -> None:
+        self._validation = None if validation is None else check_mode(validation, type(self).__name__)
         self._settings = {
             "timeout": timeout,
             "retry": retry,
@@ -169,6 +172,9 @@ class ExecutorBase(FunctionCallingMixin):
         if problems:
             raise ToolDefinitionError("ActionExecutor", problems)
         self.actions: dict[str, BaseAction] = {a.name: a for a in given if a is not None}
+        if self._validation is not None:
+            for action in self.actions.values():
+                action.use_validation(self._validation)
         self._names: dict[str, Route] = {}
         self._aliases: dict[str, str] = {}
         self._canonical: dict[str, str] = {}
@@ -391,6 +397,8 @@ class ExecutorBase(FunctionCallingMixin):
         tool = _as_action(action, "add_action", problems)
         if tool is None:
             raise ToolDefinitionError("ActionExecutor", problems)
+        if self._validation is not None:
+            tool.use_validation(self._validation)
         with self._lock:
             previous = self.actions
             self.actions = {**previous, tool.name: tool}

@@ -9,6 +9,7 @@ widely than keys should be. Serper's JSON is rendered as plain text a model can 
 
 from __future__ import annotations
 
+import inspect
 import os
 from typing import Any, Optional, Union
 
@@ -127,7 +128,14 @@ class GoogleSearch(BaseAction):
             k: select first k results in the search results as response
         """  # noqa: RUF002 - Lagent's description, byte for byte
         try:
-            status, response = self._search(query, k=k)
+            found = self._search(query, k=k)
+            if inspect.iscoroutine(found):
+                # Lagent 0.5's AsyncGoogleSearch is overridden with ``async def _search``;
+                # the twin runs this method in a worker thread, which has no loop.
+                import asyncio  # here: importing the package must not import asyncio
+
+                found = asyncio.run(found)
+            status, response = found
         except HttpStatusError as exc:
             # Returned as the API's output: the action fills in ``args`` and ``type``.
             return exc.to_action_return()

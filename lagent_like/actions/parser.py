@@ -17,7 +17,7 @@ from __future__ import annotations
 import ast
 import json
 import re
-from typing import TYPE_CHECKING, Any, Callable, ClassVar, Union
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Optional, Union
 
 from .._private.lenient_json import loads_lenient
 from .._private.text import as_text, close_matches, did_you_mean, fenced_blocks, preview
@@ -63,6 +63,7 @@ class _ApiArgs:
         "order",
         "required",
         "types",
+        "whole",
     )
 
     def __init__(
@@ -74,7 +75,10 @@ class _ApiArgs:
         types: tuple[str, ...],
         validators: dict[str, Validator],
         exact: dict[str, Any],
+        whole: Optional[Check] = None,
     ) -> None:
+        #: The check of the arguments together (a schema's top-level keywords), or ``None``.
+        self.whole = whole
         self.label = label
         self.order = order
         self.names = frozenset(order)
@@ -90,9 +94,9 @@ class _ApiArgs:
         self.exact = {name: exact.get(name, CHECK) if name in self.checks else ANY for name in order}
 
     @classmethod
-    def of(cls, label: str, spec: ApiSpec) -> _ApiArgs:
-        """The argument facts of the API ``spec`` describes, called ``label``."""
-        validators, exact = spec.checks
+    def of(cls, label: str, spec: ApiSpec, mode: str = "coerce") -> _ApiArgs:
+        """The argument facts of the API ``spec`` describes, called ``label``, in validation ``mode``."""
+        validators, exact, whole = spec.checks_in(mode)
         return cls(
             label,
             tuple(p.name for p in spec.params),
@@ -101,6 +105,7 @@ class _ApiArgs:
             tuple(p.type for p in spec.params),
             validators,
             exact,
+            whole,
         )
 
     def example_object(self) -> str:
@@ -164,12 +169,14 @@ class BaseParser:
     LANGUAGE: ClassVar[str] = "en"
 
     def __init__(self, action: BaseAction) -> None:
-        from .base_action import api_specs
+        from .base_action import api_specs, validation_mode
 
         self.action = action
         toolkit = action.is_toolkit
         self._args: dict[str, _ApiArgs] = {
-            key: _ApiArgs.of(f"{action.name}.{key}" if toolkit else action.name, spec)
+            key: _ApiArgs.of(
+                f"{action.name}.{key}" if toolkit else action.name, spec, validation_mode(action, key)
+            )
             for key, spec in api_specs(action).items()
         }
         custom = type(self).parse_inputs is not BaseParser.parse_inputs
@@ -318,6 +325,12 @@ def _check(api: _ApiArgs, args: dict[str, Any]) -> Union[dict[str, Any], ParseEr
             problems.append(f"{name!r} is required")
     if not args.keys() <= api.names:
         _extra_arguments(api, args, checked, problems)
+    if api.whole is not None and not problems:
+        result = api.whole(checked)
+        if type(result) is Refusal:
+            problems.append(result.describe("", checked))
+        else:
+            checked = result
     if problems:
         return ParseError(f"{api.label}: " + "; ".join(problems))
     return checked
@@ -388,6 +401,8 @@ class JsonParser(BaseParser):
     def _compile(self, api: _ApiArgs) -> Reader:
         names, required, is_open = api.names, api.required, api.open
         exact, checked = api.exact, bool(api.checks)
+        # Arguments checked together (a schema's top-level keywords) always take _check.
+        fast = api.whole is None
 
         def read(inputs: Any) -> Union[dict[str, Any], ParseError]:
             if type(inputs) is str:
@@ -409,7 +424,7 @@ class JsonParser(BaseParser):
                     f"got {type(args).__name__} {preview(args)}"
                 )
             keys = args.keys()
-            if (is_open or keys <= names) and keys >= required:
+            if (is_open or keys <= names) and keys >= required and fast:
                 if not checked:
                     return args
                 # Values of their parameter's exact type need no check (inlined: every call).
@@ -457,6 +472,7 @@ class TupleParser(BaseParser):
     def _compile(self, api: _ApiArgs) -> Reader:
         order, required, exact = api.order, api.required, api.exact
         size = len(order)
+        fast = api.whole is None
 
         def read(inputs: Any) -> Union[dict[str, Any], ParseError]:
             if type(inputs) is str:
@@ -487,6 +503,8 @@ class TupleParser(BaseParser):
                         + f"; write {api.example_tuple()}"
                     )
             args = dict(zip(order, values))
+            if not fast:
+                return _check(api, args)
             # Values of their parameter's exact type need no check (inlined: every call).
             for key, value in args.items():
                 expected = exact[key]

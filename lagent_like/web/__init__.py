@@ -17,7 +17,7 @@ except ImportError as exc:  # pragma: no cover - depends on the installed extras
         f"lagent_like.web needs the 'web' extra: pip install 'lagent-like[web]' ({exc})"
     ) from exc
 
-from .catalogue import build_catalogue, executes_code
+from .catalogue import build_catalogue, runs_code
 from .server import InspectorServer, inspect
 from .state import InspectorError, InspectorState
 
@@ -27,5 +27,5 @@ __all__ = [
     "InspectorState",
     "build_catalogue",
     "inspect",
-    "executes_code",
+    "runs_code",
 ]

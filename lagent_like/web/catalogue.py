@@ -14,7 +14,7 @@ from typing import Any, Callable, Optional, Union
 from ..actions.action_executor import ActionExecutor
 from ..actions.base_action import BaseAction
 
-__all__ = ["build_catalogue", "code_allowed", "executes_code"]
+__all__ = ["build_catalogue", "code_allowed", "runs_code"]
 
 #: Export keys of an entry, and how each list is read from an executor.
 _EXPORTS: dict[str, Callable[[ActionExecutor], list[dict[str, Any]]]] = {
@@ -25,13 +25,13 @@ _EXPORTS: dict[str, Callable[[ActionExecutor], list[dict[str, Any]]]] = {
 }
 
 
-def executes_code(action: BaseAction) -> bool:
+def runs_code(action: BaseAction) -> bool:
     """Whether ``action`` executes code it is given (the interpreters, or a tool saying so).
 
-    A tool declares it with a class attribute ``executes_code = True``; the built-in Python
+    A tool declares it with a class attribute ``runs_code = True``; the built-in Python
     and IPython interpreters are recognised by class.
     """
-    declared = getattr(action, "executes_code", None)
+    declared = getattr(action, "runs_code", None)
     if isinstance(declared, bool):
         return declared
     from ..actions.ipython_interpreter import IPythonInterpreter
@@ -107,7 +107,7 @@ def build_catalogue(
         system prompt), ``schema`` (the arguments' JSON Schema), ``exports`` (``openai``,
         ``openai_strict``, ``anthropic``, ``mcp``: each the API's entry of that export,
         or ``{'error': text}`` when the export fails), ``lint`` (findings about the API
-        and its tool), ``executes_code``, ``callable`` (false for code-executing tools
+        and its tool), ``runs_code``, ``callable`` (false for code-executing tools
         without ``allow_code``) and ``search`` (lower-case text to match a query).
     """
     exports = _exports_by_api(executor)
@@ -122,7 +122,7 @@ def build_catalogue(
         lint = list(findings.get(name, []))
         if tool != name:
             lint += findings.get(tool, [])
-        code = executes_code(action)
+        code = runs_code(action)
         catalogue.append(
             {
                 "name": name,
@@ -131,7 +131,7 @@ def build_catalogue(
                 "schema": executor.json_schema(name),
                 "exports": exports.get(name, {}),
                 "lint": lint,
-                "executes_code": code,
+                "runs_code": code,
                 "callable": not code or code_allowed(allow_code, tool),
                 "search": _search_text(name, info),
             }

@@ -105,7 +105,7 @@ class InspectorState:
     def index_json(self) -> str:
         """The short catalogue the page starts with, as JSON text, serialised once.
 
-        One small entry per API (``name``, ``tool``, ``search``, ``executes_code``,
+        One small entry per API (``name``, ``tool``, ``search``, ``runs_code``,
         ``callable`` and ``lint`` severities): the page fetches an API's whole entry
         (:meth:`entry`) when it is opened, so a page of 500 APIs stays small.
         """
@@ -115,7 +115,7 @@ class InspectorState:
                     "name": entry["name"],
                     "tool": entry["tool"],
                     "search": entry["search"],
-                    "executes_code": entry["executes_code"],
+                    "runs_code": entry["runs_code"],
                     "callable": entry["callable"],
                     "lint": [{"severity": finding["severity"]} for finding in entry["lint"]],
                 }

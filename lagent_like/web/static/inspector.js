@@ -88,7 +88,7 @@
       const n = entry.lint.filter((f) => f.severity === severity).length;
       if (n) tags.push(h("span", { class: "tag " + severity }, `${n} ${severity}${n > 1 ? "s" : ""}`));
     }
-    if (entry.executes_code) tags.push(h("span", { class: "tag" }, "runs code"));
+    if (entry.runs_code) tags.push(h("span", { class: "tag" }, "runs code"));
     return tags;
   }
 
