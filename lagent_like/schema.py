@@ -27,6 +27,10 @@ class ActionStatusCode(IntEnum):
     #: A hook held the call back until someone approves it.
     APPROVAL_REQUIRED = -1004
 
+    def __str__(self) -> str:
+        # The number, as IntEnum prints it from Python 3.11 on, on every version.
+        return str(self.value)
+
 
 class ActionValidCode(IntEnum):
     """Whether the model asked for a tool that exists and is enabled."""
@@ -36,6 +40,10 @@ class ActionValidCode(IntEnum):
     CLOSED = -1
     INVALID = -2
     ABSENT = -3
+
+    def __str__(self) -> str:
+        # The number, as IntEnum prints it from Python 3.11 on, on every version.
+        return str(self.value)
 
 
 class RepairedArgs(dict):  # type: ignore[type-arg]
