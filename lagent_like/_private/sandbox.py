@@ -160,21 +160,9 @@ def _ancestors(path: str) -> list[str]:
     return ["/" + "/".join(parts[: i + 1]) for i in range(len(parts))]
 
 
-def _bwrap_argv(bwrap: str, spec: SandboxSpec, pid1: bool) -> list[str]:
-    argv = [bwrap, "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try"]
-    if os.geteuid() != 0:
-        argv += ["--unshare-user", "--disable-userns"]
-    if not spec.network:
-        argv.append("--unshare-net")
-    argv += ["--die-with-parent", "--new-session", "--hostname", "sandbox"]
-    if pid1:
-        argv.append("--as-pid-1")
-    size = str(spec.disk_mb * 1024 * 1024)
-    # The writable places first, so that an operator's read-only path under /tmp stays visible.
-    argv += ["--proc", "/proc", "--dev", "/dev"]
-    argv += ["--perms", "1777", "--size", size, "--tmpfs", "/tmp"]
-    argv += ["--perms", "1777", "--size", size, "--tmpfs", "/dev/shm"]
-    argv += ["--ro-bind", "/usr", "/usr"]
+def _read_only_mounts(spec: SandboxSpec) -> list[str]:
+    """``/usr``, the library directories, the Python installation and the operator's paths."""
+    argv = ["--ro-bind", "/usr", "/usr"]
     for name in ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"):
         if os.path.islink(name):
             argv += ["--symlink", os.readlink(name), name]
@@ -190,6 +178,24 @@ def _bwrap_argv(bwrap: str, spec: SandboxSpec, pid1: bool) -> list[str]:
         argv += ["--perms", "0755", "--dir", parent]
     for path in shown:
         argv += ["--ro-bind-try", path, path]
+    return argv
+
+
+def _bwrap_argv(bwrap: str, spec: SandboxSpec, pid1: bool) -> list[str]:
+    argv = [bwrap, "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try"]
+    if os.geteuid() != 0:
+        argv += ["--unshare-user", "--disable-userns"]
+    if not spec.network:
+        argv.append("--unshare-net")
+    argv += ["--die-with-parent", "--new-session", "--hostname", "sandbox"]
+    if pid1:
+        argv.append("--as-pid-1")
+    size = str(spec.disk_mb * 1024 * 1024)
+    # The writable places first, so that an operator's read-only path under /tmp stays visible.
+    argv += ["--proc", "/proc", "--dev", "/dev"]
+    argv += ["--perms", "1777", "--size", size, "--tmpfs", "/tmp"]
+    argv += ["--perms", "1777", "--size", size, "--tmpfs", "/dev/shm"]
+    argv += _read_only_mounts(spec)
     if spec.network:
         for path in _NETWORK_FILES:
             argv += ["--ro-bind-try", path, path]
