@@ -177,6 +177,9 @@ def test_writing_outside_the_work_directory_fails(python: PythonInterpreter, pat
 def test_what_a_call_wrote_is_gone_at_the_next_call(python: PythonInterpreter) -> None:
     assert text(run_py(python, "open('/tmp/mine', 'w').write('abc')")) == "3"
     assert text(run_py(python, "import os\nsorted(os.listdir('/tmp') + os.listdir('/dev/shm'))")) == "[]"
+    # A call that locks its directory does not lock the next call out of its own.
+    assert text(run_py(python, "import os\nos.chmod('/tmp', 0)\nos.stat('/tmp').st_mode & 0o777")) == "0"
+    assert text(run_py(python, "open('/tmp/again', 'w').write('ok')")) == "2"
 
 
 def test_the_disk_is_capped() -> None:

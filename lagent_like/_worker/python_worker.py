@@ -21,6 +21,7 @@ import contextlib
 import datetime  # noqa: F401
 import decimal  # noqa: F401
 import errno
+import gc
 import fractions  # noqa: F401
 import functools  # noqa: F401
 import io
@@ -140,7 +141,9 @@ def child(config: dict[str, Any], job_fd: int, reply_fd: int, workdir: str, uid:
         job = dict(json.loads(stream.read()), **config["job"])
     apply_limits(config["limits"])
     if uid is not None:
+        # This job's own directory: an earlier job's uid or mode bits do not carry over.
         os.chown(workdir, uid, uid)
+        os.chmod(workdir, 0o700)
     become(uid)
     os.chdir(workdir)
     os.environ["HOME"] = os.environ["TMPDIR"] = workdir
@@ -259,6 +262,9 @@ def main(config: dict[str, Any]) -> None:
 
         prctl(36, 1)  # PR_SET_CHILD_SUBREAPER: the job's orphans come to us to reap
     control = socket.socket(fileno=config["control_fd"])
+    # What the zygote holds now is shared by every job: keep the collector from touching
+    # (and so copying) those pages in each forked child.
+    gc.freeze()
     control.sendall(b'{"ready": true}')
     while True:
         try:
