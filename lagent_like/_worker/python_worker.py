@@ -15,15 +15,16 @@ namespaces) it kills the child's session instead and works in a fresh directory.
 
 from __future__ import annotations
 
-# Imported once in the zygote so that each forked job finds them ready.
+# The modules marked ``noqa: F401`` are imported once in the zygote, so that each forked
+# job finds them ready.
 import collections  # noqa: F401
 import contextlib
 import datetime  # noqa: F401
 import decimal  # noqa: F401
 import errno
-import gc
 import fractions  # noqa: F401
 import functools  # noqa: F401
+import gc
 import io
 import itertools  # noqa: F401
 import json
