@@ -8,8 +8,8 @@ the system's ``bwrap``. docs/isolation.rst says what it stops and why it was cho
 
 What the worker sees: the Python installation and the operator's extra read-only
 paths, ``/usr`` and the library directories, the worker package (read-only), fresh
-``/proc`` and ``/dev``, and sized ``tmpfs`` mounts at ``/tmp`` (its work directory) and
-``/dev/shm``, which vanish with the sandbox. No network unless asked for.
+``/proc`` and ``/dev``, and sized ``tmpfs`` mounts at ``/mnt/data`` (its work directory,
+also reached as ``/tmp``) and ``/dev/shm``, which vanish with the sandbox. No network unless asked for.
 
 As root, bubblewrap runs privileged (no user namespace) and the worker switches to a
 fresh unprivileged uid before any user code runs, so ``RLIMIT_NPROC`` applies and no
@@ -49,7 +49,12 @@ _NETWORK_FILES = ("/etc/resolv.conf", "/etc/hosts", "/etc/nsswitch.conf", "/etc/
 ISOLATIONS = ("sandbox", "process")
 
 #: Mount points made before the operator's paths: never re-created as plain directories.
-_MOUNTED = ("/usr", "/tmp", "/dev", "/proc")
+_MOUNTED = ("/usr", "/dev", "/proc", "/mnt")
+
+#: The code's work directory, the path Lagent's IPython description names. Not ``/tmp``:
+#: a Python installed under ``/tmp`` (a CI checkout, say) is mounted there and would
+#: show up in the work directory.
+WORKDIR = "/mnt/data"
 
 
 @dataclass(frozen=True)
@@ -60,7 +65,7 @@ class SandboxSpec:
         isolation: ``'sandbox'`` (bubblewrap, the default) or ``'process'`` (a plain child
             process with rlimits: unsafe for untrusted code).
         network: whether the code may use the network.
-        disk_mb: size of each of the ``tmpfs`` mounts at ``/tmp`` and ``/dev/shm``.
+        disk_mb: size of each of the ``tmpfs`` mounts at ``/mnt/data`` and ``/dev/shm``.
         read_only_paths: host paths shown read-only besides the Python installation.
     """
 
@@ -160,6 +165,10 @@ def _ancestors(path: str) -> list[str]:
     return ["/" + "/".join(parts[: i + 1]) for i in range(len(parts))]
 
 
+def _shown_paths(spec: SandboxSpec) -> list[str]:
+    return _python_paths() + list(spec.read_only_paths)
+
+
 def _read_only_mounts(spec: SandboxSpec) -> list[str]:
     """``/usr``, the library directories, the Python installation and the operator's paths."""
     argv = ["--ro-bind", "/usr", "/usr"]
@@ -168,7 +177,7 @@ def _read_only_mounts(spec: SandboxSpec) -> list[str]:
             argv += ["--symlink", os.readlink(name), name]
         elif os.path.isdir(name):
             argv += ["--ro-bind", name, name]
-    shown = _python_paths() + list(spec.read_only_paths)
+    shown = _shown_paths(spec)
     # Parents of the mount points are made traversable (bubblewrap copies a host
     # ``/root`` mode of 0700, which would hide a Python installed under it).
     parents = sorted(
@@ -191,17 +200,16 @@ def _bwrap_argv(bwrap: str, spec: SandboxSpec, pid1: bool) -> list[str]:
     if pid1:
         argv.append("--as-pid-1")
     size = str(spec.disk_mb * 1024 * 1024)
-    # The writable places first, so that an operator's read-only path under /tmp stays visible.
-    argv += ["--proc", "/proc", "--dev", "/dev"]
-    argv += ["--perms", "1777", "--size", size, "--tmpfs", "/tmp"]
-    argv += ["--perms", "1777", "--size", size, "--tmpfs", "/dev/shm"]
+    argv += ["--proc", "/proc", "--dev", "/dev", "--perms", "1777", "--size", size, "--tmpfs", "/dev/shm"]
+    argv += ["--dir", "/mnt", "--perms", "1777", "--size", size, "--tmpfs", WORKDIR]
+    if not any(path == "/tmp" or path.startswith("/tmp/") for path in _shown_paths(spec)):
+        argv += ["--symlink", WORKDIR, "/tmp"]
     argv += _read_only_mounts(spec)
     if spec.network:
         for path in _NETWORK_FILES:
             argv += ["--ro-bind-try", path, path]
-    argv += ["--ro-bind", _WORKER_DIR, _WORKER_ROOT + "/_worker"]
-    argv += ["--dir", "/mnt", "--symlink", "/tmp", "/mnt/data", "--chdir", "/tmp", "--clearenv"]
-    for key, value in dict(_ENV, HOME="/tmp", TMPDIR="/tmp").items():
+    argv += ["--ro-bind", _WORKER_DIR, _WORKER_ROOT + "/_worker", "--chdir", WORKDIR, "--clearenv"]
+    for key, value in dict(_ENV, HOME=WORKDIR, TMPDIR=WORKDIR).items():
         argv += ["--setenv", key, value]
     return argv
 

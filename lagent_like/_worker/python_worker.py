@@ -32,7 +32,7 @@ import linecache
 import math  # noqa: F401
 import os
 import random  # noqa: F401
-import re  # noqa: F401
+import re
 import secrets
 import shutil
 import signal
@@ -46,7 +46,7 @@ from typing import Any
 from .common import Capture, apply_limits, become, send_frame, undumpable
 
 #: The directories the code may write to inside the sandbox, emptied after every job.
-SCRATCH = ("/tmp", "/dev/shm")
+SCRATCH = ("/mnt/data", "/dev/shm")
 
 
 def cut(text: str, limit: int, total: int | None = None) -> str:
@@ -79,11 +79,17 @@ def describe_error(exc: BaseException, job: dict[str, Any]) -> str:
     elif (
         isinstance(exc, NameError)
         and job["mode"] == "expr"
-        and getattr(exc, "name", None) is not None
-        and job["expr"].startswith(exc.name)
+        and missing_name(exc) is not None
+        and job["expr"].startswith(missing_name(exc))
     ):
-        text += f"\n(the code must define `def {exc.name}():` returning the answer)"
+        text += f"\n(the code must define `def {missing_name(exc)}():` returning the answer)"
     return text
+
+
+def missing_name(exc: NameError) -> str | None:
+    """The undefined name (``exc.name`` from Python 3.10 on, else read from the message)."""
+    found = getattr(exc, "name", None) or re.match(r"name '(\w+)' is not defined", str(exc))
+    return found if isinstance(found, str) or found is None else found.group(1)
 
 
 def execute(job: dict[str, Any]) -> Any:
@@ -226,7 +232,7 @@ def run_job(
     scratch: tuple[str, ...] = ()
     uid: int | None = None
     if config["sandboxed"]:
-        workdir, scratch = "/tmp", SCRATCH
+        workdir, scratch = SCRATCH[0], SCRATCH
         uid = 1_000_000 + secrets.randbelow(2_000_000_000) if os.geteuid() == 0 else None
     else:
         workdir = tempfile.mkdtemp(prefix="lagent_like_py_")

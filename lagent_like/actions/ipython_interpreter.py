@@ -222,7 +222,7 @@ class IPythonInterpreter(BaseAction):
 
     Each session's worker runs in its own bubblewrap sandbox (see docs/isolation.rst):
     it reads only the Python installation (and ``read_only_paths``), writes only its
-    ``tmpfs`` work directory ``/tmp`` (also ``/mnt/data``, ``HOME`` and ``TMPDIR``; gone
+    ``tmpfs`` work directory ``/mnt/data`` (also ``/tmp``, ``HOME`` and ``TMPDIR``; gone
     when the session ends), sees no other process and, unless ``network=True``, no
     network. Its environment holds only ``PATH`` and the locale. The limits are applied
     before any code runs and cannot be raised by it.
@@ -246,7 +246,7 @@ class IPythonInterpreter(BaseAction):
         network: let the code use the network; the description then says so.
         isolation: ``'sandbox'`` (the default) or ``'process'``: a plain child process
             with rlimits only, unsafe for untrusted code.
-        disk_mb: size of a session's writable ``/tmp`` (and of ``/dev/shm``), in MB.
+        disk_mb: size of a session's writable ``/mnt/data`` (and of ``/dev/shm``), in MB.
         read_only_paths: host directories the code may read besides the Python
             installation (packages the operator allows).
         description: see :class:`BaseAction`.

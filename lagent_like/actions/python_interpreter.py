@@ -13,7 +13,7 @@ the parent makes two fresh pipes, hands their far ends to the zygote over a cont
 socket, writes the job into one and reads the reply from the other. The zygote forks a
 child that alone reads the job, drops to a fresh uid, runs the code and replies; when
 it ends (or its time is up) the zygote kills every other process of the sandbox,
-empties ``/tmp`` and ``/dev/shm`` and reports. A call then costs a ``fork``, and no call
+empties ``/mnt/data`` and ``/dev/shm`` and reports. A call then costs a ``fork``, and no call
 can see another's memory, files or processes. The parent reads at most
 :attr:`PythonInterpreter.max_reply_bytes` of a reply, so the cap holds whatever the code
 writes.
@@ -284,7 +284,7 @@ class PythonInterpreter(BaseAction):
             docs/isolation.rst) or ``'process'``: a plain child process with rlimits only,
             which can read what the agent's user can read and is unsafe for untrusted
             code.
-        disk_mb: size of the code's writable ``/tmp`` (and of ``/dev/shm``), in MB.
+        disk_mb: size of the code's writable ``/mnt/data`` (and of ``/dev/shm``), in MB.
         read_only_paths: host directories the code may read besides the Python
             installation (packages the operator allows).
         description: see :class:`BaseAction`.
