@@ -34,6 +34,7 @@ from .actions import (
     IPythonInterpreter,
     JsonParser,
     NoAction,
+    ObjectToolkit,
     Param,
     PythonInterpreter,
     SchemaTool,
@@ -45,7 +46,9 @@ from .actions import (
 )
 from .context import ToolContext
 from .exceptions import (
+    ArgumentError,
     DefinitionError,
+    DefinitionWarning,
     LagentLikeError,
     ModelClientError,
     ModelConnectionError,
@@ -76,6 +79,7 @@ __all__ = [
     "ActionValidCode",
     "ApiSpec",
     "ApprovalHook",
+    "ArgumentError",
     "ArxivSearch",
     "AsyncActionExecutor",
     "AsyncActionMixin",
@@ -93,6 +97,7 @@ __all__ = [
     "CircuitBreaker",
     "CircuitState",
     "DefinitionError",
+    "DefinitionWarning",
     "FinishAction",
     "FunctionTool",
     "GoogleScholar",
@@ -110,6 +115,7 @@ __all__ = [
     "ModelResponseError",
     "ModelTimeoutError",
     "NoAction",
+    "ObjectToolkit",
     "PPT",
     "Param",
     "ParseError",

@@ -32,7 +32,7 @@ import linecache
 import math  # noqa: F401
 import os
 import random  # noqa: F401
-import re
+import re  # noqa: F401
 import secrets
 import shutil
 import signal
@@ -76,20 +76,12 @@ def describe_error(exc: BaseException, job: dict[str, Any]) -> str:
             text += "\n(network access is disabled for this tool)"
     elif isinstance(exc, RecursionError):
         text += "\n(the recursion is too deep)"
-    elif (
-        isinstance(exc, NameError)
-        and job["mode"] == "expr"
-        and missing_name(exc) is not None
-        and job["expr"].startswith(missing_name(exc))
-    ):
-        text += f"\n(the code must define `def {missing_name(exc)}():` returning the answer)"
+    elif isinstance(exc, NameError) and job["mode"] == "expr":
+        # NameError.name is new in Python 3.10; before, only the message names it.
+        name = getattr(exc, "name", None) or str(exc).partition("'")[2].partition("'")[0]
+        if name and job["expr"].startswith(name):
+            text += f"\n(the code must define `def {name}():` returning the answer)"
     return text
-
-
-def missing_name(exc: NameError) -> str | None:
-    """The undefined name (``exc.name`` from Python 3.10 on, else read from the message)."""
-    found = getattr(exc, "name", None) or re.match(r"name '(\w+)' is not defined", str(exc))
-    return found if isinstance(found, str) or found is None else found.group(1)
 
 
 def execute(job: dict[str, Any]) -> Any:

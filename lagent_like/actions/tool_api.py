@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any, Callable, Optional, TypeVar, overload
 
 from .._private.describe import DEFAULT_OPTIONS, ApiSpec, DescribeOptions, build_api_spec
+from .._private.families import check_mode
 
 __all__ = ["api_spec_of", "tool_api"]
 
@@ -33,6 +34,7 @@ def tool_api(
     returns_named_value: bool = False,
     include_arguments: Optional[list[str]] = None,
     exclude_arguments: Optional[list[str]] = None,
+    validation: Optional[str] = None,
 ) -> Callable[[F], F]: ...
 
 
@@ -44,6 +46,7 @@ def tool_api(
     returns_named_value: bool = False,
     include_arguments: Optional[list[str]] = None,
     exclude_arguments: Optional[list[str]] = None,
+    validation: Optional[str] = None,
 ) -> Any:
     """Mark a function or method as a tool API and describe it.
 
@@ -58,6 +61,8 @@ def tool_api(
             ``name (type): description`` items into ``return_data``.
         include_arguments: describe only these parameters.
         exclude_arguments: describe all parameters but these.
+        validation: how this API's arguments are checked: ``"coerce"``, ``"strict"`` or
+            ``"off"``; overrides the tool's and the executor's setting.
 
     Returns:
         The function itself with ``api_description`` attached, or a decorator.
@@ -66,7 +71,9 @@ def tool_api(
         ToolDefinitionError: the function cannot be described; the message names it
             and lists every problem.
     """
-    named = name is not None or explode_return or returns_named_value
+    named = name is not None or explode_return or returns_named_value or validation is not None
+    if validation is not None:
+        check_mode(validation, "tool_api")
     if not named and include_arguments is None and exclude_arguments is None:
         options = DEFAULT_OPTIONS  # bare @tool_api, the common case
     else:
@@ -76,6 +83,7 @@ def tool_api(
             returns_named_value=returns_named_value,
             include_arguments=_names(include_arguments),
             exclude_arguments=_names(exclude_arguments),
+            validation=validation,
         )
 
     if func is not None:

@@ -37,9 +37,9 @@ from ..exceptions import ToolNotFoundError  # noqa: E402
 from ..schema import ActionReturn, ActionStatusCode  # noqa: E402
 
 if TYPE_CHECKING:
-    from mcp.server.context import ServerRequestContext
-
     from typing import Union
+
+    from mcp.server.context import ServerRequestContext
 
     from ..actions.action_executor import ActionExecutor as _SyncExecutor
 
