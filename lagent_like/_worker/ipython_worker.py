@@ -18,9 +18,13 @@ import linecache
 import os
 import sys
 import traceback
-from typing import Any, Optional
 
 from .common import apply_limits, become, receive_frame, send_frame
+
+# Annotations only (postponed): importing ``typing`` would slow every sandbox's start.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Optional
 
 MAX_OUTPUT = 100_000
 CONFIG: dict[str, Any] = {}

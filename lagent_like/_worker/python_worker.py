@@ -41,9 +41,13 @@ import sys
 import tempfile
 import time
 import traceback
-from typing import Any
 
 from .common import Capture, apply_limits, become, send_frame, undumpable
+
+# Annotations only (postponed): importing ``typing`` would slow every sandbox's start.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 #: The directories the code may write to inside the sandbox, emptied after every job.
 SCRATCH = ("/mnt/data", "/dev/shm")
