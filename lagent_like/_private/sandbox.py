@@ -29,6 +29,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Optional
@@ -47,6 +48,9 @@ _ENV = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8", "LC_ALL": "C.
 _NETWORK_FILES = ("/etc/resolv.conf", "/etc/hosts", "/etc/nsswitch.conf", "/etc/ssl", "/etc/ca-certificates")
 
 ISOLATIONS = ("sandbox", "process")
+
+#: Seconds ``bwrap`` may take to report the sandbox's PID 1.
+_START_SECONDS = 30.0
 
 #: Mount points made before the operator's paths: never re-created as plain directories.
 _MOUNTED = ("/usr", "/dev", "/proc", "/mnt")
@@ -215,12 +219,17 @@ def _bwrap_argv(bwrap: str, spec: SandboxSpec, pid1: bool) -> list[str]:
 
 
 class Worker:
-    """A started worker process: ``bwrap`` (or the worker itself) and how to stop it all."""
+    """A started worker process: ``bwrap`` (or the worker itself) and how to stop it all.
 
-    def __init__(self, proc: subprocess.Popen[bytes], info_fd: Optional[int]) -> None:
+    Args:
+        proc: the process started (``bwrap`` in a sandbox).
+        init: a pidfd of the sandbox's PID 1, opened while it surely ran.
+    """
+
+    def __init__(self, proc: subprocess.Popen[bytes], init: Optional[int]) -> None:
         self.proc = proc
         self.pid = proc.pid
-        self._info_fd = info_fd
+        self._init = init
 
     def poll(self) -> Optional[int]:
         return self.proc.poll()
@@ -232,40 +241,51 @@ class Worker:
         """Kill the worker and everything it started; return once they are all gone.
 
         In a sandbox, killing ``bwrap`` kills the namespace's PID 1 (``--die-with-parent``),
-        and the kernel then kills every process of the namespace; PID 1 (whose host pid
-        ``bwrap`` wrote to its info pipe) ends only after all of them, so waiting on it
-        makes ``close()`` and ``end_session()`` synchronous. Without a sandbox, the
-        worker's process group (its session) is killed.
+        and the kernel then kills every process of the namespace; PID 1 ends only after
+        all of them, so waiting on its pidfd makes ``close()`` and ``end_session()``
+        synchronous. Without a sandbox, the worker's process group (its session) is killed.
         """
-        pidfd = self._sandbox_init()
         with contextlib.suppress(OSError):
             os.killpg(self.proc.pid, signal.SIGKILL)
         if self.proc.poll() is None:
             with contextlib.suppress(OSError):
                 self.proc.kill()
         self.proc.wait()
-        if pidfd is not None:
+        init, self._init = self._init, None
+        if init is not None:
             try:
                 with contextlib.suppress(OSError):
-                    signal.pidfd_send_signal(pidfd, signal.SIGKILL)
-                select.select([pidfd], [], [], 10.0)
+                    signal.pidfd_send_signal(init, signal.SIGKILL)
+                select.select([init], [], [], 10.0)
             finally:
-                os.close(pidfd)
+                os.close(init)
 
-    def _sandbox_init(self) -> Optional[int]:
-        """A pidfd of the sandbox's PID 1, if ``bwrap`` started it (read once)."""
-        fd, self._info_fd = self._info_fd, None
-        if fd is None:
-            return None
-        try:
-            os.set_blocking(fd, False)
-            data = os.read(fd, 4096)
-            pid = int(json.loads(data)["child-pid"])
-            return os.pidfd_open(pid)
-        except (OSError, ValueError, KeyError, TypeError):
-            return None
-        finally:
-            os.close(fd)
+
+def _sandbox_init(info_fd: int) -> Optional[int]:
+    """A pidfd of the sandbox's PID 1, from ``bwrap``'s info pipe (``None`` if it failed).
+
+    ``bwrap`` writes its JSON in pieces: read until the object is whole (closing the pipe
+    early would kill ``bwrap`` with ``SIGPIPE``).
+    """
+    data = b""
+    deadline = time.monotonic() + _START_SECONDS
+    try:
+        while time.monotonic() < deadline:
+            ready, _, _ = select.select([info_fd], [], [], deadline - time.monotonic())
+            chunk = os.read(info_fd, 4096) if ready else b""
+            if not chunk:
+                return None
+            data += chunk
+            try:
+                info = json.loads(data)
+            except ValueError:
+                continue
+            return os.pidfd_open(int(info["child-pid"]))
+        return None
+    except (OSError, KeyError, TypeError, ValueError):
+        return None
+    finally:
+        os.close(info_fd)
 
 
 def start_worker(
@@ -320,4 +340,5 @@ def start_worker(
     finally:
         if info_r is not None:
             os.close(fds[-1])
-    return Worker(proc, info_r)
+    # Read now, while PID 1 surely runs: its pid cannot have been reused by another process.
+    return Worker(proc, _sandbox_init(info_r) if info_r is not None else None)

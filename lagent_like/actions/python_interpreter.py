@@ -92,9 +92,9 @@ class _Worker:
 
     def run(self, job: dict[str, Any], timeout: float, cap: int) -> dict[str, Any]:
         """Send ``job``; the reply, or ``{"ok": False, "kind": ...}`` when there is none."""
-        deadline = time.monotonic() + timeout + _GRACE
         if not self.wait_ready(time.monotonic() + _START_TIMEOUT):
             return {"ok": False, "kind": "worker"}
+        deadline = time.monotonic() + timeout + _GRACE  # the sandbox's start is not the code's time
         job_r, job_w = os.pipe()
         reply_r, reply_w = os.pipe()
         try:
