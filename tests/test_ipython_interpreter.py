@@ -270,7 +270,7 @@ def group_members(pgid: int) -> set[int]:
 def test_a_session_runs_in_a_fresh_directory_with_a_minimal_environment(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    # Each session works in its own sandbox's /tmp (a host directory before the sandbox).
+    # Each session works in its own sandbox's /mnt/data (a host directory before the sandbox).
     monkeypatch.setenv("LAGENT_LIKE_TEST_SECRET", "s3cret")
     action = IPythonInterpreter()
     try:
@@ -279,7 +279,13 @@ def test_a_session_runs_in_a_fresh_directory_with_a_minimal_environment(
         plant = "open('mine', 'w').write('a')"
         assert text_of(executor("IPythonInterpreter", {"command": plant}, session_id="a")) == "1"
         second = eval(text_of(executor("IPythonInterpreter", {"command": code}, session_id="b")))
-        assert second == (["HOME", "LANG", "LC_ALL", "PATH", "PWD", "TMPDIR"], "/tmp", "/tmp", "/tmp", [])
+        assert second == (
+            ["HOME", "LANG", "LC_ALL", "PATH", "PWD", "TMPDIR"],
+            "/mnt/data",
+            "/mnt/data",
+            "/mnt/data",
+            [],
+        )
     finally:
         action.close()
 

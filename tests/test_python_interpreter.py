@@ -164,7 +164,7 @@ def test_the_code_sees_none_of_the_parents_secrets(monkeypatch: pytest.MonkeyPat
 
 
 def test_every_call_starts_clean_in_a_fresh_directory(interpreter: PythonInterpreter) -> None:
-    # Every call works in the sandbox's /tmp, emptied after each call (it was a fresh
+    # Every call works in the sandbox's /mnt/data, emptied after each call (it was a fresh
     # host directory per call before the sandbox).
     code = (
         "import os, builtins\n"
@@ -177,7 +177,7 @@ def test_every_call_starts_clean_in_a_fresh_directory(interpreter: PythonInterpr
     )
     first = call(interpreter, code).format_result()
     second = call(interpreter, code).format_result()
-    assert first == second == "(None, '/tmp', [])"
+    assert first == second == "(None, '/mnt/data', [])"
 
 
 def test_the_answer_is_cut_with_a_notice() -> None:

@@ -175,8 +175,14 @@ def test_writing_outside_the_work_directory_fails(python: PythonInterpreter, pat
 
 
 def test_what_a_call_wrote_is_gone_at_the_next_call(python: PythonInterpreter) -> None:
-    assert text(run_py(python, "open('/tmp/mine', 'w').write('abc')")) == "3"
-    assert text(run_py(python, "import os\nsorted(os.listdir('/tmp') + os.listdir('/dev/shm'))")) == "[]"
+    assert text(run_py(python, "open('/mnt/data/mine', 'w').write('abc')")) == "3"
+    assert text(run_py(python, "import os\nsorted(os.listdir('/mnt/data') + os.listdir('/dev/shm'))")) == "[]"
+    # A call that locks its directory does not lock the next call out of its own.
+    assert (
+        text(run_py(python, "import os\nos.chmod('/mnt/data', 0)\nos.stat('/mnt/data').st_mode & 0o777"))
+        == "0"
+    )
+    assert text(run_py(python, "open('/mnt/data/again', 'w').write('ok')")) == "2"
 
 
 def test_the_disk_is_capped() -> None:
@@ -240,18 +246,18 @@ def test_sessions_cannot_read_plant_or_kill_each_other(ipython: IPythonInterpret
     def cell(session: str, code: str) -> ActionReturn:
         return executor("IPythonInterpreter", {"command": code}, session_id=session)
 
-    assert text(cell("a", "secret = 'A-only'\nopen('/tmp/secret', 'w').write(secret)")) == "6"
+    assert text(cell("a", "secret = 'A-only'\nopen('/mnt/data/secret', 'w').write(secret)")) == "6"
     # b reads a's file, plants a module where a would import it, kills all it can see.
-    assert cell("b", "open('/tmp/secret').read()").errmsg.splitlines()[-1] == (  # type: ignore[union-attr]
-        "FileNotFoundError: [Errno 2] No such file or directory: '/tmp/secret'"
+    assert cell("b", "open('/mnt/data/secret').read()").errmsg.splitlines()[-1] == (  # type: ignore[union-attr]
+        "FileNotFoundError: [Errno 2] No such file or directory: '/mnt/data/secret'"
     )
     assert (
-        text(cell("b", "open('/tmp/json.py', 'w').write('planted = 1')\nimport os\nos.getpid() != 1"))
+        text(cell("b", "open('/mnt/data/json.py', 'w').write('planted = 1')\nimport os\nos.getpid() != 1"))
         == "True"
     )
     assert cell("b", "import os, signal\nos.kill(-1, signal.SIGKILL)").state == API_ERROR
     assert text(cell("a", "import json\nsecret, hasattr(json, 'planted')")) == "('A-only', False)"
-    assert text(cell("a", "import os\nos.listdir('/tmp')")) == "['secret']"
+    assert text(cell("a", "import os\nos.listdir('/mnt/data')")) == "['secret']"
 
 
 def test_a_process_flood_in_one_session_does_not_starve_another(ipython: IPythonInterpreter) -> None:

@@ -8,8 +8,8 @@ the system's ``bwrap``. docs/isolation.rst says what it stops and why it was cho
 
 What the worker sees: the Python installation and the operator's extra read-only
 paths, ``/usr`` and the library directories, the worker package (read-only), fresh
-``/proc`` and ``/dev``, and sized ``tmpfs`` mounts at ``/tmp`` (its work directory) and
-``/dev/shm``, which vanish with the sandbox. No network unless asked for.
+``/proc`` and ``/dev``, and sized ``tmpfs`` mounts at ``/mnt/data`` (its work directory,
+also reached as ``/tmp``) and ``/dev/shm``, which vanish with the sandbox. No network unless asked for.
 
 As root, bubblewrap runs privileged (no user namespace) and the worker switches to a
 fresh unprivileged uid before any user code runs, so ``RLIMIT_NPROC`` applies and no
@@ -29,6 +29,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Optional
@@ -48,8 +49,16 @@ _NETWORK_FILES = ("/etc/resolv.conf", "/etc/hosts", "/etc/nsswitch.conf", "/etc/
 
 ISOLATIONS = ("sandbox", "process")
 
+#: Seconds ``bwrap`` may take to report the sandbox's PID 1.
+_START_SECONDS = 30.0
+
 #: Mount points made before the operator's paths: never re-created as plain directories.
-_MOUNTED = ("/usr", "/tmp", "/dev", "/proc")
+_MOUNTED = ("/usr", "/dev", "/proc", "/mnt")
+
+#: The code's work directory, the path Lagent's IPython description names. Not ``/tmp``:
+#: a Python installed under ``/tmp`` (a CI checkout, say) is mounted there and would
+#: show up in the work directory.
+WORKDIR = "/mnt/data"
 
 
 @dataclass(frozen=True)
@@ -60,7 +69,7 @@ class SandboxSpec:
         isolation: ``'sandbox'`` (bubblewrap, the default) or ``'process'`` (a plain child
             process with rlimits: unsafe for untrusted code).
         network: whether the code may use the network.
-        disk_mb: size of each of the ``tmpfs`` mounts at ``/tmp`` and ``/dev/shm``.
+        disk_mb: size of each of the ``tmpfs`` mounts at ``/mnt/data`` and ``/dev/shm``.
         read_only_paths: host paths shown read-only besides the Python installation.
     """
 
@@ -160,6 +169,31 @@ def _ancestors(path: str) -> list[str]:
     return ["/" + "/".join(parts[: i + 1]) for i in range(len(parts))]
 
 
+def _shown_paths(spec: SandboxSpec) -> list[str]:
+    return _python_paths() + list(spec.read_only_paths)
+
+
+def _read_only_mounts(spec: SandboxSpec) -> list[str]:
+    """``/usr``, the library directories, the Python installation and the operator's paths."""
+    argv = ["--ro-bind", "/usr", "/usr"]
+    for name in ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"):
+        if os.path.islink(name):
+            argv += ["--symlink", os.readlink(name), name]
+        elif os.path.isdir(name):
+            argv += ["--ro-bind", name, name]
+    shown = _shown_paths(spec)
+    # Parents of the mount points are made traversable (bubblewrap copies a host
+    # ``/root`` mode of 0700, which would hide a Python installed under it).
+    parents = sorted(
+        {p for path in shown for p in _ancestors(path) if p not in _MOUNTED and not p.startswith("/usr/")}
+    )
+    for parent in parents:
+        argv += ["--perms", "0755", "--dir", parent]
+    for path in shown:
+        argv += ["--ro-bind-try", path, path]
+    return argv
+
+
 def _bwrap_argv(bwrap: str, spec: SandboxSpec, pid1: bool) -> list[str]:
     argv = [bwrap, "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try"]
     if os.geteuid() != 0:
@@ -170,43 +204,32 @@ def _bwrap_argv(bwrap: str, spec: SandboxSpec, pid1: bool) -> list[str]:
     if pid1:
         argv.append("--as-pid-1")
     size = str(spec.disk_mb * 1024 * 1024)
-    # The writable places first, so that an operator's read-only path under /tmp stays visible.
-    argv += ["--proc", "/proc", "--dev", "/dev"]
-    argv += ["--perms", "1777", "--size", size, "--tmpfs", "/tmp"]
-    argv += ["--perms", "1777", "--size", size, "--tmpfs", "/dev/shm"]
-    argv += ["--ro-bind", "/usr", "/usr"]
-    for name in ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"):
-        if os.path.islink(name):
-            argv += ["--symlink", os.readlink(name), name]
-        elif os.path.isdir(name):
-            argv += ["--ro-bind", name, name]
-    shown = _python_paths() + list(spec.read_only_paths)
-    # Parents of the mount points are made traversable (bubblewrap copies a host
-    # ``/root`` mode of 0700, which would hide a Python installed under it).
-    parents = sorted(
-        {p for path in shown for p in _ancestors(path) if p not in _MOUNTED and not p.startswith("/usr/")}
-    )
-    for parent in parents:
-        argv += ["--perms", "0755", "--dir", parent]
-    for path in shown:
-        argv += ["--ro-bind-try", path, path]
+    argv += ["--proc", "/proc", "--dev", "/dev", "--perms", "1777", "--size", size, "--tmpfs", "/dev/shm"]
+    argv += ["--dir", "/mnt", "--perms", "1777", "--size", size, "--tmpfs", WORKDIR]
+    if not any(path == "/tmp" or path.startswith("/tmp/") for path in _shown_paths(spec)):
+        argv += ["--symlink", WORKDIR, "/tmp"]
+    argv += _read_only_mounts(spec)
     if spec.network:
         for path in _NETWORK_FILES:
             argv += ["--ro-bind-try", path, path]
-    argv += ["--ro-bind", _WORKER_DIR, _WORKER_ROOT + "/_worker"]
-    argv += ["--dir", "/mnt", "--symlink", "/tmp", "/mnt/data", "--chdir", "/tmp", "--clearenv"]
-    for key, value in dict(_ENV, HOME="/tmp", TMPDIR="/tmp").items():
+    argv += ["--ro-bind", _WORKER_DIR, _WORKER_ROOT + "/_worker", "--chdir", WORKDIR, "--clearenv"]
+    for key, value in dict(_ENV, HOME=WORKDIR, TMPDIR=WORKDIR).items():
         argv += ["--setenv", key, value]
     return argv
 
 
 class Worker:
-    """A started worker process: ``bwrap`` (or the worker itself) and how to stop it all."""
+    """A started worker process: ``bwrap`` (or the worker itself) and how to stop it all.
 
-    def __init__(self, proc: subprocess.Popen[bytes], info_fd: Optional[int]) -> None:
+    Args:
+        proc: the process started (``bwrap`` in a sandbox).
+        init: a pidfd of the sandbox's PID 1, opened while it surely ran.
+    """
+
+    def __init__(self, proc: subprocess.Popen[bytes], init: Optional[int]) -> None:
         self.proc = proc
         self.pid = proc.pid
-        self._info_fd = info_fd
+        self._init = init
 
     def poll(self) -> Optional[int]:
         return self.proc.poll()
@@ -218,40 +241,51 @@ class Worker:
         """Kill the worker and everything it started; return once they are all gone.
 
         In a sandbox, killing ``bwrap`` kills the namespace's PID 1 (``--die-with-parent``),
-        and the kernel then kills every process of the namespace; PID 1 (whose host pid
-        ``bwrap`` wrote to its info pipe) ends only after all of them, so waiting on it
-        makes ``close()`` and ``end_session()`` synchronous. Without a sandbox, the
-        worker's process group (its session) is killed.
+        and the kernel then kills every process of the namespace; PID 1 ends only after
+        all of them, so waiting on its pidfd makes ``close()`` and ``end_session()``
+        synchronous. Without a sandbox, the worker's process group (its session) is killed.
         """
-        pidfd = self._sandbox_init()
         with contextlib.suppress(OSError):
             os.killpg(self.proc.pid, signal.SIGKILL)
         if self.proc.poll() is None:
             with contextlib.suppress(OSError):
                 self.proc.kill()
         self.proc.wait()
-        if pidfd is not None:
+        init, self._init = self._init, None
+        if init is not None:
             try:
                 with contextlib.suppress(OSError):
-                    signal.pidfd_send_signal(pidfd, signal.SIGKILL)
-                select.select([pidfd], [], [], 10.0)
+                    signal.pidfd_send_signal(init, signal.SIGKILL)
+                select.select([init], [], [], 10.0)
             finally:
-                os.close(pidfd)
+                os.close(init)
 
-    def _sandbox_init(self) -> Optional[int]:
-        """A pidfd of the sandbox's PID 1, if ``bwrap`` started it (read once)."""
-        fd, self._info_fd = self._info_fd, None
-        if fd is None:
-            return None
-        try:
-            os.set_blocking(fd, False)
-            data = os.read(fd, 4096)
-            pid = int(json.loads(data)["child-pid"])
-            return os.pidfd_open(pid)
-        except (OSError, ValueError, KeyError, TypeError):
-            return None
-        finally:
-            os.close(fd)
+
+def _sandbox_init(info_fd: int) -> Optional[int]:
+    """A pidfd of the sandbox's PID 1, from ``bwrap``'s info pipe (``None`` if it failed).
+
+    ``bwrap`` writes its JSON in pieces: read until the object is whole (closing the pipe
+    early would kill ``bwrap`` with ``SIGPIPE``).
+    """
+    data = b""
+    deadline = time.monotonic() + _START_SECONDS
+    try:
+        while time.monotonic() < deadline:
+            ready, _, _ = select.select([info_fd], [], [], deadline - time.monotonic())
+            chunk = os.read(info_fd, 4096) if ready else b""
+            if not chunk:
+                return None
+            data += chunk
+            try:
+                info = json.loads(data)
+            except ValueError:
+                continue
+            return os.pidfd_open(int(info["child-pid"]))
+        return None
+    except (OSError, KeyError, TypeError, ValueError):
+        return None
+    finally:
+        os.close(info_fd)
 
 
 def start_worker(
@@ -306,4 +340,5 @@ def start_worker(
     finally:
         if info_r is not None:
             os.close(fds[-1])
-    return Worker(proc, info_r)
+    # Read now, while PID 1 surely runs: its pid cannot have been reused by another process.
+    return Worker(proc, _sandbox_init(info_r) if info_r is not None else None)

@@ -16,10 +16,14 @@ import re
 import signal
 import sys
 from contextlib import redirect_stdout
-from types import FrameType
-from typing import Any, Optional
 
 from .common import Capture, apply_limits, become, receive_frame, send_frame
+
+# Annotations only (postponed): importing ``typing`` would slow every sandbox's start.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from types import FrameType
+    from typing import Any, Optional
 
 #: ANSI escape sequences (IPython colours its tracebacks).
 ANSI = re.compile(r"(?:\x1B[@-_]|[\x80-\x9F])[0-?]*[ -/]*[@-~]")

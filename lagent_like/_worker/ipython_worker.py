@@ -18,9 +18,13 @@ import linecache
 import os
 import sys
 import traceback
-from typing import Any, Optional
 
 from .common import apply_limits, become, receive_frame, send_frame
+
+# Annotations only (postponed): importing ``typing`` would slow every sandbox's start.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Optional
 
 MAX_OUTPUT = 100_000
 CONFIG: dict[str, Any] = {}
@@ -80,32 +84,36 @@ def cell_name(filename: str) -> str:
     return "Cell In[{}]".format(filename[len("<cell-") : -1])
 
 
-def short_traceback(exc: BaseException) -> str:
-    lines = []
-    if not isinstance(exc, SyntaxError):
-        lines.append("Traceback (most recent call last):\n")
-        previous: Optional[tuple[str, Optional[int], str]] = None
-        repeated = 0
-        for frame in traceback.extract_tb(exc.__traceback__):
-            if not frame.filename.startswith("<cell-"):
+def frame_lines(exc: BaseException) -> list[str]:
+    """The traceback entries of the user's cells, a run of one repeated line cut short."""
+    lines = ["Traceback (most recent call last):\n"]
+    previous: Optional[tuple[str, Optional[int], str]] = None
+    repeated = 0
+    for frame in traceback.extract_tb(exc.__traceback__):
+        if not frame.filename.startswith("<cell-"):
+            continue
+        key = (frame.filename, frame.lineno, frame.name)
+        if key == previous:
+            repeated += 1
+            if repeated >= 3:
                 continue
-            key = (frame.filename, frame.lineno, frame.name)
-            if key == previous:
-                repeated += 1
-                if repeated >= 3:
-                    continue
-            else:
-                if repeated > 2:
-                    lines.append(f"  [Previous line repeated {repeated - 2} more times]\n")
-                previous, repeated = key, 0
-            where = f"  {cell_name(frame.filename)}, line {frame.lineno}"
-            if frame.name != "<module>":
-                where += ", in " + frame.name
-            lines.append(where + "\n")
-            if frame.line:
-                lines.append("    " + frame.line.strip() + "\n")
-        if repeated > 2:
-            lines.append(f"  [Previous line repeated {repeated - 2} more times]\n")
+        else:
+            if repeated > 2:
+                lines.append(f"  [Previous line repeated {repeated - 2} more times]\n")
+            previous, repeated = key, 0
+        where = f"  {cell_name(frame.filename)}, line {frame.lineno}"
+        if frame.name != "<module>":
+            where += ", in " + frame.name
+        lines.append(where + "\n")
+        if frame.line:
+            lines.append("    " + frame.line.strip() + "\n")
+    if repeated > 2:
+        lines.append(f"  [Previous line repeated {repeated - 2} more times]\n")
+    return lines
+
+
+def short_traceback(exc: BaseException) -> str:
+    lines = [] if isinstance(exc, SyntaxError) else frame_lines(exc)
     for line in traceback.format_exception_only(type(exc), exc):
         if line.startswith('  File "<cell-'):
             name, _, rest = line[len('  File "') :].partition('"')

@@ -15,7 +15,8 @@ namespaces) it kills the child's session instead and works in a fresh directory.
 
 from __future__ import annotations
 
-# Imported once in the zygote so that each forked job finds them ready.
+# The modules marked ``noqa: F401`` are imported once in the zygote, so that each forked
+# job finds them ready.
 import collections  # noqa: F401
 import contextlib
 import datetime  # noqa: F401
@@ -23,6 +24,7 @@ import decimal  # noqa: F401
 import errno
 import fractions  # noqa: F401
 import functools  # noqa: F401
+import gc
 import io
 import itertools  # noqa: F401
 import json
@@ -39,12 +41,16 @@ import sys
 import tempfile
 import time
 import traceback
-from typing import Any
 
 from .common import Capture, apply_limits, become, send_frame, undumpable
 
+# Annotations only (postponed): importing ``typing`` would slow every sandbox's start.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
 #: The directories the code may write to inside the sandbox, emptied after every job.
-SCRATCH = ("/tmp", "/dev/shm")
+SCRATCH = ("/mnt/data", "/dev/shm")
 
 
 def cut(text: str, limit: int, total: int | None = None) -> str:
@@ -138,7 +144,9 @@ def child(config: dict[str, Any], job_fd: int, reply_fd: int, workdir: str, uid:
         job = dict(json.loads(stream.read()), **config["job"])
     apply_limits(config["limits"])
     if uid is not None:
+        # This job's own directory: an earlier job's uid or mode bits do not carry over.
         os.chown(workdir, uid, uid)
+        os.chmod(workdir, 0o700)
     become(uid)
     os.chdir(workdir)
     os.environ["HOME"] = os.environ["TMPDIR"] = workdir
@@ -220,7 +228,7 @@ def run_job(
     scratch: tuple[str, ...] = ()
     uid: int | None = None
     if config["sandboxed"]:
-        workdir, scratch = "/tmp", SCRATCH
+        workdir, scratch = SCRATCH[0], SCRATCH
         uid = 1_000_000 + secrets.randbelow(2_000_000_000) if os.geteuid() == 0 else None
     else:
         workdir = tempfile.mkdtemp(prefix="lagent_like_py_")
@@ -257,6 +265,9 @@ def main(config: dict[str, Any]) -> None:
 
         prctl(36, 1)  # PR_SET_CHILD_SUBREAPER: the job's orphans come to us to reap
     control = socket.socket(fileno=config["control_fd"])
+    # What the zygote holds now is shared by every job: keep the collector from touching
+    # (and so copying) those pages in each forked child.
+    gc.freeze()
     control.sendall(b'{"ready": true}')
     while True:
         try:

@@ -222,7 +222,7 @@ class IPythonInterpreter(BaseAction):
 
     Each session's worker runs in its own bubblewrap sandbox (see docs/isolation.rst):
     it reads only the Python installation (and ``read_only_paths``), writes only its
-    ``tmpfs`` work directory ``/tmp`` (also ``/mnt/data``, ``HOME`` and ``TMPDIR``; gone
+    ``tmpfs`` work directory ``/mnt/data`` (also ``/tmp``, ``HOME`` and ``TMPDIR``; gone
     when the session ends), sees no other process and, unless ``network=True``, no
     network. Its environment holds only ``PATH`` and the locale. The limits are applied
     before any code runs and cannot be raised by it.
@@ -246,7 +246,7 @@ class IPythonInterpreter(BaseAction):
         network: let the code use the network; the description then says so.
         isolation: ``'sandbox'`` (the default) or ``'process'``: a plain child process
             with rlimits only, unsafe for untrusted code.
-        disk_mb: size of a session's writable ``/tmp`` (and of ``/dev/shm``), in MB.
+        disk_mb: size of a session's writable ``/mnt/data`` (and of ``/dev/shm``), in MB.
         read_only_paths: host directories the code may read besides the Python
             installation (packages the operator allows).
         description: see :class:`BaseAction`.
@@ -408,9 +408,7 @@ class IPythonInterpreter(BaseAction):
         with self._workers_lock:
             worker = self._workers.get(session)
             if worker is None:
-                worker = self._workers[session] = _Worker(
-                    session, self._limits, self._spec, self._worker_module, self._worker_extra
-                )
+                worker = self._workers[session] = self._new_worker(session)
             return worker
 
     def _new_worker(self, session: str) -> _Worker:
@@ -421,9 +419,7 @@ class IPythonInterpreter(BaseAction):
         old.stop()
         with self._workers_lock:
             if self._workers.get(session) is old:
-                self._workers[session] = _Worker(
-                    session, self._limits, self._spec, self._worker_module, self._worker_extra
-                )
+                self._workers[session] = self._new_worker(session)
 
 
 def _positive_or_none(name: str, value: Optional[int]) -> Optional[int]:
@@ -437,10 +433,9 @@ def _positive_or_none(name: str, value: Optional[int]) -> Optional[int]:
 
 def _positive(name: str, value: int) -> int:
     """``value`` as an ``int``, checked to be positive."""
-    checked = _positive_or_none(name, value)
-    if checked is None:
+    if value is None:
         raise ValueError(f"{name} must be a positive integer, got None")
-    return checked
+    return int(_positive_or_none(name, value) or 0)
 
 
 def _seconds(value: float) -> str:

@@ -13,7 +13,7 @@ the parent makes two fresh pipes, hands their far ends to the zygote over a cont
 socket, writes the job into one and reads the reply from the other. The zygote forks a
 child that alone reads the job, drops to a fresh uid, runs the code and replies; when
 it ends (or its time is up) the zygote kills every other process of the sandbox,
-empties ``/tmp`` and ``/dev/shm`` and reports. A call then costs a ``fork``, and no call
+empties ``/mnt/data`` and ``/dev/shm`` and reports. A call then costs a ``fork``, and no call
 can see another's memory, files or processes. The parent reads at most
 :attr:`PythonInterpreter.max_reply_bytes` of a reply, so the cap holds whatever the code
 writes.
@@ -92,9 +92,9 @@ class _Worker:
 
     def run(self, job: dict[str, Any], timeout: float, cap: int) -> dict[str, Any]:
         """Send ``job``; the reply, or ``{"ok": False, "kind": ...}`` when there is none."""
-        deadline = time.monotonic() + timeout + _GRACE
         if not self.wait_ready(time.monotonic() + _START_TIMEOUT):
             return {"ok": False, "kind": "worker"}
+        deadline = time.monotonic() + timeout + _GRACE  # the sandbox's start is not the code's time
         job_r, job_w = os.pipe()
         reply_r, reply_w = os.pipe()
         try:
@@ -120,20 +120,14 @@ class _Worker:
             writer.join()
         done = self.message(deadline)
         if done is None:
-            return {"ok": False, "kind": "timeout" if time.monotonic() >= deadline else "worker"}
-        if done.get("timed_out"):
-            return {"ok": False, "kind": "timeout"}
-        if over:
-            return {"ok": False, "kind": "too_big"}
-        reply = _parse_frame(raw)
-        if reply is not None:
-            return reply
-        status = int(done.get("status") or 0)
-        if raw and os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0:
-            return {"ok": False, "kind": "garbled"}
-        if os.WIFSIGNALED(status):
-            return {"ok": False, "kind": "signal", "signal": os.WTERMSIG(status)}
-        return {"ok": False, "kind": "exit", "status": os.WEXITSTATUS(status)}
+            # The zygote did not report: the sandbox is replaced (a late report must not
+            # be read as the next call's).
+            return {
+                "ok": False,
+                "kind": "timeout" if time.monotonic() >= deadline else "worker",
+                "stuck": True,
+            }
+        return _outcome(done, raw, over)
 
     def alive(self) -> bool:
         return self.proc.poll() is None
@@ -142,6 +136,23 @@ class _Worker:
         """Kill the sandbox and everything in it; reap it."""
         self.control.close()
         self.proc.kill()
+
+
+def _outcome(done: dict[str, Any], raw: bytes, over: bool) -> dict[str, Any]:
+    """The reply of a job the zygote reported ``done``, read as ``raw`` (``over`` the cap)."""
+    if done.get("timed_out"):
+        return {"ok": False, "kind": "timeout"}
+    if over:
+        return {"ok": False, "kind": "too_big"}
+    reply = _parse_frame(raw)
+    if reply is not None:
+        return reply
+    status = int(done.get("status") or 0)
+    if raw and os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0:
+        return {"ok": False, "kind": "garbled"}
+    if os.WIFSIGNALED(status):
+        return {"ok": False, "kind": "signal", "signal": os.WTERMSIG(status)}
+    return {"ok": False, "kind": "exit", "status": os.WEXITSTATUS(status)}
 
 
 def _write_and_close(fd: int, data: bytes) -> None:
@@ -273,7 +284,7 @@ class PythonInterpreter(BaseAction):
             docs/isolation.rst) or ``'process'``: a plain child process with rlimits only,
             which can read what the agent's user can read and is unsafe for untrusted
             code.
-        disk_mb: size of the code's writable ``/tmp`` (and of ``/dev/shm``), in MB.
+        disk_mb: size of the code's writable ``/mnt/data`` (and of ``/dev/shm``), in MB.
         read_only_paths: host directories the code may read besides the Python
             installation (packages the operator allows).
         description: see :class:`BaseAction`.
@@ -380,7 +391,7 @@ class PythonInterpreter(BaseAction):
             reply = worker.run(job, self.code_timeout, self.max_reply_bytes)
             return reply
         finally:
-            self._pool.release(worker, reply.get("kind") not in ("worker",) and _zygote_answered(reply))
+            self._pool.release(worker, reply.get("kind") != "worker" and not reply.get("stuck"))
 
     def _error_text(self, reply: dict[str, Any]) -> str:
         kind = reply.get("kind")
@@ -415,11 +426,6 @@ class PythonInterpreter(BaseAction):
     def close(self) -> None:
         """Stop every sandbox of this interpreter. Calls after this fail."""
         self._finalizer()
-
-
-def _zygote_answered(reply: dict[str, Any]) -> bool:
-    """Whether the sandbox is known healthy after ``reply`` (else it is replaced)."""
-    return reply.get("kind") not in ("worker", "timeout_zygote")
 
 
 def _extract_code(command: str) -> str:
