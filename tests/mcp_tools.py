@@ -149,3 +149,35 @@ class McpCounter(BaseAction):
         """Count this session's calls."""
         context.state["n"] = context.state.get("n", 0) + 1
         return f"{context.session_id} call {context.state['n']} (request {context.call_id})"
+
+
+class McpSurrogate(BaseAction):
+    """Answer with text that is not valid Unicode."""
+
+    def run(self, text: str) -> str:
+        """Wrap the text in unpaired surrogates.
+
+        Args:
+            text: the text to wrap
+        """
+        return "\ud800" + text + "\udfff"
+
+
+class McpMemo(BaseAction):
+    """Remember a value per session."""
+
+    def run(self, context: ToolContext, value: Optional[str] = None) -> str:
+        """Store a value when one is given; answer with the stored one.
+
+        Args:
+            value: the value to store
+        """
+        if value is not None:
+            context.state["value"] = value
+        return str(context.state.get("value"))
+
+
+# -- helpers of the tests (not tools) ------------------------------------------------
+
+#: The bearer token the tests' HTTP servers require.
+TOKEN = "test-token-0123456789"

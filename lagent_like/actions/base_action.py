@@ -13,7 +13,7 @@ import inspect
 import itertools
 import types
 from abc import ABCMeta
-from typing import Any, Awaitable, Callable, Coroutine, NamedTuple, Optional, Union
+from typing import Any, Awaitable, Callable, ClassVar, Coroutine, NamedTuple, Optional, Union
 
 from .._private.describe import ApiSpec, copy_description
 from .._private.docstrings import DocstringSyntaxError, parse_docstring
@@ -251,7 +251,8 @@ class BaseAction(metaclass=ToolMeta):
     ``RetryPolicy`` or ``None``), ``circuit_breaker`` (a factory returning a
     ``CircuitBreaker`` per API, or ``None``), and ``blocking`` (``False`` runs a cheap sync
     API inline on an async executor's loop instead of in a worker thread). Left unset,
-    the executor's settings apply.
+    the executor's settings apply. ``executes_code = True`` marks a tool that runs code
+    it is given (the interpreters): ``serve-mcp`` serves such tools only when named.
 
     Args:
         description: a Lagent description dict to use instead of the class's
@@ -268,6 +269,7 @@ class BaseAction(metaclass=ToolMeta):
     retry: Any = UNSET
     circuit_breaker: Any = UNSET
     blocking: bool = True
+    executes_code: ClassVar[bool] = False
 
     def __init__(
         self,

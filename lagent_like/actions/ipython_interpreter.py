@@ -424,6 +424,9 @@ class IPythonInterpreter(BaseAction):
         enable: see :class:`BaseAction`.
     """
 
+    #: Runs code a model wrote: ``serve-mcp`` offers it only when named.
+    executes_code = True
+
     def __init__(
         self,
         timeout: float = 60.0,

@@ -477,6 +477,9 @@ class PythonInterpreter(BaseAction):
         enable: see :class:`BaseAction`.
     """
 
+    #: Runs code a model wrote: ``serve-mcp`` offers it only when named.
+    executes_code = True
+
     def __init__(
         self,
         answer_symbol: Optional[str] = None,

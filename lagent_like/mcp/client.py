@@ -21,10 +21,11 @@ next call starts a new connection (or a new server process).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import sys
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager, AsyncExitStack
 from typing import TYPE_CHECKING, Any, Callable, Optional, TextIO
 
@@ -36,6 +37,7 @@ import mcp_types as types  # noqa: E402 - only after the check above, which expl
 from mcp.client.session import ClientSession  # noqa: E402
 from mcp.client.stdio import StdioServerParameters, stdio_client  # noqa: E402
 from mcp.client.streamable_http import streamable_http_client  # noqa: E402
+from mcp.shared._httpx_utils import create_mcp_http_client  # noqa: E402
 from mcp.shared.exceptions import MCPError  # noqa: E402
 
 from .._private.describe import ApiSpec, copy_description  # noqa: E402
@@ -97,7 +99,23 @@ class _Connection:
         return not self.task.done()
 
 
+def _cause(exc: BaseException) -> BaseException:
+    """The error that really happened, out of the exception groups task groups wrap it in.
+
+    The SDK's transports run in task groups, so a refused connection arrives as
+    "ExceptionGroup: unhandled errors in a TaskGroup (1 sub-exception)"; the first
+    member that is not a cancellation (a consequence, not a cause) is the reason.
+    """
+    while True:
+        members = getattr(exc, "exceptions", None)
+        if not isinstance(members, (list, tuple)) or not members:
+            return exc
+        causes = [m for m in members if not isinstance(m, asyncio.CancelledError)]
+        exc = (causes or list(members))[0]
+
+
 def _reason(exc: BaseException) -> str:
+    exc = _cause(exc)
     text = str(exc)
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
@@ -158,6 +176,9 @@ class MCPToolkit(BaseAction, register=False):
         args: its arguments, e.g. ``('-m', 'my_server')``.
         env: environment variables for the server process, on top of a safe default set.
         url: the streamable-HTTP endpoint of a running server (instead of ``command``).
+        token: the bearer token the HTTP server requires (sent as ``Authorization:
+            Bearer <token>``), e.g. the one ``serve-mcp --transport http`` printed.
+        headers: more HTTP headers to send with every request.
         name: the toolkit name, the prefix of every call (``'MCP.<tool>'``).
         description: the toolkit description for the model (default: the server's
             instructions, or a sentence naming the server).
@@ -183,6 +204,8 @@ class MCPToolkit(BaseAction, register=False):
         env: Optional[Mapping[str, str]] = None,
         url: Optional[str] = None,
         *,
+        token: Optional[str] = None,
+        headers: Optional[Mapping[str, str]] = None,
         name: str = "MCP",
         description: Optional[str] = None,
         timeout: Optional[float] = 30.0,
@@ -200,6 +223,9 @@ class MCPToolkit(BaseAction, register=False):
         self._args = [str(a) for a in args]
         self._env = dict(env) if env is not None else None
         self._url = url
+        self._headers = dict(headers or {})
+        if token is not None:
+            self._headers["Authorization"] = f"Bearer {token}"
         self._request_timeout = timeout
         self._connect_timeout = connect_timeout
         self._errlog = errlog
@@ -301,9 +327,17 @@ class MCPToolkit(BaseAction, register=False):
 
     def _transport(self) -> AbstractAsyncContextManager[Any]:
         if self._url is not None:
-            return streamable_http_client(self._url)
+            return self._http_transport(self._url)
         params = StdioServerParameters(command=str(self._command), args=self._args, env=self._env)
         return stdio_client(params, errlog=self._errlog if self._errlog is not None else sys.stderr)
+
+    @contextlib.asynccontextmanager
+    async def _http_transport(self, url: str) -> AsyncIterator[Any]:
+        # The SDK's transport leaves a client it is given open: close it here.
+        # Nested, not parenthesized: the package must still compile on Python 3.9.
+        async with create_mcp_http_client(headers=self._headers) as client:  # noqa: SIM117
+            async with streamable_http_client(url, http_client=client) as streams:
+                yield streams
 
     async def _own_session(self, ready: asyncio.Future[ClientSession], stop: asyncio.Event) -> None:
         """Open the transport and session, hand the session over, and hold both until ``stop``.

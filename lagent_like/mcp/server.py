@@ -11,13 +11,13 @@ cannot route (unknown or disabled tools) as MCP errors.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import itertools
 import json
-import socket
+import re
 import sys
-import threading
-import weakref
+from collections.abc import AsyncIterator, Sequence
 from typing import TYPE_CHECKING, Any, Optional, Union
 
 from ._sdk import require_mcp
@@ -35,16 +35,30 @@ from .. import __version__  # noqa: E402
 from ..actions.async_executor import AsyncActionExecutor  # noqa: E402
 from ..exceptions import ToolNotFoundError  # noqa: E402
 from ..schema import ActionReturn, ActionStatusCode  # noqa: E402
+from ._http import HttpGuard, allowed_hosts_for, listen, resolve_token  # noqa: E402
 
 if TYPE_CHECKING:
     from mcp.server.context import ServerRequestContext
 
     from ..actions.action_executor import ActionExecutor
 
-__all__ = ["DEFAULT_MAX_ARGUMENT_CHARS", "build_mcp_server", "serve_mcp"]
+__all__ = [
+    "DEFAULT_MAX_ARGUMENT_CHARS",
+    "DEFAULT_MAX_CLIENT_CALLS",
+    "DEFAULT_QUEUE_TIMEOUT",
+    "build_mcp_server",
+    "serve_mcp",
+    "valid_text",
+]
 
 #: Arguments longer than this (as JSON text) are refused before reaching a tool.
 DEFAULT_MAX_ARGUMENT_CHARS = 1_000_000
+
+#: Calls of one client that run at once (below the executor's smallest default pool, 5).
+DEFAULT_MAX_CLIENT_CALLS = 4
+
+#: Seconds a call beyond a client's share waits for its turn.
+DEFAULT_QUEUE_TIMEOUT = 60.0
 
 #: Transports :func:`serve_mcp` speaks.
 TRANSPORTS = ("stdio", "http")
@@ -65,14 +79,17 @@ def _callable(executor: ActionExecutor, name: str) -> bool:
 
 
 def _error_result(text: str) -> types.CallToolResult:
-    return types.CallToolResult(content=[types.TextContent(text=text)], is_error=True)
+    return types.CallToolResult(content=[types.TextContent(text=valid_text(text))], is_error=True)
 
 
 def _to_result(ret: ActionReturn) -> types.CallToolResult:
-    """An ``ActionReturn`` as MCP content; every state but ``SUCCESS`` is an error result."""
+    """An ``ActionReturn`` as MCP content; every state but ``SUCCESS`` is an error result.
+
+    Every string is made valid Unicode here, before any transport encodes it.
+    """
     failed = ret.state != ActionStatusCode.SUCCESS
     text = (ret.errmsg or ret.format_result()) if failed else ret.format_result()
-    return types.CallToolResult(content=[types.TextContent(text=text)], is_error=failed)
+    return types.CallToolResult(content=[types.TextContent(text=valid_text(text))], is_error=failed)
 
 
 def _oversized(arguments: dict[str, Any], limit: Optional[int]) -> Optional[str]:
@@ -85,45 +102,121 @@ def _oversized(arguments: dict[str, Any], limit: Optional[int]) -> Optional[str]
     return f"the arguments are {size} characters of JSON; this server accepts at most {limit}"
 
 
-class _Sessions:
-    """One executor session per MCP connection, so each client has its own ``ToolContext.state``.
+_SURROGATES = re.compile("[\ud800-\udfff]")
 
-    The state is dropped when the SDK discards the connection's session object.
+
+def valid_text(text: str) -> str:
+    """``text`` as valid Unicode: surrogate pairs joined, each unpaired one U+FFFD.
+
+    A Python ``str`` may hold surrogates (from ``surrogateescape``, JSON ``\\ud800``
+    escapes or careless slicing) that no transport can encode as UTF-8; one of them in
+    a result used to end the stdio server.
+    """
+    if text.isascii() or _SURROGATES.search(text) is None:
+        return text
+    return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+
+
+def _valid_json(value: Any) -> Any:
+    """``value`` (JSON data) with every string made :func:`valid_text`."""
+    if isinstance(value, str):
+        return valid_text(value)
+    if isinstance(value, dict):
+        return {valid_text(str(k)): _valid_json(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_valid_json(v) for v in value]
+    return value
+
+
+class _Sessions:
+    """An executor session per MCP connection, ended (``executor.end_session``) with it.
+
+    A connection of the handshake protocol (stdio, or an HTTP session with an
+    ``Mcp-Session-Id``) keeps one session for its lifetime, so each client has its own
+    ``ToolContext.state`` (and interpreter session). A request without a session (the
+    2026-07-28 protocol) gets a session of its own that ends with the request: there is
+    no client to keep state for, and sharing one would let strangers see each other's.
     """
 
     def __init__(self, executor: ActionExecutor) -> None:
         self._executor = executor
-        self._ids: weakref.WeakKeyDictionary[Any, str] = weakref.WeakKeyDictionary()
         self._count = itertools.count(1)
-        self._lock = threading.Lock()
 
-    def id_of(self, connection: Any) -> Optional[str]:
-        """The session id of ``connection`` (``None``, the default session, if it cannot be tracked)."""
-        if connection is None:
-            return None
-        with self._lock:
-            try:
-                return self._ids[connection]
-            except KeyError:
-                pass
-            except TypeError:  # not weakly referenceable: share the default session
-                return None
-            session_id = f"mcp-{next(self._count)}"
-            self._ids[connection] = session_id
-            weakref.finalize(connection, self._executor.end_session, session_id)
-            return session_id
+    def id_of(self, ctx: ServerRequestContext[Any]) -> str:
+        """The executor session of the request's connection, opened on first use."""
+        connection = getattr(ctx.session, "_connection", None)
+        state = getattr(connection, "state", None)
+        if connection is None or not isinstance(state, dict):
+            # No connection object to hang the session on (not expected in mcp 2.x):
+            # the request still gets a session of its own, never a shared one.
+            return f"mcp-request-{next(self._count)}"
+        session_id = state.get(_SESSION_KEY)
+        if session_id is None:
+            session_id = state[_SESSION_KEY] = f"mcp-{next(self._count)}"
+            connection.exit_stack.push_async_callback(self._end, session_id)
+        return str(session_id)
+
+    async def _end(self, session_id: str) -> None:
+        # Ending a session may stop a process (an interpreter's): not on the loop.
+        await anyio.to_thread.run_sync(self._executor.end_session, session_id)
 
 
-def _connection_of(ctx: ServerRequestContext[Any]) -> Any:
-    """The object that stands for the client behind a request, or ``None`` if there is none.
+#: Where a connection's ``state`` keeps its executor session id.
+_SESSION_KEY = "lagent_like.session_id"
 
-    Handlers get a per-request ``ServerSession``; the per-client connection behind it
-    is private in mcp 2.x (hence ``getattr``). Requests of the 2026-07-28 protocol are
-    self-contained, each with a connection of its own: there is no client to key on.
+
+def _client_key(ctx: ServerRequestContext[Any], session_id: str) -> Any:
+    """Whose share of the server a request counts against.
+
+    A connection with a lifetime is one client. Sessionless requests are counted by
+    the peer address they come from (all in-process ones together).
     """
-    if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
-        return None
-    return getattr(ctx.session, "_connection", None)
+    if ctx.protocol_version not in MODERN_PROTOCOL_VERSIONS:
+        return session_id
+    client = getattr(ctx.request, "client", None)
+    return ("peer", getattr(client, "host", None))
+
+
+class _ClientLimits:
+    """At most ``limit`` calls of one client run at once; the others queue, for a while.
+
+    The executor has a fixed number of worker threads: without a per-client limit,
+    one client sending many slow calls holds all of them and every other client's
+    trivial call waits. Runs on the server's event loop only, so it needs no lock.
+    """
+
+    def __init__(self, limit: Optional[int], timeout: Optional[float]) -> None:
+        self._limit = limit
+        self._timeout = timeout
+        self._gates: dict[Any, tuple[anyio.Semaphore, list[int]]] = {}
+
+    @contextlib.asynccontextmanager
+    async def slot(self, key: Any) -> AsyncIterator[Optional[str]]:
+        """Hold one of ``key``'s slots; yields why the call is refused (``None``: go on)."""
+        if self._limit is None:
+            yield None
+            return
+        gate, users = self._gates.get(key) or self._gates.setdefault(key, (anyio.Semaphore(self._limit), [0]))
+        users[0] += 1
+        try:
+            try:
+                with anyio.fail_after(self._timeout):
+                    await gate.acquire()
+            except TimeoutError:
+                yield (
+                    f"this client already has {self._limit} calls running; this call waited "
+                    f"{self._timeout:g}s for one of them to finish. Wait for your calls to end, "
+                    "then try again"
+                )
+                return
+            try:
+                yield None
+            finally:
+                gate.release()
+        finally:
+            users[0] -= 1
+            if not users[0]:
+                self._gates.pop(key, None)
 
 
 async def _run_call(
@@ -147,6 +240,8 @@ def build_mcp_server(
     name: str = "lagent-like",
     instructions: Optional[str] = None,
     max_argument_chars: Optional[int] = DEFAULT_MAX_ARGUMENT_CHARS,
+    max_client_calls: Optional[int] = DEFAULT_MAX_CLIENT_CALLS,
+    queue_timeout: Optional[float] = DEFAULT_QUEUE_TIMEOUT,
 ) -> Server[Any]:
     """Build the low-level MCP server that offers ``executor``'s tools.
 
@@ -157,11 +252,17 @@ def build_mcp_server(
         instructions: text announced to clients on connection, if any.
         max_argument_chars: calls whose arguments exceed this many characters of JSON are
             refused with an error result; ``None`` for no limit.
+        max_client_calls: how many calls of one client run at once; later ones queue.
+            Keep it below the executor's ``max_workers`` so that one busy client leaves
+            threads for the others. ``None`` for no limit.
+        queue_timeout: seconds a queued call waits for its turn before it is answered
+            with an error result; ``None`` waits as long as it takes.
 
     Each MCP connection is its own executor session: tools taking a
-    :class:`~lagent_like.ToolContext` see one ``state`` dict per connected client
-    (clients of the sessionless 2026-07-28 protocol share the default session), and
-    the MCP request id as ``call_id``.
+    :class:`~lagent_like.ToolContext` see one ``state`` dict per connected client and
+    the MCP request id as ``call_id``; ``executor.end_session`` runs when the
+    connection ends. A request without a session (the 2026-07-28 protocol) is a
+    session of its own, ended with the request.
 
     Returns:
         The SDK ``Server``; run it with ``server.run(read, write,
@@ -169,6 +270,7 @@ def build_mcp_server(
     """
 
     sessions = _Sessions(executor)
+    limits = _ClientLimits(max_client_calls, queue_timeout)
 
     async def list_tools(
         ctx: ServerRequestContext[Any], params: Optional[types.PaginatedRequestParams]
@@ -181,19 +283,23 @@ def build_mcp_server(
         if not _callable(executor, params.name):
             # The spec's rule: a tool that cannot be found is a protocol error, not a result.
             raise MCPError(
-                types.INVALID_PARAMS, f"unknown tool {params.name!r}; call tools/list for the tools"
+                types.INVALID_PARAMS,
+                valid_text(f"unknown tool {params.name!r}; call tools/list for the tools"),
             )
         arguments = params.arguments or {}
         refused = _oversized(arguments, max_argument_chars)
         if refused is not None:
             return _error_result(refused)
-        session_id = sessions.id_of(_connection_of(ctx))
+        session_id = sessions.id_of(ctx)
         call_id = None if ctx.request_id is None else str(ctx.request_id)
-        try:
-            ret = await _run_call(executor, params.name, arguments, session_id, call_id)
-        except Exception as exc:  # noqa: BLE001 - an executor bug must not take the server down
-            return _error_result(f"the server failed to run {params.name!r}: {type(exc).__name__}: {exc}")
-        return _to_result(ret)
+        async with limits.slot(_client_key(ctx, session_id)) as busy:
+            if busy is not None:
+                return _error_result(busy)
+            try:
+                ret = await _run_call(executor, params.name, arguments, session_id, call_id)
+                return _to_result(ret)
+            except Exception as exc:  # noqa: BLE001 - an executor bug must not take the server down
+                return _error_result(f"the server failed to run {params.name!r}: {type(exc).__name__}: {exc}")
 
     return Server(
         name,
@@ -209,31 +315,34 @@ async def _serve_stdio(server: Server[Any]) -> None:
         await server.run(read_stream, write_stream, server.create_initialization_options())
 
 
-def _listen(host: str, port: int) -> socket.socket:
-    """A bound socket, so that port 0 gets a free port known before serving starts."""
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    try:
-        sock.bind((host, port))
-        # Listening at once queues clients that connect before the app is up.
-        sock.listen(128)
-    except OSError:
-        sock.close()
-        raise
-    return sock
-
-
-def _serve_http(server: Server[Any], host: str, port: int, ready_message: bool) -> None:
+def _serve_http(
+    server: Server[Any],
+    host: str,
+    port: int,
+    ready_message: bool,
+    token: Optional[str],
+    allowed_hosts: Sequence[str],
+) -> None:
     import uvicorn
+    from mcp.server.transport_security import TransportSecuritySettings
 
-    app = server.streamable_http_app(host=host)
-    sock = _listen(host, port)
+    required, generated = resolve_token(token)
+    # The guard checks Host and Origin for any bind address; the SDK's own check
+    # (of loopback names only) would repeat it.
+    app = server.streamable_http_app(
+        host=host, transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False)
+    )
+    guarded = HttpGuard(app, required, allowed_hosts_for(host, allowed_hosts))
+    sock = listen(host, port)
     bound = sock.getsockname()[1]
+    shown = f"[{host}]" if ":" in host else host
     if ready_message:
         # Stdout may be the data channel of a caller: announce on stderr.
-        print(f"serving MCP on http://{host}:{bound}/mcp", file=sys.stderr, flush=True)
-    config = uvicorn.Config(app, log_level="warning", lifespan="on")
+        print(f"serving MCP on http://{shown}:{bound}/mcp", file=sys.stderr, flush=True)
+        if generated:
+            # As Jupyter does: the operator copies it into the client's configuration.
+            print(f"bearer token: {required}", file=sys.stderr, flush=True)
+    config = uvicorn.Config(guarded, log_level="warning", lifespan="on")
     try:
         uvicorn.Server(config).run(sockets=[sock])
     finally:
@@ -248,6 +357,10 @@ def serve_mcp(
     port: int = 8000,
     name: str = "lagent-like",
     ready_message: bool = True,
+    token: Optional[str] = None,
+    allowed_hosts: Sequence[str] = (),
+    max_client_calls: Optional[int] = DEFAULT_MAX_CLIENT_CALLS,
+    queue_timeout: Optional[float] = DEFAULT_QUEUE_TIMEOUT,
 ) -> None:
     """Serve ``executor``'s tools over MCP until the client leaves (stdio) or the process stops.
 
@@ -255,20 +368,33 @@ def serve_mcp(
         executor: the tools to serve (or a server made by :func:`build_mcp_server`).
         transport: ``'stdio'`` (the process's stdin and stdout carry the protocol, as
             MCP hosts launch servers) or ``'http'`` (streamable HTTP at ``/mcp``).
-        host: the address to listen on (``http``). Loopback addresses also turn on the
-            SDK's DNS-rebinding protection.
+        host: the address to listen on (``http``). Requests must name it (or one of
+            ``allowed_hosts``) in ``Host`` and in ``Origin`` when they send one.
         port: the port to listen on (``http``); ``0`` picks a free one.
         name: the server name announced to clients.
-        ready_message: for ``http``, print ``serving MCP on <url>`` to stderr once listening.
+        ready_message: for ``http``, print ``serving MCP on <url>`` to stderr once
+            listening, and then ``bearer token: <token>`` when the token was generated.
+        token: the bearer token every HTTP request must carry; by default read from
+            ``$LAGENT_LIKE_MCP_TOKEN`` or the file named by ``$LAGENT_LIKE_MCP_TOKEN_FILE``,
+            else generated.
+        allowed_hosts: more names clients may use in ``Host``/``Origin`` (a DNS name or a
+            proxy's), besides the bind address (and ``localhost`` for loopback addresses).
+        max_client_calls: see :func:`build_mcp_server`.
+        queue_timeout: see :func:`build_mcp_server`.
 
     Raises:
-        ValueError: ``transport`` is not one of ``'stdio'``, ``'http'``.
-        OSError: the HTTP address cannot be bound.
+        ValueError: ``transport`` is not ``'stdio'`` or ``'http'``, or a given token is empty.
+        OSError: the HTTP address cannot be bound, or a token file cannot be read.
     """
     if transport not in TRANSPORTS:
         raise ValueError(f"transport must be one of {list(TRANSPORTS)}, got {transport!r}")
-    server = executor if isinstance(executor, Server) else build_mcp_server(executor, name=name)
+    if isinstance(executor, Server):
+        server = executor
+    else:
+        server = build_mcp_server(
+            executor, name=name, max_client_calls=max_client_calls, queue_timeout=queue_timeout
+        )
     if transport == "stdio":
         anyio.run(_serve_stdio, server)
     else:
-        _serve_http(server, host, port, ready_message)
+        _serve_http(server, host, port, ready_message, token, allowed_hosts)
