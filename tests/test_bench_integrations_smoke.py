@@ -28,6 +28,9 @@ def test_mcp_benchmark_reports_every_row() -> None:
         "Echo through MCPToolkit, stdio",
         "Echo through MCPToolkit, streamable HTTP",
         "stdio toolkit cold start (spawn, handshake, list)",
+        "SDK client -> SDK MCPServer under uvicorn (floor)",
+        "SDK client -> serve_mcp over HTTP",
+        "ratio serve_mcp / SDK server (target <= 1.5)",
     ]
     assert all(ms > 0 for ms in rows.values())
 
