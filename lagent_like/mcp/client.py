@@ -2,7 +2,7 @@
 
 MCP servers publish tools as name + description + JSON Schema; agents here call tools
 through an :class:`~lagent_like.ActionExecutor`. ``MCPToolkit`` connects to a server
-(a command spoken to over stdio, or a streamable-HTTP URL), lists its tools once and
+(a command spoken to over stdio, or a streamable-HTTP URL), lists its tools and
 becomes a toolkit whose APIs are those tools: ``executor('MCP.search', '{...}')``
 works, and ``get_actions_info()``, the function-calling exports and ReAct prompts
 include them. Each API is checked against the server's own schema (through
@@ -155,6 +155,47 @@ def _error_text(result: types.CallToolResult) -> str:
     return text or "the MCP tool reported an error without a message"
 
 
+class _BadResult(Exception):
+    """A result whose structured content breaks the tool's own output schema."""
+
+
+class _Session(ClientSession):
+    """The SDK session, with a result that breaks its output schema told apart.
+
+    The SDK raises a bare ``RuntimeError`` for it, which cannot be told from a broken
+    connection; the server did answer, so the call is an error record and the
+    connection stays.
+    """
+
+    async def validate_tool_result(self, name: str, result: types.CallToolResult) -> None:
+        try:
+            await super().validate_tool_result(name, result)
+        except RuntimeError as exc:
+            # jsonschema's own text runs to many lines: keep its first, with the path.
+            cause = exc.__cause__
+            detail = getattr(cause, "message", None)
+            if not isinstance(detail, str):
+                raise _BadResult(str(exc)) from exc
+            path = ".".join(str(part) for part in getattr(cause, "absolute_path", ()))
+            raise _BadResult(f"at {path!r}: {detail}" if path else detail) from exc
+
+
+def _definitions(tools: list[types.Tool]) -> list[dict[str, Any]]:
+    return [tool.model_dump(by_alias=True, exclude_none=True) for tool in tools]
+
+
+def _mcp_extras(tool: types.Tool) -> dict[str, Any]:
+    """What MCP says about a tool beyond name, description and input: kept to serve it again."""
+    extras: dict[str, Any] = {}
+    if tool.title is not None:
+        extras["title"] = tool.title
+    if tool.annotations is not None:
+        extras["annotations"] = tool.annotations.model_dump(by_alias=True, exclude_none=True)
+    if tool.output_schema is not None:
+        extras["outputSchema"] = copy_description(tool.output_schema)
+    return extras
+
+
 class MCPToolkit(BaseAction, register=False):
     """The tools of an MCP server as one toolkit: ``executor('MCP.<tool>', args)``.
 
@@ -165,11 +206,14 @@ class MCPToolkit(BaseAction, register=False):
     Schema before the call is sent, and exported again with that schema by the
     executor's ``to_openai_tools()`` / ``to_mcp_tools()``.
 
-    The tool list is read once: tools the server adds later are not offered (build a
-    new toolkit). Calls are forwarded over one session owned by a background thread;
-    when the server dies, the call gives ``HTTP_ERROR`` and the next call reconnects
-    (starting the command again). ``close()`` (or ``with MCPToolkit(...) as mcp:``)
-    ends the session and the server process.
+    The tool list is read again on every (re)connection and when the server announces
+    a change (``notifications/tools/list_changed``); the APIs then follow it, and
+    listeners given to :meth:`on_tools_changed` (e.g. ``executor.refresh``) are told.
+    Calls are forwarded over one session owned by a background thread; when the server
+    dies, the call gives ``HTTP_ERROR`` and the next call reconnects (starting the
+    command again). A result whose structured content breaks the tool's own output
+    schema is an ``API_ERROR`` record; the connection stays. ``close()`` (or ``with
+    MCPToolkit(...) as mcp:``) ends the session and the server process.
 
     Args:
         command: the program that runs a stdio MCP server, e.g. ``'python'``.
@@ -233,9 +277,15 @@ class MCPToolkit(BaseAction, register=False):
         self._conn: Optional[_Connection] = None
         self._connecting: Optional[asyncio.Lock] = None
         self._closed = False
+        self._wanted = set(include) if include is not None else None
+        self._parser_class = parser
+        self._listeners: list[Callable[[], None]] = []
+        self._background: set[asyncio.Task[None]] = set()
+        self._listing: list[types.Tool] = []
+        self._built = False
         self._loop = _LoopThread(f"lagent-like-mcp-{name}")
         try:
-            listing = self._loop.run(self._first_listing(), self._wait(connect=True))
+            info, instructions = self._loop.run(self._first_listing(), self._wait(connect=True))
         except BaseException as exc:
             self._loop.stop()
             if isinstance(exc, MCPConnectionError):
@@ -243,24 +293,15 @@ class MCPToolkit(BaseAction, register=False):
             raise MCPConnectionError(
                 f"cannot list the tools of the MCP server {self._target}: {_reason(exc)}"
             ) from exc
-        self.server_info: Optional[types.Implementation] = listing[1]
-        self.skipped: dict[str, str] = {}
-        wanted = set(include) if include is not None else None
-        self._apis: dict[str, SchemaTool] = {}
-        self._served: dict[str, dict[str, Any]] = {}
-        for tool in listing[0]:
-            if wanted is None or tool.name in wanted:
-                self._add_api(tool)
-        toolkit = {
-            "name": name,
-            "description": description or listing[2] or f"Tools of the MCP server {self._server_label()}.",
-            "api_list": [api.description for api in self._apis.values()],
-        }
+        self.server_info: Optional[types.Implementation] = info
+        self._toolkit_name = name
+        self._toolkit_text = description or instructions or f"Tools of the MCP server {self._server_label()}."
         try:
-            super().__init__(toolkit, parser, enable)
+            self._build(self._listing, enable)
         except BaseException:
             self.close()
             raise
+        self._built = True
 
     # -- construction ------------------------------------------------------------
 
@@ -279,19 +320,39 @@ class MCPToolkit(BaseAction, register=False):
         info = self.server_info
         return f"{info.name!r}" if info is not None and info.name else self._target
 
-    def _add_api(self, tool: types.Tool) -> None:
-        """Make one server tool an API, or note in ``skipped`` why it cannot be one."""
-        definition = {
-            "name": tool.name,
-            "description": tool.description or "",
-            "inputSchema": tool.input_schema,
+    def _build(self, tools: list[types.Tool], enable: bool) -> None:
+        """Make the server's ``tools`` this toolkit's APIs (again, after a change).
+
+        Each piece is built aside and swapped in whole, so a call running meanwhile
+        sees the old toolkit or the new one, never a mix.
+        """
+        apis: dict[str, SchemaTool] = {}
+        served: dict[str, dict[str, Any]] = {}
+        extras: dict[str, dict[str, Any]] = {}
+        skipped: dict[str, str] = {}
+        for tool in tools:
+            if self._wanted is not None and tool.name not in self._wanted:
+                continue
+            definition = {
+                "name": tool.name,
+                "description": tool.description or "",
+                "inputSchema": tool.input_schema,
+            }
+            try:
+                apis[tool.name] = SchemaTool(definition, self._forwarder(tool.name))
+            except ToolDefinitionError as exc:
+                logger().warning("MCP tool %r left out: %s", tool.name, exc)
+                skipped[tool.name] = str(exc)
+                continue
+            served[tool.name] = copy_description(tool.input_schema)
+            extras[tool.name] = _mcp_extras(tool)
+        toolkit = {
+            "name": self._toolkit_name,
+            "description": self._toolkit_text,
+            "api_list": [api.description for api in apis.values()],
         }
-        try:
-            self._apis[tool.name] = SchemaTool(definition, self._forwarder(tool.name))
-            self._served[tool.name] = copy_description(tool.input_schema)
-        except ToolDefinitionError as exc:
-            logger().warning("MCP tool %r left out: %s", tool.name, exc)
-            self.skipped[tool.name] = str(exc)
+        self._apis, self._served, self._extras, self.skipped = apis, served, extras, skipped
+        super().__init__(toolkit, self._parser_class, enable)
 
     def _forwarder(self, tool: str) -> Callable[..., ActionReturn]:
         def forward(**arguments: Any) -> ActionReturn:
@@ -349,7 +410,7 @@ class MCPToolkit(BaseAction, register=False):
                 streams = await stack.enter_async_context(self._transport())
                 # No session-wide read timeout: a starting server may take seconds to read
                 # the handshake; connecting has its own limit, calls pass theirs.
-                session = ClientSession(streams[0], streams[1])
+                session = _Session(streams[0], streams[1], message_handler=self._on_message)
                 await stack.enter_async_context(session)
                 await session.initialize()
                 ready.set_result(session)
@@ -365,7 +426,7 @@ class MCPToolkit(BaseAction, register=False):
                 logger().info("MCP session with %s ended: %s", self._target, _reason(exc))
 
     async def _session(self) -> ClientSession:
-        """The live session, connecting first when there is none (or it died)."""
+        """The live session, connecting (and listing the tools again) when there is none."""
         if self._connecting is None:
             self._connecting = asyncio.Lock()
         async with self._connecting:
@@ -383,7 +444,50 @@ class MCPToolkit(BaseAction, register=False):
                 await asyncio.gather(task, return_exceptions=True)
                 raise
             self._conn = _Connection(session, stop, task)
+            try:
+                # A new server process may offer other tools; listing also lets the SDK
+                # check results against their output schemas without a tools/list per call.
+                await self._relist(session)
+            except BaseException:
+                await self._drop(session)
+                raise
             return session
+
+    async def _relist(self, session: ClientSession) -> None:
+        """Read the server's tool list again; rebuild the APIs when it changed."""
+        try:
+            tools = await asyncio.wait_for(_all_tools(session), self._connect_timeout)
+        except Exception as exc:
+            raise MCPConnectionError(
+                f"the MCP server {self._target} did not list its tools: {_reason(exc)}"
+            ) from exc
+        if self._built and _definitions(tools) != _definitions(self._listing):
+            self._listing = tools
+            self._build(tools, self._enable)
+            for listener in list(self._listeners):
+                try:
+                    listener()
+                except Exception as exc:  # noqa: BLE001 - a listener's bug must not break the toolkit
+                    logger().warning("MCP toolkit %s: a tools-changed listener failed: %s", self.name, exc)
+        self._listing = tools
+
+    async def _on_message(self, message: Any) -> None:
+        """The session's notifications: a changed tool list is read again, in the background."""
+        if isinstance(message, types.ToolListChangedNotification):
+            conn = self._conn
+            if conn is None:
+                return
+            # Not awaited here: the listing's answer arrives through the loop that is
+            # delivering this notification.
+            task = asyncio.get_running_loop().create_task(self._relist_quietly(conn.session))
+            self._background.add(task)
+            task.add_done_callback(self._background.discard)
+
+    async def _relist_quietly(self, session: ClientSession) -> None:
+        try:
+            await self._relist(session)
+        except Exception as exc:  # noqa: BLE001 - the next call reconnects and lists again
+            logger().info("MCP toolkit %s: re-reading the tool list failed: %s", self._target, _reason(exc))
 
     async def _drop(self, session: Optional[ClientSession] = None) -> None:
         """End the current connection (only if it is ``session``'s, when given) and wait for it.
@@ -402,21 +506,17 @@ class MCPToolkit(BaseAction, register=False):
             conn.task.cancel()
             await asyncio.gather(conn.task, return_exceptions=True)
 
-    async def _first_listing(self) -> tuple[list[types.Tool], Optional[types.Implementation], Optional[str]]:
-        """``(tools, server info, instructions)`` read over a fresh connection."""
+    async def _first_listing(self) -> tuple[Optional[types.Implementation], Optional[str]]:
+        """``(server info, instructions)`` of a fresh connection; the tools land in ``_listing``."""
         try:
             session = await self._session()
+        except MCPConnectionError:
+            raise
         except Exception as exc:
             raise MCPConnectionError(
                 f"cannot connect to the MCP server {self._target}: {_reason(exc)}"
             ) from exc
-        try:
-            tools = await asyncio.wait_for(_all_tools(session), self._connect_timeout)
-        except Exception as exc:
-            raise MCPConnectionError(
-                f"the MCP server {self._target} did not list its tools: {_reason(exc)}"
-            ) from exc
-        return tools, session.server_info, session.instructions
+        return session.server_info, session.instructions
 
     async def _acall(self, tool: str, arguments: dict[str, Any]) -> ActionReturn:
         """Forward one call; every outcome, transport failures included, is a record."""
@@ -426,6 +526,13 @@ class MCPToolkit(BaseAction, register=False):
             return self._failure(arguments, f"cannot reach the MCP server {self._target}: {_reason(exc)}")
         try:
             result = await session.call_tool(tool, arguments, read_timeout_seconds=self._request_timeout)
+        except _BadResult as exc:
+            # The server answered, wrongly: the connection is fine.
+            return self._record(
+                arguments,
+                f"the MCP server's structured result breaks the tool's output schema {exc}",
+                ActionStatusCode.API_ERROR,
+            )
         except MCPError as exc:
             if exc.code == types.REQUEST_TIMEOUT:
                 return self._record(
@@ -458,6 +565,18 @@ class MCPToolkit(BaseAction, register=False):
     def tool_names(self) -> list[str]:
         """The server tools this toolkit offers, in the server's order."""
         return list(self._apis)
+
+    def on_tools_changed(self, listener: Callable[[], None]) -> None:
+        """Call ``listener()`` whenever the server's tool list changed and the APIs were rebuilt.
+
+        Pass ``executor.refresh`` so that an executor holding this toolkit routes calls
+        to tools the server added (and stops routing to those it removed).
+        """
+        self._listeners.append(listener)
+
+    def mcp_extras(self, name: str) -> dict[str, Any]:
+        """The server's ``title``, ``annotations`` and ``outputSchema`` of tool ``name`` (a copy)."""
+        return copy_description(self._extras.get(name, {}))  # type: ignore[no-any-return]
 
     @property
     def connected(self) -> bool:
