@@ -105,7 +105,7 @@ def test_stdio_server_survives_protocol_errors() -> None:
         "capabilities": {},
         "clientInfo": {"name": "raw", "version": "0"},
     }
-    messages = [
+    messages: list[Any] = [
         "this is not JSON",
         {"id": 0, "method": "tools/list"},
         {"id": 1, "method": "initialize", "params": initialize},

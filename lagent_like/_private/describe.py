@@ -53,6 +53,9 @@ class DescribeOptions:
     returns_named_value: bool = False
     include_arguments: Optional[list[str]] = None
     exclude_arguments: Optional[list[str]] = None
+    #: MCP display name and hints (``lagent_like.mcp._metadata``); not in the description.
+    title: Optional[str] = None
+    annotations: Optional[dict[str, bool]] = None
 
 
 #: The options of a bare ``@tool_api``.

@@ -155,10 +155,23 @@ class FunctionCallingMixin:
         )
 
     def to_mcp_tools(self) -> list[dict[str, Any]]:
-        """The enabled tools as MCP tool definitions: ``{"name", "description", "inputSchema"}``."""
-        return self._exported(
-            "mcp", lambda name, text, schema: {"name": name, "description": text, "inputSchema": schema}
-        )
+        """The enabled tools as MCP tool definitions: ``{"name", "description", "inputSchema"}``.
+
+        Plus, where a tool has them, ``title``, ``annotations`` and ``outputSchema``
+        (see :mod:`lagent_like.mcp`).
+        """
+        from ..mcp._metadata import mcp_extras  # imports no SDK
+
+        def build(alias: str, text: str, schema: dict[str, Any]) -> dict[str, Any]:
+            route = self._names[self._canonical.get(alias, alias)]
+            return {
+                "name": alias,
+                "description": text,
+                "inputSchema": schema,
+                **mcp_extras(route[0], route[3]),
+            }
+
+        return self._exported("mcp", build)
 
     def run_tool_calls(self, tool_calls: Sequence[Any]) -> list[dict[str, Any]]:
         """Run OpenAI-style ``tool_calls`` and return one tool message per call, in order.

@@ -8,9 +8,11 @@ and pays nothing per call.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Callable, Optional, TypeVar, overload
 
 from .._private.describe import DEFAULT_OPTIONS, ApiSpec, DescribeOptions, build_api_spec
+from ..exceptions import ToolDefinitionError
 
 __all__ = ["api_spec_of", "tool_api"]
 
@@ -33,6 +35,8 @@ def tool_api(
     returns_named_value: bool = False,
     include_arguments: Optional[list[str]] = None,
     exclude_arguments: Optional[list[str]] = None,
+    title: Optional[str] = None,
+    annotations: Optional[Mapping[str, bool]] = None,
 ) -> Callable[[F], F]: ...
 
 
@@ -44,6 +48,8 @@ def tool_api(
     returns_named_value: bool = False,
     include_arguments: Optional[list[str]] = None,
     exclude_arguments: Optional[list[str]] = None,
+    title: Optional[str] = None,
+    annotations: Optional[Mapping[str, bool]] = None,
 ) -> Any:
     """Mark a function or method as a tool API and describe it.
 
@@ -58,6 +64,9 @@ def tool_api(
             ``name (type): description`` items into ``return_data``.
         include_arguments: describe only these parameters.
         exclude_arguments: describe all parameters but these.
+        title: a display name for MCP hosts (``title`` of the MCP tool definition).
+        annotations: MCP hints, e.g. ``{"readOnlyHint": True}`` (``readOnlyHint``,
+            ``destructiveHint``, ``idempotentHint``, ``openWorldHint``).
 
     Returns:
         The function itself with ``api_description`` attached, or a decorator.
@@ -67,7 +76,8 @@ def tool_api(
             and lists every problem.
     """
     named = name is not None or explode_return or returns_named_value
-    if not named and include_arguments is None and exclude_arguments is None:
+    mcp = title is not None or annotations is not None
+    if not named and not mcp and include_arguments is None and exclude_arguments is None:
         options = DEFAULT_OPTIONS  # bare @tool_api, the common case
     else:
         options = DescribeOptions(
@@ -76,6 +86,8 @@ def tool_api(
             returns_named_value=returns_named_value,
             include_arguments=_names(include_arguments),
             exclude_arguments=_names(exclude_arguments),
+            title=title,
+            annotations=dict(annotations) if isinstance(annotations, Mapping) else annotations,
         )
 
     if func is not None:
@@ -84,6 +96,12 @@ def tool_api(
 
 
 def _decorate(function: F, options: DescribeOptions) -> F:
+    if options.title is not None or options.annotations is not None:
+        from ..mcp._metadata import option_problems  # no SDK import
+
+        problems = option_problems(options.title, options.annotations)
+        if problems:
+            raise ToolDefinitionError(getattr(function, "__qualname__", repr(function)), problems)
     spec = build_api_spec(function, options)
     function.api_description = spec.description  # type: ignore[attr-defined]
     setattr(function, SPEC_ATTR, spec)

@@ -551,7 +551,12 @@ class MCPToolkit(BaseAction, register=False):
             return self._failure(arguments, f"the MCP call failed: {_reason(exc)}")
         if result.is_error:
             return self._record(arguments, _error_text(result), ActionStatusCode.API_ERROR)
-        return ActionReturn(args=arguments, type=self.name, result=_result_items(result))
+        items = _result_items(result)
+        if isinstance(result.structured_content, dict):
+            # Rides along (format_result shows only the content), so that serving this
+            # tool again passes the server's structured content on unchanged.
+            items[0]["structured"] = result.structured_content
+        return ActionReturn(args=arguments, type=self.name, result=items)
 
     def _record(self, arguments: dict[str, Any], errmsg: str, state: ActionStatusCode) -> ActionReturn:
         return ActionReturn(args=arguments, type=self.name, errmsg=errmsg, state=state)

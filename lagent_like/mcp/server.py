@@ -32,10 +32,12 @@ from mcp.shared.exceptions import MCPError  # noqa: E402
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS  # noqa: E402
 
 from .. import __version__  # noqa: E402
+from .._private.text import preview  # noqa: E402
 from ..actions.async_executor import AsyncActionExecutor  # noqa: E402
 from ..exceptions import ToolNotFoundError  # noqa: E402
 from ..schema import ActionReturn, ActionStatusCode  # noqa: E402
 from ._http import HttpGuard, allowed_hosts_for, listen, resolve_token  # noqa: E402
+from ._metadata import mcp_extras  # noqa: E402
 
 if TYPE_CHECKING:
     from mcp.server.context import ServerRequestContext
@@ -82,14 +84,45 @@ def _error_result(text: str) -> types.CallToolResult:
     return types.CallToolResult(content=[types.TextContent(text=valid_text(text))], is_error=True)
 
 
-def _to_result(ret: ActionReturn) -> types.CallToolResult:
+def _to_result(ret: ActionReturn, structured: bool = False) -> types.CallToolResult:
     """An ``ActionReturn`` as MCP content; every state but ``SUCCESS`` is an error result.
 
-    Every string is made valid Unicode here, before any transport encodes it.
+    With ``structured`` (the tool has an ``outputSchema``) the result, JSON text of an
+    object, is also sent as structured content. Every string is made valid Unicode
+    here, before any transport encodes it.
     """
     failed = ret.state != ActionStatusCode.SUCCESS
     text = (ret.errmsg or ret.format_result()) if failed else ret.format_result()
-    return types.CallToolResult(content=[types.TextContent(text=valid_text(text))], is_error=failed)
+    if failed or not structured:
+        return types.CallToolResult(content=[types.TextContent(text=valid_text(text))], is_error=failed)
+    # An MCPToolkit's record carries its server's structured content; a tool's own
+    # result is the JSON text of the object it returned.
+    carried = [item["structured"] for item in ret.result or () if "structured" in item]
+    if carried:
+        data = carried[0]
+    else:
+        try:
+            data = json.loads(text)
+        except ValueError:
+            data = None
+    if not isinstance(data, dict):
+        return _error_result(
+            f"{ret.type} declares an object result (its outputSchema), but its result is not a JSON "
+            f"object: {preview(text)}"
+        )
+    return types.CallToolResult(
+        content=[types.TextContent(text=valid_text(text))],
+        structured_content=_valid_json(data),
+        is_error=False,
+    )
+
+
+def _has_output_schema(executor: ActionExecutor, name: str) -> bool:
+    """Whether API ``name`` (a callable name of ``executor``) announces an ``outputSchema``."""
+    canonical = executor.canonical_name(name)
+    action = executor.actions[canonical.partition(".")[0]]
+    key = canonical[len(action.name) + 1 :] if action.is_toolkit else "run"
+    return "outputSchema" in mcp_extras(action, key)
 
 
 def _oversized(arguments: dict[str, Any], limit: Optional[int]) -> Optional[str]:
@@ -297,7 +330,7 @@ def build_mcp_server(
                 return _error_result(busy)
             try:
                 ret = await _run_call(executor, params.name, arguments, session_id, call_id)
-                return _to_result(ret)
+                return _to_result(ret, _has_output_schema(executor, params.name))
             except Exception as exc:  # noqa: BLE001 - an executor bug must not take the server down
                 return _error_result(f"the server failed to run {params.name!r}: {type(exc).__name__}: {exc}")
 
