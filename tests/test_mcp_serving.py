@@ -425,3 +425,71 @@ def test_serve_mcp_offers_a_named_code_tool() -> None:
                 return [tool.name for tool in (await client.list_tools()).tools]
 
     assert anyio.run(names) == ["PythonInterpreter"]
+
+
+def test_http_server_takes_its_token_from_a_file(tmp_path: Path) -> None:
+    token_file = tmp_path / "token"
+    token_file.write_text("from-a-file\n")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("LAGENT_LIKE_MCP_TOKEN")}
+    command = [sys.executable, "-m", "lagent_like", "-m", "mcp_tools", "serve-mcp", "--tools", "McpEcho"]
+    proc = subprocess.Popen(
+        [*command, "--transport", "http", "--port", "0", "--token-file", str(token_file)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        env={**env, **ENV},
+    )
+    try:
+        assert proc.stderr is not None
+        ready, _, _ = select.select([proc.stderr], [], [], LIMIT)
+        match = re.fullmatch(
+            r"serving MCP on (http://127\.0\.0\.1:\d+/mcp)\n", proc.stderr.readline().decode()
+        )
+        assert ready and match is not None
+        with MCPToolkit(url=match.group(1), token="from-a-file", timeout=LIMIT) as toolkit:
+            ret = toolkit.call_tool("McpEcho", {"text": "filed"})
+    finally:
+        _stop(proc)
+    assert (ret.state, ret.format_result()) == (ActionStatusCode.SUCCESS, "FILED")
+
+
+def test_cli_refuses_an_empty_token_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from lagent_like.cli import main
+
+    token_file = tmp_path / "token"
+    token_file.write_text("\n")
+    status = main(
+        [
+            "-m",
+            "mcp_tools",
+            "serve-mcp",
+            "--tools",
+            "McpEcho",
+            "--transport",
+            "http",
+            "--token-file",
+            str(token_file),
+        ]
+    )
+    assert (status, capsys.readouterr().err) == (
+        2,
+        f"lagent-like: error: cannot read the bearer token: ValueError: the token file {token_file} is empty; "
+        "give a non-empty bearer token or none to generate one\n",
+    )
+
+
+def test_tool_list_is_valid_unicode() -> None:
+    from lagent_like import SchemaTool
+
+    broken = {
+        "name": "Broken",
+        "description": "read with surrogateescape: \udcff",
+        "parameters": {"type": "object", "properties": {}},
+    }
+    server = build_mcp_server(ActionExecutor([SchemaTool(broken, lambda: "ok")]))
+
+    async def listed() -> list[str]:
+        with anyio.fail_after(LIMIT):
+            async with Client(server) as client:
+                return [tool.description or "" for tool in (await client.list_tools()).tools]
+
+    assert anyio.run(listed) == ["read with surrogateescape: \ufffd"]

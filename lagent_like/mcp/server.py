@@ -67,8 +67,14 @@ TRANSPORTS = ("stdio", "http")
 
 
 def _tool_list(executor: ActionExecutor) -> types.ListToolsResult:
-    """The executor's enabled tools as an MCP ``tools/list`` answer, schemas untouched."""
-    return types.ListToolsResult(tools=[types.Tool.model_validate(t) for t in executor.to_mcp_tools()])
+    """The executor's enabled tools as an MCP ``tools/list`` answer, schemas untouched.
+
+    Only made valid Unicode: a docstring read with ``surrogateescape`` must not end the
+    server either.
+    """
+    return types.ListToolsResult(
+        tools=[types.Tool.model_validate(_valid_json(t)) for t in executor.to_mcp_tools()]
+    )
 
 
 def _callable(executor: ActionExecutor, name: str) -> bool:
