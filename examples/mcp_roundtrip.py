@@ -15,7 +15,7 @@ import json
 import sys
 from typing import Literal
 
-from lagent_like import ActionExecutor, BaseAction, ToolError, tool_api
+from lagent_like import ActionExecutor, ActionStatusCode, BaseAction, ToolError, tool_api
 
 _FACTORS = {"m": 1.0, "km": 1000.0, "mi": 1609.344, "ft": 0.3048}
 
@@ -76,7 +76,8 @@ def main() -> None:
         ]
         for name, arguments in calls:
             ret = executor(name, arguments)
-            print(f"\n{name} {arguments}\n  state: {ret.state.name}\n  observation: {ret.format_result()}")
+            state = ActionStatusCode(ret.state).name
+            print(f"\n{name} {arguments}\n  state: {state}\n  observation: {ret.format_result()}")
 
 
 if __name__ == "__main__":
