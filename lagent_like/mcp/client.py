@@ -22,9 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import sys
-import threading
 from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager, AsyncExitStack
 from typing import TYPE_CHECKING, Any, Callable, Optional, TextIO
@@ -47,153 +45,28 @@ from ..actions.parser import BaseParser, JsonParser  # noqa: E402
 from ..actions.schema_tool import SchemaTool  # noqa: E402
 from ..exceptions import ToolDefinitionError  # noqa: E402
 from ..schema import ActionReturn, ActionStatusCode  # noqa: E402
+from ._wire import (  # noqa: E402
+    CLOSE_GRACE,
+    BadResult,
+    CheckedSession,
+    Connection,
+    LoopThread,
+    all_tools,
+    definitions,
+    error_text,
+    reason,
+    result_items,
+    tool_extras,
+)
 
 if TYPE_CHECKING:
     from .._private.validation import Validator
 
 __all__ = ["MCPConnectionError", "MCPToolkit"]
 
-#: Seconds a closing toolkit waits for the server to shut down cleanly.
-_CLOSE_GRACE = 5.0
-
 
 class MCPConnectionError(ConnectionError):
     """The MCP server could not be reached, or did not answer the handshake or tool listing."""
-
-
-class _LoopThread:
-    """A daemon thread running an asyncio loop, and a way to run coroutines on it."""
-
-    def __init__(self, name: str) -> None:
-        self.loop = asyncio.new_event_loop()
-        self._thread = threading.Thread(target=self._run, name=name, daemon=True)
-        self._thread.start()
-
-    def _run(self) -> None:
-        asyncio.set_event_loop(self.loop)
-        self.loop.run_forever()
-
-    def run(self, coro: Any, timeout: Optional[float]) -> Any:
-        """Run ``coro`` on the loop and wait for its result from this (another) thread."""
-        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout)
-
-    def stop(self) -> None:
-        if self.loop.is_closed():
-            return
-        self.loop.call_soon_threadsafe(self.loop.stop)
-        self._thread.join(_CLOSE_GRACE)
-        if not self._thread.is_alive():
-            self.loop.close()
-
-
-class _Connection:
-    """One live MCP session and the task that owns it (its transport lives in that task)."""
-
-    def __init__(self, session: ClientSession, stop: asyncio.Event, task: asyncio.Task[None]) -> None:
-        self.session = session
-        self.stop = stop
-        self.task = task
-
-    @property
-    def alive(self) -> bool:
-        return not self.task.done()
-
-
-def _cause(exc: BaseException) -> BaseException:
-    """The error that really happened, out of the exception groups task groups wrap it in.
-
-    The SDK's transports run in task groups, so a refused connection arrives as
-    "ExceptionGroup: unhandled errors in a TaskGroup (1 sub-exception)"; the first
-    member that is not a cancellation (a consequence, not a cause) is the reason.
-    """
-    while True:
-        members = getattr(exc, "exceptions", None)
-        if not isinstance(members, (list, tuple)) or not members:
-            return exc
-        causes = [m for m in members if not isinstance(m, asyncio.CancelledError)]
-        exc = (causes or list(members))[0]
-
-
-def _reason(exc: BaseException) -> str:
-    exc = _cause(exc)
-    text = str(exc)
-    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
-
-
-async def _all_tools(session: ClientSession) -> list[types.Tool]:
-    """Every tool the server lists, following pagination."""
-    tools: list[types.Tool] = []
-    cursor: Optional[str] = None
-    while True:
-        params = types.PaginatedRequestParams(cursor=cursor) if cursor is not None else None
-        page = await session.list_tools(params=params)
-        tools += page.tools
-        cursor = page.next_cursor
-        if not cursor:
-            return tools
-
-
-def _content_item(block: Any) -> dict[str, Any]:
-    """One MCP content block as a result item (``{'type', 'content'}``)."""
-    if isinstance(block, types.TextContent):
-        return {"type": "text", "content": block.text}
-    if isinstance(block, (types.ImageContent, types.AudioContent)):
-        return {"type": block.type, "content": f"data:{block.mime_type};base64,{block.data}"}
-    # Resources and future block types: keep everything the server sent, as JSON text.
-    return {"type": "text", "content": block.model_dump_json(by_alias=True, exclude_none=True)}
-
-
-def _result_items(result: types.CallToolResult) -> list[dict[str, Any]]:
-    items = [_content_item(block) for block in result.content]
-    if not items and result.structured_content is not None:
-        items = [{"type": "text", "content": json.dumps(result.structured_content, ensure_ascii=False)}]
-    return items or [{"type": "text", "content": ""}]
-
-
-def _error_text(result: types.CallToolResult) -> str:
-    text = "\n".join(str(item["content"]) for item in _result_items(result))
-    return text or "the MCP tool reported an error without a message"
-
-
-class _BadResult(Exception):
-    """A result whose structured content breaks the tool's own output schema."""
-
-
-class _Session(ClientSession):
-    """The SDK session, with a result that breaks its output schema told apart.
-
-    The SDK raises a bare ``RuntimeError`` for it, which cannot be told from a broken
-    connection; the server did answer, so the call is an error record and the
-    connection stays.
-    """
-
-    async def validate_tool_result(self, name: str, result: types.CallToolResult) -> None:
-        try:
-            await super().validate_tool_result(name, result)
-        except RuntimeError as exc:
-            # jsonschema's own text runs to many lines: keep its first, with the path.
-            cause = exc.__cause__
-            detail = getattr(cause, "message", None)
-            if not isinstance(detail, str):
-                raise _BadResult(str(exc)) from exc
-            path = ".".join(str(part) for part in getattr(cause, "absolute_path", ()))
-            raise _BadResult(f"at {path!r}: {detail}" if path else detail) from exc
-
-
-def _definitions(tools: list[types.Tool]) -> list[dict[str, Any]]:
-    return [tool.model_dump(by_alias=True, exclude_none=True) for tool in tools]
-
-
-def _mcp_extras(tool: types.Tool) -> dict[str, Any]:
-    """What MCP says about a tool beyond name, description and input: kept to serve it again."""
-    extras: dict[str, Any] = {}
-    if tool.title is not None:
-        extras["title"] = tool.title
-    if tool.annotations is not None:
-        extras["annotations"] = tool.annotations.model_dump(by_alias=True, exclude_none=True)
-    if tool.output_schema is not None:
-        extras["outputSchema"] = copy_description(tool.output_schema)
-    return extras
 
 
 class MCPToolkit(BaseAction, register=False):
@@ -274,7 +147,7 @@ class MCPToolkit(BaseAction, register=False):
         self._connect_timeout = connect_timeout
         self._errlog = errlog
         self._target = url if url is not None else " ".join([str(command), *self._args])
-        self._conn: Optional[_Connection] = None
+        self._conn: Optional[Connection] = None
         self._connecting: Optional[asyncio.Lock] = None
         self._closed = False
         self._wanted = set(include) if include is not None else None
@@ -283,7 +156,7 @@ class MCPToolkit(BaseAction, register=False):
         self._background: set[asyncio.Task[None]] = set()
         self._listing: list[types.Tool] = []
         self._built = False
-        self._loop = _LoopThread(f"lagent-like-mcp-{name}")
+        self._loop = LoopThread(f"lagent-like-mcp-{name}")
         try:
             info, instructions = self._loop.run(self._first_listing(), self._wait(connect=True))
         except BaseException as exc:
@@ -291,7 +164,7 @@ class MCPToolkit(BaseAction, register=False):
             if isinstance(exc, MCPConnectionError):
                 raise
             raise MCPConnectionError(
-                f"cannot list the tools of the MCP server {self._target}: {_reason(exc)}"
+                f"cannot list the tools of the MCP server {self._target}: {reason(exc)}"
             ) from exc
         self.server_info: Optional[types.Implementation] = info
         self._toolkit_name = name
@@ -314,7 +187,7 @@ class MCPToolkit(BaseAction, register=False):
         limits = ([self._connect_timeout] if connect else []) + ([self._request_timeout] if call else [])
         if any(limit is None for limit in limits):
             return None
-        return sum(limit for limit in limits if limit is not None) + _CLOSE_GRACE
+        return sum(limit for limit in limits if limit is not None) + CLOSE_GRACE
 
     def _server_label(self) -> str:
         info = self.server_info
@@ -345,7 +218,7 @@ class MCPToolkit(BaseAction, register=False):
                 skipped[tool.name] = str(exc)
                 continue
             served[tool.name] = copy_description(tool.input_schema)
-            extras[tool.name] = _mcp_extras(tool)
+            extras[tool.name] = tool_extras(tool)
         toolkit = {
             "name": self._toolkit_name,
             "description": self._toolkit_text,
@@ -410,7 +283,7 @@ class MCPToolkit(BaseAction, register=False):
                 streams = await stack.enter_async_context(self._transport())
                 # No session-wide read timeout: a starting server may take seconds to read
                 # the handshake; connecting has its own limit, calls pass theirs.
-                session = _Session(streams[0], streams[1], message_handler=self._on_message)
+                session = CheckedSession(streams[0], streams[1], message_handler=self._on_message)
                 await stack.enter_async_context(session)
                 await session.initialize()
                 ready.set_result(session)
@@ -423,7 +296,7 @@ class MCPToolkit(BaseAction, register=False):
             if not ready.done():
                 ready.set_exception(exc)
             else:
-                logger().info("MCP session with %s ended: %s", self._target, _reason(exc))
+                logger().info("MCP session with %s ended: %s", self._target, reason(exc))
 
     async def _session(self) -> ClientSession:
         """The live session, connecting (and listing the tools again) when there is none."""
@@ -443,7 +316,7 @@ class MCPToolkit(BaseAction, register=False):
                 task.cancel()
                 await asyncio.gather(task, return_exceptions=True)
                 raise
-            self._conn = _Connection(session, stop, task)
+            self._conn = Connection(session, stop, task)
             try:
                 # A new server process may offer other tools; listing also lets the SDK
                 # check results against their output schemas without a tools/list per call.
@@ -456,12 +329,12 @@ class MCPToolkit(BaseAction, register=False):
     async def _relist(self, session: ClientSession) -> None:
         """Read the server's tool list again; rebuild the APIs when it changed."""
         try:
-            tools = await asyncio.wait_for(_all_tools(session), self._connect_timeout)
+            tools = await asyncio.wait_for(all_tools(session), self._connect_timeout)
         except Exception as exc:
             raise MCPConnectionError(
-                f"the MCP server {self._target} did not list its tools: {_reason(exc)}"
+                f"the MCP server {self._target} did not list its tools: {reason(exc)}"
             ) from exc
-        if self._built and _definitions(tools) != _definitions(self._listing):
+        if self._built and definitions(tools) != definitions(self._listing):
             self._listing = tools
             self._build(tools, self._enable)
             for listener in list(self._listeners):
@@ -487,7 +360,7 @@ class MCPToolkit(BaseAction, register=False):
         try:
             await self._relist(session)
         except Exception as exc:  # noqa: BLE001 - the next call reconnects and lists again
-            logger().info("MCP toolkit %s: re-reading the tool list failed: %s", self._target, _reason(exc))
+            logger().info("MCP toolkit %s: re-reading the tool list failed: %s", self._target, reason(exc))
 
     async def _drop(self, session: Optional[ClientSession] = None) -> None:
         """End the current connection (only if it is ``session``'s, when given) and wait for it.
@@ -501,7 +374,7 @@ class MCPToolkit(BaseAction, register=False):
         self._conn = None
         conn.stop.set()
         try:
-            await asyncio.wait_for(asyncio.shield(conn.task), _CLOSE_GRACE)
+            await asyncio.wait_for(asyncio.shield(conn.task), CLOSE_GRACE)
         except (asyncio.TimeoutError, Exception):  # noqa: BLE001 - a dying session has nothing more to say
             conn.task.cancel()
             await asyncio.gather(conn.task, return_exceptions=True)
@@ -514,7 +387,7 @@ class MCPToolkit(BaseAction, register=False):
             raise
         except Exception as exc:
             raise MCPConnectionError(
-                f"cannot connect to the MCP server {self._target}: {_reason(exc)}"
+                f"cannot connect to the MCP server {self._target}: {reason(exc)}"
             ) from exc
         return session.server_info, session.instructions
 
@@ -523,10 +396,10 @@ class MCPToolkit(BaseAction, register=False):
         try:
             session = await self._session()
         except Exception as exc:  # noqa: BLE001 - an unreachable server is a result for the model
-            return self._failure(arguments, f"cannot reach the MCP server {self._target}: {_reason(exc)}")
+            return self._failure(arguments, f"cannot reach the MCP server {self._target}: {reason(exc)}")
         try:
             result = await session.call_tool(tool, arguments, read_timeout_seconds=self._request_timeout)
-        except _BadResult as exc:
+        except BadResult as exc:
             # The server answered, wrongly: the connection is fine.
             return self._record(
                 arguments,
@@ -548,10 +421,10 @@ class MCPToolkit(BaseAction, register=False):
             )
         except Exception as exc:  # noqa: BLE001 - transport errors take many forms
             await self._drop(session)
-            return self._failure(arguments, f"the MCP call failed: {_reason(exc)}")
+            return self._failure(arguments, f"the MCP call failed: {reason(exc)}")
         if result.is_error:
-            return self._record(arguments, _error_text(result), ActionStatusCode.API_ERROR)
-        items = _result_items(result)
+            return self._record(arguments, error_text(result), ActionStatusCode.API_ERROR)
+        items = result_items(result)
         if isinstance(result.structured_content, dict):
             # Rides along (format_result shows only the content), so that serving this
             # tool again passes the server's structured content on unchanged.
@@ -602,7 +475,7 @@ class MCPToolkit(BaseAction, register=False):
             return ret
         except Exception as exc:  # noqa: BLE001 - e.g. the wait ran out: still a record
             return self._record(
-                args, f"the MCP call did not complete: {_reason(exc)}", ActionStatusCode.TIMEOUT
+                args, f"the MCP call did not complete: {reason(exc)}", ActionStatusCode.TIMEOUT
             )
 
     def close(self) -> None:
@@ -611,9 +484,9 @@ class MCPToolkit(BaseAction, register=False):
             return
         self._closed = True
         try:
-            self._loop.run(self._drop(), _CLOSE_GRACE * 2)
+            self._loop.run(self._drop(), CLOSE_GRACE * 2)
         except Exception as exc:  # noqa: BLE001 - closing must not fail
-            logger().info("closing the MCP toolkit %s: %s", self._target, _reason(exc))
+            logger().info("closing the MCP toolkit %s: %s", self._target, reason(exc))
         self._loop.stop()
 
     def __enter__(self) -> MCPToolkit:

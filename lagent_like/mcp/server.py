@@ -11,13 +11,11 @@ cannot route (unknown or disabled tools) as MCP errors.
 
 from __future__ import annotations
 
-import contextlib
 import functools
-import itertools
 import json
 import re
 import sys
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Optional, Union
 
 from ._sdk import require_mcp
@@ -29,7 +27,6 @@ import mcp_types as types  # noqa: E402
 from mcp.server.lowlevel import Server  # noqa: E402
 from mcp.server.stdio import stdio_server  # noqa: E402
 from mcp.shared.exceptions import MCPError  # noqa: E402
-from mcp_types.version import MODERN_PROTOCOL_VERSIONS  # noqa: E402
 
 from .. import __version__  # noqa: E402
 from .._private.text import preview  # noqa: E402
@@ -38,6 +35,7 @@ from ..exceptions import ToolNotFoundError  # noqa: E402
 from ..schema import ActionReturn, ActionStatusCode  # noqa: E402
 from ._http import HttpGuard, allowed_hosts_for, listen, resolve_token  # noqa: E402
 from ._metadata import mcp_extras  # noqa: E402
+from ._sessions import ClientLimits, Sessions, client_key  # noqa: E402
 
 if TYPE_CHECKING:
     from mcp.server.context import ServerRequestContext
@@ -167,97 +165,6 @@ def _valid_json(value: Any) -> Any:
     return value
 
 
-class _Sessions:
-    """An executor session per MCP connection, ended (``executor.end_session``) with it.
-
-    A connection of the handshake protocol (stdio, or an HTTP session with an
-    ``Mcp-Session-Id``) keeps one session for its lifetime, so each client has its own
-    ``ToolContext.state`` (and interpreter session). A request without a session (the
-    2026-07-28 protocol) gets a session of its own that ends with the request: there is
-    no client to keep state for, and sharing one would let strangers see each other's.
-    """
-
-    def __init__(self, executor: ActionExecutor) -> None:
-        self._executor = executor
-        self._count = itertools.count(1)
-
-    def id_of(self, ctx: ServerRequestContext[Any]) -> str:
-        """The executor session of the request's connection, opened on first use."""
-        connection = getattr(ctx.session, "_connection", None)
-        state = getattr(connection, "state", None)
-        if connection is None or not isinstance(state, dict):
-            # No connection object to hang the session on (not expected in mcp 2.x):
-            # the request still gets a session of its own, never a shared one.
-            return f"mcp-request-{next(self._count)}"
-        session_id = state.get(_SESSION_KEY)
-        if session_id is None:
-            session_id = state[_SESSION_KEY] = f"mcp-{next(self._count)}"
-            connection.exit_stack.push_async_callback(self._end, session_id)
-        return str(session_id)
-
-    async def _end(self, session_id: str) -> None:
-        # Ending a session may stop a process (an interpreter's): not on the loop.
-        await anyio.to_thread.run_sync(self._executor.end_session, session_id)
-
-
-#: Where a connection's ``state`` keeps its executor session id.
-_SESSION_KEY = "lagent_like.session_id"
-
-
-def _client_key(ctx: ServerRequestContext[Any], session_id: str) -> Any:
-    """Whose share of the server a request counts against.
-
-    A connection with a lifetime is one client. Sessionless requests are counted by
-    the peer address they come from (all in-process ones together).
-    """
-    if ctx.protocol_version not in MODERN_PROTOCOL_VERSIONS:
-        return session_id
-    client = getattr(ctx.request, "client", None)
-    return ("peer", getattr(client, "host", None))
-
-
-class _ClientLimits:
-    """At most ``limit`` calls of one client run at once; the others queue, for a while.
-
-    The executor has a fixed number of worker threads: without a per-client limit,
-    one client sending many slow calls holds all of them and every other client's
-    trivial call waits. Runs on the server's event loop only, so it needs no lock.
-    """
-
-    def __init__(self, limit: Optional[int], timeout: Optional[float]) -> None:
-        self._limit = limit
-        self._timeout = timeout
-        self._gates: dict[Any, tuple[anyio.Semaphore, list[int]]] = {}
-
-    @contextlib.asynccontextmanager
-    async def slot(self, key: Any) -> AsyncIterator[Optional[str]]:
-        """Hold one of ``key``'s slots; yields why the call is refused (``None``: go on)."""
-        if self._limit is None:
-            yield None
-            return
-        gate, users = self._gates.get(key) or self._gates.setdefault(key, (anyio.Semaphore(self._limit), [0]))
-        users[0] += 1
-        try:
-            try:
-                with anyio.fail_after(self._timeout):
-                    await gate.acquire()
-            except TimeoutError:
-                yield (
-                    f"this client already has {self._limit} calls running; this call waited "
-                    f"{self._timeout:g}s for one of them to finish. Wait for your calls to end, "
-                    "then try again"
-                )
-                return
-            try:
-                yield None
-            finally:
-                gate.release()
-        finally:
-            users[0] -= 1
-            if not users[0]:
-                self._gates.pop(key, None)
-
-
 async def _run_call(
     executor: ActionExecutor,
     name: str,
@@ -308,8 +215,8 @@ def build_mcp_server(
         server.create_initialization_options())`` or serve it with :func:`serve_mcp`.
     """
 
-    sessions = _Sessions(executor)
-    limits = _ClientLimits(max_client_calls, queue_timeout)
+    sessions = Sessions(executor)
+    limits = ClientLimits(max_client_calls, queue_timeout)
 
     async def list_tools(
         ctx: ServerRequestContext[Any], params: Optional[types.PaginatedRequestParams]
@@ -331,7 +238,7 @@ def build_mcp_server(
             return _error_result(refused)
         session_id = sessions.id_of(ctx)
         call_id = None if ctx.request_id is None else str(ctx.request_id)
-        async with limits.slot(_client_key(ctx, session_id)) as busy:
+        async with limits.slot(client_key(ctx, session_id)) as busy:
             if busy is not None:
                 return _error_result(busy)
             try:
