@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 from typing import Literal
 
 from lagent_like import ActionExecutor, ActionStatusCode, BaseAction, ToolError, tool_api
@@ -80,7 +81,20 @@ def main() -> None:
             print(f"\n{name} {arguments}\n  state: {state}\n  observation: {ret.format_result()}")
 
 
+def _require_extra() -> None:
+    """End with one line naming the extra to install, rather than a traceback."""
+    import importlib.util
+
+    try:
+        found = importlib.util.find_spec("mcp") is not None
+    except (ImportError, ValueError):
+        found = False
+    if not found:
+        sys.exit(f"{Path(__file__).name} needs the 'mcp' extra: pip install 'lagent-like[mcp]'")
+
+
 if __name__ == "__main__":
+    _require_extra()
     if sys.argv[1:] == ["--serve"]:
         serve()
     else:

@@ -13,7 +13,9 @@ and is shut down at the end; starting it takes most of the run time.
 from __future__ import annotations
 
 import asyncio
+import sys
 import time
+from pathlib import Path
 
 from lagent_like import BaseAction, ToolContext, tool_api
 from lagent_like.ray_executor import RayActionExecutor
@@ -83,5 +85,18 @@ async def main() -> None:
         print("bad call:", bad.errmsg)
 
 
+def _require_extra() -> None:
+    """End with one line naming the extra to install, rather than a traceback."""
+    import importlib.util
+
+    try:
+        found = importlib.util.find_spec("ray") is not None
+    except (ImportError, ValueError):
+        found = False
+    if not found:
+        sys.exit(f"{Path(__file__).name} needs the 'ray' extra: pip install 'lagent-like[ray]'")
+
+
 if __name__ == "__main__":
+    _require_extra()
     asyncio.run(main())

@@ -12,6 +12,7 @@ gives them that as a command (also ``python -m lagent_like``)::
     lagent-like demo
     lagent-like -m mytools chat --base-url http://localhost:8000/v1 --model qwen "Weather in Paris?"
     lagent-like -m mytools serve-mcp --tools Weather --transport http --port 8000
+    lagent-like -m mytools inspect --port 8765
 
 ``lint`` runs the schema doctor (:mod:`lagent_like.lint`) over modules or tool names
 (every registered tool but the built-ins when none is given). ``prompt`` prints what
@@ -19,7 +20,9 @@ a model would be given (a ReAct system prompt or a function-calling export), ``d
 runs a recorded ReAct episode offline over the real interpreters, and ``chat`` runs
 the ReAct agent against an OpenAI-compatible server, one-shot or interactively.
 ``serve-mcp`` serves the tools to other programs over the Model Context Protocol
-(the ``mcp`` extra).
+(the ``mcp`` extra). ``inspect`` serves a local web page to look at and try the tools
+and to replay saved agent traces; ``chat --web`` shows the agent's runs on that page
+(the ``web`` extra).
 
 It is the programmer's command line: ``-m`` imports the modules it names so that
 their tools register, which is fine here because no model text ever reaches it.
@@ -44,7 +47,7 @@ import sys
 from collections.abc import Iterator
 from typing import Any, Callable, Optional
 
-from . import ActionExecutor, ActionStatusCode, ToolNotFoundError, get_tool_cls, list_tools
+from . import ActionExecutor, ActionStatusCode, ToolNotFoundError, __version__, get_tool_cls, list_tools
 
 __all__ = ["main", "select_tools"]
 
@@ -101,11 +104,12 @@ def _construct_named(name: str, cls: type) -> Any:
 _INTERNAL_TOOLS = frozenset({"BaseAction", "InvalidAction", "NoAction", "FinishAction"})
 
 
-def select_tools(names: Optional[str]) -> list[Any]:
+def select_tools(names: Optional[str], skip: Optional[Callable[[type], bool]] = None) -> list[Any]:
     """Instances of the tools named in ``names`` (comma-separated), in that order.
 
-    Without names: every registered tool but the internal ones that can be built
-    without arguments, in registration order (tools needing arguments are skipped).
+    Without names: every registered tool but the internal ones (and the classes
+    ``skip`` picks) that can be built without arguments, in registration order (tools
+    needing arguments are skipped).
 
     Raises:
         ToolNotFoundError: a name is not registered.
@@ -114,9 +118,12 @@ def select_tools(names: Optional[str]) -> list[Any]:
     if names:
         wanted = [name.strip() for name in names.split(",") if name.strip()]
         return [_construct_named(name, get_tool_cls(name)) for name in wanted]
+    from .actions import ASYNC_TWINS
+
     tools = []
     for name, cls in list_tools(with_class=True):
-        if name in _INTERNAL_TOOLS:
+        # The Async* twins would offer every built-in twice.
+        if name in _INTERNAL_TOOLS or cls in ASYNC_TWINS or (skip is not None and skip(cls)):
             continue
         try:
             tools.append(_construct(name, cls))
@@ -132,12 +139,21 @@ def _cmd_list(args: argparse.Namespace) -> int:
 
 
 def _cmd_describe(args: argparse.Namespace) -> int:
-    cls = get_tool_cls(args.name)
+    key, cls = _find_tool(args.name)
     try:
-        description = _construct(args.name, cls).description
+        description = _construct(key, cls).description
     except TypeError:
         # The class needs constructor arguments: show what the class declares.
         description = copy.deepcopy(cls.__tool_description__)  # type: ignore[attr-defined]
+    api = args.name[len(key) + 1 :]
+    if api:
+        # 'Tool.api', as ``call`` takes it: that API's description.
+        apis = {entry["name"]: entry for entry in description.get("api_list", [])}
+        if api not in apis:
+            raise CliError(
+                f"tool {key!r} has no API {api!r}; its APIs: {', '.join(apis) or 'none (a simple tool)'}"
+            )
+        description = apis[api]
     print(_dump(description))
     return 0
 
@@ -235,6 +251,29 @@ def _questions(first: Optional[str]) -> Iterator[str]:
             yield line.strip()
 
 
+#: Why the key is never a command-line argument.
+API_KEY_ARGUMENT_REFUSED = (
+    "--api-key is not accepted: a command line is visible to every user of the machine (ps, "
+    "/proc/PID/cmdline); set OPENAI_API_KEY or pass --api-key-file PATH"
+)
+
+
+def _api_key(args: argparse.Namespace) -> Optional[str]:
+    """The model server's key: from ``--api-key-file``, else ``None`` (``OPENAI_API_KEY``)."""
+    if args.api_key is not None:
+        raise CliError(API_KEY_ARGUMENT_REFUSED)
+    if args.api_key_file is None:
+        return None
+    try:
+        with open(args.api_key_file, encoding="utf-8") as handle:
+            key = handle.read().strip()
+    except OSError as exc:
+        raise CliError(f"cannot read the key file {args.api_key_file}: {exc.strerror}") from None
+    if not key:
+        raise CliError(f"the key file {args.api_key_file} is empty")
+    return key
+
+
 def _cmd_chat(args: argparse.Namespace) -> int:
     from ._private.trace_render import format_turn, paint, wants_color
     from .agents import ReAct
@@ -243,9 +282,9 @@ def _cmd_chat(args: argparse.Namespace) -> int:
     base_url = args.base_url or os.environ.get("OPENAI_BASE_URL")
     if not base_url:
         raise CliError("no server: pass --base-url URL (or set OPENAI_BASE_URL)")
-    color = wants_color(sys.stdout, args.color)
+    color = wants_color(sys.stdout, args.color) and not args.web
     model = OpenAIChat(
-        args.model, base_url=base_url, api_key=args.api_key, timeout=args.timeout, max_retries=args.retries
+        args.model, base_url=base_url, api_key=_api_key(args), timeout=args.timeout, max_retries=args.retries
     )
     agent = ReAct(
         model,
@@ -254,6 +293,8 @@ def _cmd_chat(args: argparse.Namespace) -> int:
         native_tools=args.native,
         on_turn=lambda turn: print(format_turn(turn, color), flush=True),
     )
+    if args.web:
+        return _chat_on_page(agent, args)
     history: list[dict[str, Any]] = []
     status = 0
     for question in _questions(args.question):
@@ -269,6 +310,19 @@ def _cmd_chat(args: argparse.Namespace) -> int:
     return status
 
 
+def _chat_on_page(agent: Any, args: argparse.Namespace) -> int:
+    """``chat --web``: serve the inspector with the agent; the page asks it questions."""
+    web = _web()
+    server = web.InspectorServer(agent.executor, port=args.port, agent=agent).start()
+    if args.question is not None:
+        # Asked before the URL is printed, so the page's first view already has the run.
+        server.state.ask(args.question)
+    print(f"lagent-like inspector: open {server.url}", flush=True)
+    print("Ask on the page's Traces tab; Ctrl-C stops the server.", flush=True)
+    server.wait()
+    return 0
+
+
 def _cmd_serve_mcp(args: argparse.Namespace) -> int:
     # Imported here: the MCP SDK is an optional extra and only this command needs it.
     try:
@@ -278,18 +332,25 @@ def _cmd_serve_mcp(args: argparse.Namespace) -> int:
         raise CliError(str(exc)) from exc
     from . import AsyncActionExecutor
 
-    tools = select_tools(args.tools)
-    if not args.tools and not args.allow_code:
-        # Tools that run code a model wrote are served only when asked for by name.
-        withheld = [tool.name for tool in tools if getattr(tool, "executes_code", False)]
-        tools = [tool for tool in tools if not getattr(tool, "executes_code", False)]
-        if withheld:
-            print(
-                f"{PROG}: not serving the code-executing tools {', '.join(withheld)}; "
-                "name them with --tools or pass --allow-code",
-                file=sys.stderr,
-                flush=True,
-            )
+    withheld: list[str] = []
+
+    def withhold(cls: type) -> bool:
+        # Tools that run code a model wrote (class attribute runs_code = True, as the
+        # interpreters declare) are served only when asked for by name; they are not
+        # even built (an interpreter may start a sandbox).
+        if getattr(cls, "runs_code", False) is not True:
+            return False
+        withheld.append(getattr(cls, "__tool_description__", {}).get("name", cls.__name__))
+        return True
+
+    tools = select_tools(args.tools, None if args.tools or args.allow_code else withhold)
+    if withheld:
+        print(
+            f"{PROG}: not serving the code-executing tools {', '.join(withheld)}; "
+            "name them with --tools or pass --allow-code",
+            file=sys.stderr,
+            flush=True,
+        )
     if not tools:
         raise CliError("no tools to serve: import a module with -m MODULE or name them with --tools A,B")
     # Never a token on the command line, where every local user can read it: a file,
@@ -313,6 +374,61 @@ def _cmd_serve_mcp(args: argparse.Namespace) -> int:
     return 0
 
 
+def _web() -> Any:
+    # Imported here: Starlette and uvicorn are an optional extra.
+    try:
+        from . import web
+    except ImportError as exc:
+        raise CliError(str(exc)) from exc
+    return web
+
+
+def _explicit_code_tools(
+    names: Optional[str], tools: list[Any], runs_code: Callable[[Any], bool]
+) -> set[str]:
+    """Code-executing tools the operator named in ``--tools``: naming one allows it."""
+    named = {name.strip() for name in (names or "").split(",")}
+    return {tool.name for tool in tools if runs_code(tool) and tool.name in named}
+
+
+def _mcp_toolkit(target: str) -> Any:
+    """An ``MCPToolkit`` for ``--mcp``: an http(s) URL, or a command line to start."""
+    import shlex
+
+    try:
+        from .mcp import MCPToolkit
+    except ImportError as exc:
+        raise CliError(str(exc)) from exc
+    if target.startswith(("http://", "https://")):
+        return MCPToolkit(url=target)
+    words = shlex.split(target)
+    if not words:
+        raise CliError("--mcp needs a URL or a command, e.g. --mcp 'python -m my_server'")
+    return MCPToolkit(command=words[0], args=tuple(words[1:]))
+
+
+def _cmd_inspect(args: argparse.Namespace) -> int:
+    web = _web()
+    # With only --mcp, the server's tools alone (not every registered tool).
+    tools = [] if args.mcp and not args.tools and not args.imports else select_tools(args.tools)
+    toolkits: list[Any] = []
+    try:
+        toolkits += [_mcp_toolkit(target) for target in args.mcp]
+        tools += toolkits
+        if not tools and not args.trace:
+            raise CliError(
+                "no tools to inspect: import a module with -m MODULE, name tools with --tools A,B "
+                "or use --mcp URL_OR_COMMAND"
+            )
+        allow_code = True if args.allow_code else _explicit_code_tools(args.tools, tools, web.runs_code)
+        executor = ActionExecutor(actions=tools)
+        web.inspect(executor, port=args.port, allow_code=allow_code, traces=args.trace, out=sys.stdout)
+    finally:
+        for toolkit in toolkits:
+            toolkit.close()
+    return 0
+
+
 _COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "list": _cmd_list,
     "describe": _cmd_describe,
@@ -322,6 +438,7 @@ _COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "demo": _cmd_demo,
     "chat": _cmd_chat,
     "serve-mcp": _cmd_serve_mcp,
+    "inspect": _cmd_inspect,
 }
 
 
@@ -332,6 +449,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Inspect, call and serve lagent_like tools; run a ReAct agent over them.",
         epilog="Exit status: 0 success, 1 a call that did not succeed or lint problems, 2 an error.",
     )
+    parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     parser.add_argument(
         "-m",
         "--import",
@@ -345,7 +463,7 @@ def build_parser() -> argparse.ArgumentParser:
     listing = commands.add_parser("list", help="print the registered tool names, one per line")
     listing.add_argument("--json", action="store_true", help="print a JSON list instead")
     describe = commands.add_parser("describe", help="print a tool's description as JSON")
-    describe.add_argument("name", metavar="NAME", help="a registered tool name")
+    describe.add_argument("name", metavar="NAME", help="'Tool' or 'Tool.api'")
     call = commands.add_parser("call", help="run one call and print its ActionReturn as JSON")
     call.add_argument("name", metavar="NAME", help="'Tool' or 'Tool.api'")
     call.add_argument("arguments", metavar="ARGS", help="the argument string, or '-' to read stdin")
@@ -379,8 +497,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     chat.add_argument("--model", required=True, metavar="M", help="the model name the server knows")
     chat.add_argument(
-        "--api-key", metavar="KEY", help="the key (default: OPENAI_API_KEY; none for local servers)"
+        "--api-key-file",
+        metavar="PATH",
+        help="read the key from PATH (default: OPENAI_API_KEY; none for local servers)",
     )
+    # Refused with the reason (the process table), rather than "unrecognized argument".
+    chat.add_argument("--api-key", help=argparse.SUPPRESS)
     chat.add_argument("--tools", metavar="A,B", help=tools_help)
     chat.add_argument(
         "--max-turns", type=int, default=10, metavar="N", help="turns per question (default 10)"
@@ -391,6 +513,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     chat.add_argument("--retries", type=int, default=3, metavar="N", help="retries on 429/5xx (default 3)")
     chat.add_argument("--color", choices=["auto", "always", "never"], default="auto", help=color_help)
+    chat.add_argument(
+        "--web",
+        action="store_true",
+        help="show the runs turn by turn on a local page (needs lagent-like[web])",
+    )
+    chat.add_argument(
+        "--port", type=int, default=0, metavar="N", help="with --web: the page's port (default: a free one)"
+    )
     serve = commands.add_parser("serve-mcp", help="serve tools to MCP clients (needs lagent-like[mcp])")
     serve.add_argument("--tools", metavar="A,B", help=tools_help)
     serve.add_argument(
@@ -424,6 +554,32 @@ def build_parser() -> argparse.ArgumentParser:
         default=4,
         metavar="N",
         help="calls of one client that run at once; more wait their turn (default 4, 0 for no limit)",
+    )
+    inspect = commands.add_parser(
+        "inspect", help="serve a local page to look at and try the tools (needs lagent-like[web])"
+    )
+    inspect.add_argument("--tools", metavar="A,B", help=tools_help)
+    inspect.add_argument(
+        "--port", type=int, default=0, metavar="N", help="the port on 127.0.0.1 (default: a free one)"
+    )
+    inspect.add_argument(
+        "--allow-code",
+        action="store_true",
+        help="let the page call code-executing tools (otherwise only those named in --tools)",
+    )
+    inspect.add_argument(
+        "--mcp",
+        action="append",
+        default=[],
+        metavar="URL_OR_COMMAND",
+        help="also inspect the tools of an MCP server: an http(s) URL or a command line (repeatable)",
+    )
+    inspect.add_argument(
+        "--trace",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="show a trace file saved with AgentResult.save(path) (repeatable)",
     )
     return parser
 

@@ -52,6 +52,7 @@ __all__ = [
     "ModelTimeoutError",
     "ParseError",
     "RegistryError",
+    "SandboxUnavailableError",
     "ToolDefinitionError",
     "ToolError",
     "ToolNotFoundError",
@@ -217,3 +218,11 @@ class ToolError(LagentLikeError):
 
 class TransientToolError(ToolError):
     """A :class:`ToolError` for a failure that may pass: retry policies try again."""
+
+
+class SandboxUnavailableError(LagentLikeError, RuntimeError):
+    """An interpreter cannot isolate model-written code here (no bubblewrap, no namespaces).
+
+    The message names what is missing and the explicit, unsafe opt-in
+    ``isolation="process"``.
+    """

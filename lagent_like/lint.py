@@ -30,7 +30,7 @@ from typing import Any, Optional, Union
 
 from ._private.aliases import LEGAL_NAME, assign_aliases
 from ._private.describe import ApiSpec, copy_description
-from .actions.base_action import BaseAction
+from .actions.base_action import BaseAction, api_specs, routes_of
 from .exceptions import RegistryError, ToolDefinitionError, ToolNotFoundError
 from .registry import get_tool_cls, list_tools
 
@@ -141,8 +141,8 @@ def _view(description: dict[str, Any], specs: dict[str, ApiSpec], has_api: bool)
 
 
 def _view_of_action(action: BaseAction) -> _Tool:
-    specs = action._api_specs
-    return _view(action.description, specs, action.is_toolkit or action.invoker("run") is not None)
+    specs = dict(api_specs(action))
+    return _view(action.description, specs, action.is_toolkit or "run" in routes_of(action))
 
 
 def _view_of_class(cls: type[BaseAction]) -> _Tool:

@@ -32,14 +32,14 @@ from ._private.ray_replica import import_ray, reason
 from ._private.text import close_matches
 from .actions.async_executor import AsyncActionExecutor
 from .actions.base_action import BaseAction
-from .actions.runtime import call_core, drive_async, mark_open
+from .actions.runtime import call_core, drive_async
 from .schema import ActionReturn
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
 
     from .actions.action_executor import ExecutorOptions, ToolLike
-    from .actions.runtime import _Run
+    from .actions.runtime import Outcome, RunRequest
 
 __all__ = ["RayActionExecutor"]
 
@@ -192,7 +192,7 @@ class RayActionExecutor(AsyncActionExecutor):
                 "RayActionExecutor", [f"{action.name} cannot be sent to a Ray worker: {reason(exc)}"]
             ) from exc
 
-    async def __call__(  # type: ignore[override]
+    async def __call__(
         self, name: str, command: Any, session_id: Optional[str] = None, call_id: Optional[str] = None
     ) -> ActionReturn:
         """Run the call a model asked for in the tool's replica; see :meth:`ActionExecutor.__call__`.
@@ -203,27 +203,26 @@ class RayActionExecutor(AsyncActionExecutor):
         if self._closed:
             raise RuntimeError("this RayActionExecutor is closed")
         try:
-            action, _, _, key, _ = self._routes[name]
+            route = self._routes[name]
         except (KeyError, TypeError):
             return self._call_unrouted(name, command)
-        pool = self._pools.get(action.name)
-        if pool is None or pool.action is not action:
+        pool = self._pools.get(route.tool)
+        if pool is None or pool.action is not route.action:
             return await super().__call__(name, command, session_id, call_id)
-        if not action._enable:
+        if not route.action.enable:
             return self._call_unrouted(name, command)
-        plan = self._plan(name, session_id, call_id)
 
-        def run(request: _Run) -> Awaitable[tuple[ActionReturn, Optional[BaseException]]]:
-            return pool.run(request, key, session_id, call_id)
+        def run(request: RunRequest) -> Awaitable[Outcome]:
+            return pool.run(request, route.key, session_id, call_id)
 
-        ret = await drive_async(call_core(plan, command), self._thread_pool(), self._sleep, run)
-        return mark_open(ret, action is self.finish_action)
+        core = call_core(route, command, self._context(route, session_id, call_id), self._hooks.hooks)
+        return await drive_async(core, self._thread_pool(), self._sleep, run)
 
     def _direct_or_call(
         self, name: Any, command: Any, session_id: Optional[str], call_id: Optional[str]
-    ) -> tuple[Awaitable[ActionReturn], bool]:
+    ) -> Awaitable[ActionReturn]:
         # The async executor's direct path would run the tool here, not in its replica.
-        return self(name, command, session_id, call_id), False
+        return self(name, command, session_id, call_id)
 
     def add_action(self, action: ToolLike) -> None:
         """Add ``action`` with its own replicas, replacing any action of the same name.

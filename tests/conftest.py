@@ -15,3 +15,7 @@ def _restore_registry() -> Iterator[None]:
     saved = TOOL_REGISTRY.snapshot()
     yield
     TOOL_REGISTRY.restore(saved)
+
+
+# ``server``: a local HTTP server on 127.0.0.1 for the HTTP tools' tests.
+from local_http_server import server  # noqa: E402, F401 - a fixture, shared by import

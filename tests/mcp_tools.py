@@ -216,6 +216,20 @@ class McpShapes(BaseAction):
         return text
 
 
+class McpScript(BaseAction):
+    """Pretends to run code: a tool that says it executes what it is given."""
+
+    runs_code = True
+
+    def run(self, code: str) -> str:
+        """Run code (here: only echo it).
+
+        Args:
+            code: the code to run
+        """
+        return f"would run {code!r}"
+
+
 # -- helpers of the tests (not tools) ------------------------------------------------
 
 #: The bearer token the tests' HTTP servers require.

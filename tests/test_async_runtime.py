@@ -31,6 +31,7 @@ from lagent_like import (
     RetryPolicy,
     ToolContext,
     ToolError,
+    ToolSettings,
     TransientToolError,
     tool_api,
 )
@@ -138,7 +139,7 @@ class AsWhere(BaseAction):
 class AsInline(BaseAction):
     """A cheap sync tool that may run on the loop's thread."""
 
-    blocking = False
+    __tool_settings__ = ToolSettings(blocking=False)
 
     def run(self) -> dict:
         """Where a non-blocking sync API runs."""
@@ -203,7 +204,7 @@ class AsBlockNap(BaseAction):
 class AsSlowAsync(BaseAction):
     """An async tool that sleeps past its timeout and records its cancellation."""
 
-    timeout = 0.1
+    __tool_settings__ = ToolSettings(timeout=0.1)
 
     def __init__(self) -> None:
         super().__init__()
@@ -273,7 +274,7 @@ class AsFlaky(BaseAction):
 class AsSlowOnce(BaseAction):
     """Times out on its first call, answers at once afterwards."""
 
-    timeout = 0.05
+    __tool_settings__ = ToolSettings(timeout=0.05)
 
     def __init__(self) -> None:
         super().__init__()
@@ -603,13 +604,13 @@ def test_executor_is_usable_after_timeouts(released: list[AsWaitSync]) -> None:
 class AsOccupier(AsWaitSync):
     """Keeps the only worker busy within its own (long) timeout."""
 
-    timeout = 2.0
+    __tool_settings__ = ToolSettings(timeout=2.0)
 
 
 class AsQueued(AsWaitSync):
     """Times out quickly, while still waiting for a worker."""
 
-    timeout = 0.1
+    __tool_settings__ = ToolSettings(timeout=0.1)
 
 
 def test_a_timed_out_call_still_queued_never_runs_async(released: list[AsWaitSync]) -> None:
@@ -933,7 +934,7 @@ def test_batch_max_concurrency_limits_calls_in_flight() -> None:
 def test_hanging_call_delays_no_other_call_beyond_its_timeout() -> None:
     nap = AsNap()
     slow = AsSlowAsync()
-    slow.timeout = 0.3
+    slow.__tool_settings__ = ToolSettings(timeout=0.3)
     executor = AsyncActionExecutor([slow, nap])
     calls = [("AsSlowAsync", '{"seconds": 30}')] + [("AsNap", json.dumps({"i": i})) for i in range(20)]
 

@@ -113,3 +113,21 @@ def test_async_batch_output(tmp_path: Path) -> None:
         "all 5 calls returned in input order",
         "wall time under 1 s",
     ]
+
+
+@pytest.mark.parametrize("script", sorted(EXTRAS), ids=sorted(EXTRAS))
+def test_an_example_without_its_extra_says_which_extra_in_one_line(script: str, tmp_path: Path) -> None:
+    # The extra's module is made unimportable, whether or not it is installed.
+    blocked = (
+        f"import runpy, sys; sys.modules[{EXTRAS[script]!r}] = None; "
+        f"sys.argv = [{str(EXAMPLES / script)!r}]; runpy.run_path(sys.argv[0], run_name='__main__')"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", blocked], capture_output=True, text=True, timeout=120, cwd=tmp_path
+    )
+    extra = EXTRAS[script]
+    assert (proc.returncode, proc.stdout, proc.stderr) == (
+        1,
+        "",
+        f"{script} needs the {extra!r} extra: pip install 'lagent-like[{extra}]'\n",
+    )

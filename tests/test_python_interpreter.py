@@ -2,9 +2,10 @@
 
 Every hostile case must come back as a clean ``ActionReturn`` within the timeout plus
 two seconds and leave this process able to make the next call. The fork bomb is
-contained twice: ``RLIMIT_NPROC`` (the code runs as ``nobody`` when the tests run as
-root, since the limit does not apply to root) and the ``killpg`` of the code's process
-group, which is checked directly: no process of the group survives the call.
+contained twice: ``RLIMIT_NPROC`` (the code runs as a fresh unprivileged uid when the
+tests run as root, since the limit does not apply to root) and the sandbox's PID
+namespace, which is checked from the host: no process the code started survives.
+The attacks on the isolation itself are in test_sandbox_hostile.py.
 """
 
 from __future__ import annotations
@@ -12,11 +13,11 @@ from __future__ import annotations
 import json
 import os
 import signal
-import tempfile
 import time
 from collections.abc import Iterator
 
 import pytest
+from sandbox_helpers import gone_within, host_pids_with, new_marker, sleeper
 
 from lagent_like import ActionReturn, ActionStatusCode
 from lagent_like.actions.python_interpreter import PythonInterpreter
@@ -36,17 +37,6 @@ def interpreter() -> Iterator[PythonInterpreter]:
     tool = PythonInterpreter(timeout=TIMEOUT, memory_mb=256, max_processes=16)
     yield tool
     tool.close()
-
-
-@pytest.fixture
-def shared_dir() -> Iterator[str]:
-    # The code may run as ``nobody``: it needs a directory it can write to.
-    path = tempfile.mkdtemp(prefix="pi_test_")
-    os.chmod(path, 0o777)
-    yield path
-    for name in os.listdir(path):
-        os.unlink(os.path.join(path, name))
-    os.rmdir(path)
 
 
 def call(tool: PythonInterpreter, code: str) -> ActionReturn:
@@ -174,19 +164,20 @@ def test_the_code_sees_none_of_the_parents_secrets(monkeypatch: pytest.MonkeyPat
 
 
 def test_every_call_starts_clean_in_a_fresh_directory(interpreter: PythonInterpreter) -> None:
+    # Every call works in the sandbox's /tmp, emptied after each call (it was a fresh
+    # host directory per call before the sandbox).
     code = (
         "import os, builtins\n"
         "seen = getattr(builtins, 'marker', None)\n"
         "builtins.marker = 1\n"
+        "before = sorted(os.listdir('.'))\n"
         "open('left_behind', 'w').close()\n"
         "def solution():\n"
-        "    return (seen, os.getcwd())"
+        "    return (seen, os.getcwd(), before)"
     )
     first = call(interpreter, code).format_result()
     second = call(interpreter, code).format_result()
-    assert first.startswith("(None, ") and second.startswith("(None, ")
-    assert first != second
-    assert not os.path.exists(first[len("(None, '") : -2])
+    assert first == second == "(None, '/tmp', [])"
 
 
 def test_the_answer_is_cut_with_a_notice() -> None:
@@ -302,63 +293,51 @@ def test_code_closing_its_streams_still_answers(interpreter: PythonInterpreter, 
     assert_still_works(interpreter)
 
 
-def test_a_fork_bomb_is_contained_and_its_group_killed(
-    interpreter: PythonInterpreter, shared_dir: str
-) -> None:
-    marker = os.path.join(shared_dir, "pgid")
-    code = f"import os\nopen({marker!r}, 'w').write(str(os.getpgrp()))\nwhile True:\n    os.fork()"
+def test_a_fork_bomb_is_contained_and_every_process_killed(interpreter: PythonInterpreter) -> None:
+    marker = new_marker()
+    code = f"import os, sys\nos.execv(sys.executable, [sys.executable, '-c', 'import os\\nwhile True:\\n    try: os.fork()\\n    except OSError: pass', {marker!r}])"
     start = time.monotonic()
     ret = call(interpreter, code)
     assert time.monotonic() - start < TIMEOUT + 2
     assert ret.state == ActionStatusCode.API_ERROR
-    assert ret.errmsg is not None
-    assert ret.errmsg.endswith(PROCESS_LIMIT_MESSAGE) or ret.errmsg == TIMEOUT_MESSAGE
-    with open(marker) as f:
-        pgid = int(f.read())
-    assert pgid != os.getpgrp()
-    assert wait_until_gone(pgid) == []
+    assert ret.errmsg == TIMEOUT_MESSAGE
+    assert gone_within(marker) == set()
     assert_still_works(interpreter)
 
 
-def test_a_timeout_kills_everything_the_code_started(shared_dir: str) -> None:
+def test_the_process_limit_is_reported(interpreter: PythonInterpreter) -> None:
+    code = "import os, time\nfor _ in range(100):\n    if os.fork() == 0:\n        time.sleep(100)"
+    ret = call(interpreter, code)
+    assert ret.errmsg is not None and ret.errmsg.endswith(PROCESS_LIMIT_MESSAGE)
+    assert_still_works(interpreter)
+
+
+def test_a_timeout_kills_everything_the_code_started() -> None:
     tool = PythonInterpreter(timeout=1)
-    marker = os.path.join(shared_dir, "pgid")
-    code = (
-        "import os, time\n"
-        f"open({marker!r}, 'w').write(str(os.getpgrp()))\n"
-        "for _ in range(3):\n"
-        "    if os.fork() == 0:\n"
-        "        time.sleep(1000)\n"
-        "time.sleep(1000)"
-    )
+    marker = new_marker()
+    code = f"import subprocess, sys, time\nfor _ in range(3):\n    subprocess.Popen({sleeper(marker)}, start_new_session=True)\ntime.sleep(1000)"
     try:
         start = time.monotonic()
         ret = call(tool, code)
         assert time.monotonic() - start < 3
         assert ret.errmsg == "the code did not finish within 1.0 s; the process was stopped"
-        with open(marker) as f:
-            assert wait_until_gone(int(f.read())) == []
+        assert gone_within(marker) == set()
     finally:
         tool.close()
 
 
-def test_a_background_process_does_not_outlive_a_finished_call(
-    interpreter: PythonInterpreter, shared_dir: str
-) -> None:
-    marker = os.path.join(shared_dir, "pgid")
+def test_a_background_process_does_not_outlive_a_finished_call(interpreter: PythonInterpreter) -> None:
+    marker = new_marker()
     code = (
-        "import os, time\n"
-        f"open({marker!r}, 'w').write(str(os.getpgrp()))\n"
-        "if os.fork() == 0:\n"
-        "    time.sleep(1000)\n"
+        "import subprocess, sys\n"
+        f"subprocess.Popen({sleeper(marker)}, start_new_session=True)\n"
         "def solution():\n"
         "    return 'done'"
     )
     start = time.monotonic()
     assert call(interpreter, code).format_result() == "done"
     assert time.monotonic() - start < 1
-    with open(marker) as f:
-        assert wait_until_gone(int(f.read())) == []
+    assert host_pids_with(marker) == set()
 
 
 # --- workers -------------------------------------------------------------------------

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from lagent_like import ActionExecutor, ActionStatusCode, ActionValidCode, BaseAction, tool_api
+from lagent_like import ActionExecutor, ActionStatusCode, ActionValidCode, BaseAction, ToolSettings, tool_api
 from lagent_like.actions.async_executor import AsyncActionExecutor
 from lagent_like.context import ToolContext
 from lagent_like.exceptions import ToolError, ToolNotFoundError, TransientToolError
@@ -173,7 +173,7 @@ class RtSlow(BaseAction):
 
 
 class RtSlowAttr(BaseAction):
-    timeout = 0.2
+    __tool_settings__ = ToolSettings(timeout=0.2)
 
     def run(self, seconds: float) -> str:
         """Sleep.
@@ -265,8 +265,8 @@ def test_tool_class_timeout_attribute_wins_over_the_executor_default() -> None:
 
 def test_constructor_timeout_overrides_the_class_attribute() -> None:
     tool = RtSlowAttr(timeout=0.3)
-    assert tool.timeout == 0.3
-    assert RtSlowAttr.timeout == 0.2
+    assert tool.__tool_settings__.timeout == 0.3
+    assert RtSlowAttr.__tool_settings__.timeout == 0.2
     ex = ActionExecutor([tool])
     quick = ex("RtSlowAttr", '{"seconds": 0.25}')
     assert quick.state == SUCCESS
@@ -460,7 +460,7 @@ def test_last_connection_error_is_reported_when_attempts_run_out() -> None:
 class RtSlowOnce(BaseAction):
     """Slow on the first ``slow`` calls, quick afterwards."""
 
-    timeout = 0.15
+    __tool_settings__ = ToolSettings(timeout=0.15)
 
     def __init__(self, slow: int) -> None:
         super().__init__()
@@ -721,13 +721,17 @@ _ATTR_CLOCK = FakeClock(100.0)
 
 
 class RtServicePartial(RtService):
-    circuit_breaker = functools.partial(
-        CircuitBreaker, failure_threshold=2, reset_timeout=10, clock=_ATTR_CLOCK
+    __tool_settings__ = ToolSettings(
+        circuit_breaker=functools.partial(
+            CircuitBreaker, failure_threshold=2, reset_timeout=10, clock=_ATTR_CLOCK
+        )
     )
 
 
 class RtServiceLambda(RtService):
-    circuit_breaker = lambda: CircuitBreaker(failure_threshold=2, reset_timeout=10, clock=_ATTR_CLOCK)  # noqa: E731
+    __tool_settings__ = ToolSettings(
+        circuit_breaker=lambda: CircuitBreaker(failure_threshold=2, reset_timeout=10, clock=_ATTR_CLOCK)
+    )
 
 
 def run_breaker_cycle(ex: ActionExecutor, tool: RtService, name: str) -> None:
@@ -751,7 +755,7 @@ def test_tool_circuit_breaker_attribute_without_an_executor_factory() -> None:
 
 def test_tool_circuit_breaker_none_disables_the_executor_factory() -> None:
     tool = RtService()
-    tool.circuit_breaker = None
+    tool.__tool_settings__ = ToolSettings(circuit_breaker=None)
     ex = breaker_executor(FakeClock(), tool)
     for _ in range(4):
         assert ex("RtService", '{"n": 1}').errmsg == "service down"

@@ -16,6 +16,7 @@ from lagent_like import (
     CircuitBreaker,
     RetryPolicy,
     ToolContext,
+    ToolSettings,
     TransientToolError,
     tool_api,
 )
@@ -43,7 +44,7 @@ def test_executor_timeout_set_after_construction_applies() -> None:
 def test_tool_timeout_changed_after_adding_applies_after_refresh() -> None:
     tool = SetSlow()
     executor = ActionExecutor([tool])
-    tool.timeout = 0.05
+    tool.__tool_settings__ = ToolSettings(timeout=0.05)
     executor.refresh()
     assert executor("SetSlow", '{"seconds": 0.3}').errmsg == "'SetSlow' timed out after 0.05 s"
 
@@ -53,8 +54,10 @@ def test_constructor_keywords_set_every_runtime_setting() -> None:
         return CircuitBreaker(3, 5.0)
 
     tool = SetSlow(timeout=1.5, retry=None, circuit_breaker=factory, blocking=False)
-    assert (tool.timeout, tool.retry, tool.circuit_breaker, tool.blocking) == (1.5, None, factory, False)
-    assert SetSlow().blocking is True
+    assert tool.__tool_settings__ == ToolSettings(
+        timeout=1.5, retry=None, circuit_breaker=factory, blocking=False
+    )
+    assert SetSlow().__tool_settings__ == ToolSettings()
 
 
 class SetWho(BaseAction):

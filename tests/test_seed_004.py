@@ -2,22 +2,37 @@
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
+
 from lagent_like import ActionExecutor, ArxivSearch, IPythonInterpreter, list_tools
 
 PARAMETER_DESCRIPTION = "If you call this tool, you must pass arguments in JSON format {key: value}, where key is the parameter name."
 
 
-def test_list_tools_starts_with_the_builtins_then_the_shipped_tools() -> None:
-    assert list_tools()[:8] == [
-        "BaseAction",
-        "InvalidAction",
-        "NoAction",
-        "FinishAction",
-        "ArxivSearch",
-        "GoogleSearch",
-        "IPythonInterpreter",
-        "PythonInterpreter",
-    ]
+#: The tutorial's ``list_tools()`` before its own ``Bold`` and ``PhraseEmphasis``.
+TUTORIAL_TOOLS = [
+    "BaseAction",
+    "InvalidAction",
+    "NoAction",
+    "FinishAction",
+    "ArxivSearch",
+    "BINGMap",
+    "GoogleScholar",
+    "GoogleSearch",
+    "IPythonInterpreter",
+    "PPT",
+    "PythonInterpreter",
+]
+
+
+def test_list_tools_in_a_fresh_process_starts_as_the_tutorials_list() -> None:
+    code = "import json, lagent_like; print(json.dumps(lagent_like.list_tools()))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    names = json.loads(out.stdout)
+    assert names[: len(TUTORIAL_TOOLS)] == TUTORIAL_TOOLS
+    assert list_tools()[: len(TUTORIAL_TOOLS)] == TUTORIAL_TOOLS
 
 
 def test_executor_actions_info_matches_the_tutorial() -> None:

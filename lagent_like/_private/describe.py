@@ -11,12 +11,14 @@ from __future__ import annotations
 import inspect
 import itertools
 import types
-from dataclasses import dataclass, field
+from dataclasses import dataclass, fields
+from functools import cached_property
 from typing import Any, Callable, Optional
 
 from ..context import ToolContext
 from ..exceptions import ToolDefinitionError
 from . import docstrings
+from .json_schema import parameter_schema
 from .signature import EMPTY as _EMPTY
 from .signature import ParamTuple, read_parameters
 from .types import (
@@ -29,6 +31,7 @@ from .types import (
     strip_annotated,
 )
 from .typing_compat import get_args, get_type_hints
+from .validation import compile_validator, exact_type
 
 _POSITIONAL_ONLY = inspect.Parameter.POSITIONAL_ONLY
 _KEYWORD_ONLY = inspect.Parameter.KEYWORD_ONLY
@@ -62,38 +65,164 @@ class DescribeOptions:
 DEFAULT_OPTIONS = DescribeOptions()
 
 
-@dataclass
-class ApiSpec:
-    """Everything known about one API after reading its definition.
+#: ``type``, under a name that ``Param.type`` does not shadow.
+_Class = type
+
+#: The default of a parameter that has none (``Param.default``).
+NO_DEFAULT: Any = _EMPTY
+
+
+@dataclass(frozen=True, eq=False)
+class Param:
+    """One described parameter of an API.
 
     Attributes:
-        name: the API name a model uses.
-        func: the function as defined (unbound for methods).
-        description: the Lagent description dict (never mutated after creation).
-        hints: resolved annotation of each described parameter (absent when unannotated).
-        declared: what each described parameter is checked against: its annotation, or
-            the class its docstring type names; absent when neither says anything.
-        defaults: default value of each described parameter that has one.
-        context_params: parameters annotated ``ToolContext``, filled by the executor
-            and never described.
-        checks: the compiled ``(validators, exact types)`` of ``declared``, filled on
-            first use and shared by every instance.
-        accepts_any_kwargs: the function takes ``**kwargs``.
-        is_async: the function is a coroutine function.
-        options: the ``tool_api`` options it was described with (reused for overrides).
+        name: the keyword the tool receives.
+        type: the Lagent type word (``STRING``, ``NUMBER``, ``FLOAT``, ``BOOLEAN``,
+            ``Array``, ``OBJECT``).
+        description: the text shown to the model.
+        required: the call must give it.
+        default: the default value, or :data:`NO_DEFAULT`.
+        annotation: the resolved annotation, or :data:`NO_DEFAULT` when unannotated.
+        declared: what the argument is checked against (its annotation, or the class
+            its docstring type names), or :data:`NO_DEFAULT` when nothing says.
+        enum: the allowed values, when the type lists them.
+        check: a validator given with the parameter (tools described by JSON Schema);
+            ``None`` to compile one from ``declared``.
+        exact: with ``check``: the one class whose values need no check, or ``None``.
     """
 
     name: str
-    func: Callable[..., Any]
-    description: dict[str, Any]
-    options: DescribeOptions
-    hints: dict[str, Any] = field(default_factory=dict)
-    declared: dict[str, Any] = field(default_factory=dict)
-    defaults: dict[str, Any] = field(default_factory=dict)
-    checks: Optional[tuple[dict[str, Any], dict[str, Any]]] = None
+    type: str = "STRING"
+    description: str = ""
+    required: bool = True
+    default: Any = NO_DEFAULT
+    annotation: Any = NO_DEFAULT
+    declared: Any = NO_DEFAULT
+    enum: Optional[tuple[Any, ...]] = None
+    check: Optional[Callable[[Any], Any]] = None
+    exact: Optional[_Class] = None
+
+    def entry(self) -> dict[str, Any]:
+        """This parameter in Lagent's description format."""
+        entry: dict[str, Any] = {"name": self.name, "type": self.type, "description": self.description}
+        if self.enum is not None:
+            entry["enum"] = list(self.enum)
+        return entry
+
+
+@dataclass(frozen=True, eq=False)
+class ApiSpec:
+    """Everything known about one API: what describing produces and everything else reads.
+
+    The Lagent description dict (:attr:`description`), the JSON Schema of the
+    arguments (:meth:`json_schema`), the argument checks (:attr:`checks`) and the
+    parsers' readers are views of it. Frozen: a spec is built once, whole; the views
+    are computed on first use and shared by every instance of the tool.
+
+    Attributes:
+        name: the API name a model uses.
+        summary: what the API does (the description's ``description``).
+        params: the described parameters, in signature order.
+        return_data: Lagent's ``return_data`` items (empty when not described).
+        func: what a call runs: the function as defined (unbound for methods, which
+            the tool binds), or any callable taking the arguments as keywords.
+        options: the ``tool_api`` options it was described with (reused for overrides).
+        context_params: parameters annotated ``ToolContext``, filled by the executor
+            and never described.
+        accepts_any_kwargs: arguments that are not parameters are passed on.
+        is_async: ``func`` is a coroutine function.
+        schema: the JSON Schema of the arguments as given (tools described by a
+            schema), or ``None`` to derive it from the parameters.
+    """
+
+    name: str
+    summary: str = ""
+    params: tuple[Param, ...] = ()
+    return_data: tuple[dict[str, Any], ...] = ()
+    func: Optional[Callable[..., Any]] = None
+    options: DescribeOptions = DEFAULT_OPTIONS
     context_params: tuple[str, ...] = ()
     accepts_any_kwargs: bool = False
     is_async: bool = False
+    schema: Optional[dict[str, Any]] = None
+
+    @cached_property
+    def description(self) -> dict[str, Any]:
+        """The Lagent description dict (shared: copy it before changing it)."""
+        described: dict[str, Any] = {
+            "name": self.name,
+            "description": self.summary,
+            "parameters": [p.entry() for p in self.params],
+            "required": [p.name for p in self.params if p.required],
+        }
+        if self.return_data:
+            described["return_data"] = [dict(item) for item in self.return_data]
+        return described
+
+    @property
+    def hints(self) -> dict[str, Any]:
+        """Resolved annotation of each annotated parameter."""
+        return {p.name: p.annotation for p in self.params if p.annotation is not NO_DEFAULT}
+
+    @property
+    def declared(self) -> dict[str, Any]:
+        """What each parameter that has a declared type is checked against."""
+        return {p.name: p.declared for p in self.params if p.declared is not NO_DEFAULT}
+
+    @property
+    def defaults(self) -> dict[str, Any]:
+        """Default value of each parameter that has one."""
+        return {p.name: p.default for p in self.params if p.default is not NO_DEFAULT}
+
+    @cached_property
+    def checks(self) -> tuple[dict[str, Any], dict[str, Any]]:
+        """``(validators, exact classes)`` of the checked parameters (see ``BaseAction.argument_checks``)."""
+        validators: dict[str, Any] = {}
+        exact: dict[str, Any] = {}
+        for p in self.params:
+            if p.check is not None:
+                validators[p.name] = p.check
+                if p.exact is not None:
+                    exact[p.name] = p.exact
+            elif p.declared is not NO_DEFAULT:
+                validators[p.name] = compile_validator(p.declared)
+                kind = exact_type(p.declared)
+                if kind is not None:
+                    exact[p.name] = kind
+        return validators, exact
+
+    @cached_property
+    def _schema(self) -> dict[str, Any]:
+        if self.schema is not None:
+            return self.schema
+        properties = {
+            p.name: parameter_schema(
+                None if p.annotation is NO_DEFAULT else p.annotation,
+                p.type,
+                p.description,
+                None if p.default is NO_DEFAULT else p.default,
+                p.default is not NO_DEFAULT,
+            )
+            for p in self.params
+        }
+        return {
+            "type": "object",
+            "properties": properties,
+            "required": [p.name for p in self.params if p.required],
+            "additionalProperties": self.accepts_any_kwargs,
+        }
+
+    def json_schema(self) -> dict[str, Any]:
+        """The JSON Schema of the arguments, for function calling; a fresh copy."""
+        return copy_description(self._schema)  # type: ignore[no-any-return]
+
+    def __getstate__(self) -> dict[str, Any]:
+        # The views are rebuilt where the spec is unpickled (validators are closures).
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
 
 
 class _Hints:
@@ -264,56 +393,40 @@ def build_api_spec(func: Callable[..., Any], opts: DescribeOptions) -> ApiSpec:
     if problems:
         raise ToolDefinitionError(owner, problems)
 
-    parameters: list[dict[str, Any]] = []
-    required: list[str] = []
-    described_hints: dict[str, Any] = {}
-    declared: dict[str, Any] = {}
-    defaults: dict[str, Any] = {}
+    described_params: list[Param] = []
     for name, _, default in described:
         doc_type, text = info.params.get(name, _UNDOCUMENTED)
-        if name in hints:
-            described_hints[name] = declared[name] = hints[name]
         hint = hints.get(name, _EMPTY)
+        declared = hint
         if hint is _EMPTY:
             word = describe_type_word(doc_type)
-            if word is not None and name not in hints:
-                declared[name] = LAGENT_CLASSES[word]
-            parameters.append({"name": name, "type": word or "STRING", "description": text})
+            if word is not None:
+                declared = LAGENT_CLASSES[word]
+            type_name, enum, label = word or "STRING", None, None
         else:
             type_info = PLAIN_TYPES.get(hint) if type(hint) is type else None
             if type_info is None:
                 type_info = describe_annotation(hint)
-            label = type_info.label
-            entry: dict[str, Any] = {
-                "name": name,
-                "type": type_info.name,
-                "description": text if label is None else label,
-            }
-            if type_info.enum is not None:
-                entry["enum"] = type_info.enum
-            parameters.append(entry)
-        if default is _EMPTY:
-            required.append(name)
-        else:
-            defaults[name] = default
-    description: dict[str, Any] = {
-        "name": opts.name or func.__name__,
-        "description": info.description,
-        "parameters": parameters,
-        "required": required,
-    }
-    if return_data:
-        description["return_data"] = return_data
-    # Positional: keywords cost three times as much for a dataclass of this size.
+            type_name, enum, label = type_info.name, type_info.enum, type_info.label
+        described_params.append(
+            Param(
+                name,
+                type_name,
+                text if label is None else label,
+                default is _EMPTY,
+                default,
+                hint,
+                declared,
+                None if enum is None else tuple(enum),
+            )
+        )
     return ApiSpec(
-        description["name"],
+        opts.name or func.__name__,
+        info.description,
+        tuple(described_params),
+        tuple(return_data),
         func,
-        description,
         opts,
-        described_hints,
-        declared,
-        defaults,
-        None,
         context_params,
         accepts_any_kwargs,
         _is_coroutine_function(func),

@@ -1,30 +1,47 @@
-"""The HTTP plumbing shared by the built-in web tools (``ArxivSearch``, ``GoogleSearch``).
+"""The one HTTP failure ladder, shared by the web tools and the model client.
 
-Why one module: every HTTP tool must fail the same way, or an agent's retry policy and
-its model see a different story per tool. Here a request
+Why one module: every HTTP caller (``ArxivSearch``, ``GoogleSearch``, ``BINGMap``,
+``GoogleScholar``, ``WebBrowser`` and :class:`~lagent_like.llms.OpenAIChat`) must fail
+the same way, or an agent's retry policy and its model see a different story per
+caller. :func:`send` makes one request, always with a timeout, and sorts out how it
+ended, once, as an :class:`HttpFailure` whose :attr:`~HttpFailure.kind` is one rung of
+the ladder:
 
-* goes through one shared :class:`requests.Session`, created on first use, so tools
-  reuse pooled connections instead of opening one per call;
-* is always made with a timeout, so a server that never answers cannot hang an agent;
-* ends in one of three ways: a response with a 2xx status; a
-  :class:`~lagent_like.exceptions.TransientToolError` for what may pass (no connection,
-  a timeout, HTTP 429, HTTP 5xx), which retry policies try again; or an
-  :class:`HttpStatusError` for any other status, which the tool turns into an
-  ``HTTP_ERROR`` record with :meth:`HttpStatusError.to_action_return`.
+====================  ==================================  =========
+kind                  cause                               transient
+====================  ==================================  =========
+``timeout``           no answer within the timeout        yes
+``connection``        refused, reset, unresolvable        yes
+``rate_limited``      HTTP 429                            yes
+``server``            HTTP 5xx                            yes
+``client``            any other non-2xx status            no
+``unsent``            the request could not be made       no
+====================  ==================================  =========
 
-Every message built here goes through :func:`redact` (or :func:`excerpt`, for quoted
-bodies) with the tool's secrets, so an API key never reaches an ``errmsg`` or a log
-line; the model client (:mod:`lagent_like.llms.openai`) quotes servers through them
-too. ``requests`` is imported inside the functions: importing ``lagent_like`` must
-stay cheap and must not need it.
+Each caller words the failure for its reader: the tools through :func:`http_request`
+(a :class:`~lagent_like.exceptions.TransientToolError` that the executor's
+:class:`~lagent_like.policies.RetryPolicy` retries, or an ``HTTP_ERROR`` record), the
+model client as its ``Model*Error`` exceptions, retried with the same ``RetryPolicy``
+back-off. Tool bodies are read up to a size cap (:data:`MAX_RESPONSE_BYTES`), so a
+server cannot fill an agent's memory.
+
+Secrets: every message built here goes through :func:`redact` with the caller's
+secrets in every form they may take in a message (:func:`secret_forms`: with or without
+trailing whitespace, URL-encoded, escaped as ``repr`` or JSON quote them), so an API key
+never reaches an ``errmsg``, an exception or a log line. ``requests`` is imported inside
+the functions: importing ``lagent_like`` must stay cheap and must not need it.
 """
 
 from __future__ import annotations
 
+import json
+import logging
+import os
 import threading
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Optional
-from urllib.parse import urlsplit
+from urllib.parse import quote, quote_plus, urlsplit
 
 from ..exceptions import ToolError, TransientToolError
 from ..schema import ActionReturn, ActionStatusCode
@@ -34,13 +51,21 @@ if TYPE_CHECKING:
     import requests
 
 __all__ = [
-    "HttpStatusError",
+    "MAX_RESPONSE_BYTES",
     "POOL_MAXSIZE",
     "REDACTED",
+    "HttpFailure",
+    "HttpReply",
+    "HttpStatusError",
     "close_session",
+    "display_url",
     "excerpt",
     "http_request",
+    "is_transient_status",
+    "read_key",
     "redact",
+    "secret_forms",
+    "send",
     "shared_session",
 ]
 
@@ -51,8 +76,14 @@ REDACTED = "***"
 #: calling the same API concurrently each need one).
 POOL_MAXSIZE = 32
 
+#: Largest body a tool reads (bytes); a longer answer is an ``API_ERROR``.
+MAX_RESPONSE_BYTES = 5 * 1024 * 1024
+
 #: Longest error-body excerpt quoted in an ``HTTP_ERROR`` message.
 _BODY_EXCERPT = 200
+
+#: Failure kinds worth trying again.
+_TRANSIENT = frozenset({"timeout", "connection", "rate_limited", "server"})
 
 _session: Optional[requests.Session] = None
 _session_lock = threading.Lock()
@@ -62,8 +93,8 @@ def shared_session() -> requests.Session:
     """The session every HTTP tool uses, created (thread-safely) on first use.
 
     Its adapters keep up to :data:`POOL_MAXSIZE` connections per host and never retry
-    on their own: retrying is the executor's retry policy's job, so that attempts are
-    counted and delayed in one place.
+    on their own: retrying is the retry policy's job, so that attempts are counted and
+    delayed in one place.
     """
     global _session
     session = _session
@@ -91,20 +122,88 @@ def close_session() -> None:
         session.close()
 
 
+# -- secrets ----------------------------------------------------------------------------
+
+
+def read_key(given: Optional[str], *env_names: str) -> Optional[str]:
+    """An API key: ``given``, else the first set environment variable, whitespace stripped.
+
+    Keys are often read from files and arrive with a trailing newline, which no key
+    contains and which ``requests`` refuses in a header (quoting the value back).
+
+    Returns:
+        The key, or ``None`` when none is given or set (or it is blank).
+    """
+    candidates = [given] if given is not None else [os.environ.get(name) for name in env_names]
+    for candidate in candidates:
+        if candidate and candidate.strip():
+            return candidate.strip()
+    return None
+
+
+def secret_forms(secret: str) -> list[str]:
+    """Every spelling of ``secret`` a message may quote, longest first.
+
+    The secret as given and without surrounding whitespace, each URL-encoded (as a
+    path and as a form value), escaped as Python's ``repr`` and JSON quote it (a key
+    ending in a newline shows as ``key\\n`` in ``requests``' header errors).
+    """
+    bases = {secret, secret.strip()}
+    forms = set(bases)
+    for base in bases:
+        forms.update(
+            (quote(base, safe=""), quote(base), quote_plus(base), repr(base)[1:-1], json.dumps(base)[1:-1])
+        )
+    return sorted((form for form in forms if form.strip()), key=len, reverse=True)
+
+
 def redact(text: str, secrets: Iterable[Optional[str]] = ()) -> str:
-    """``text`` with every non-empty secret replaced by :data:`REDACTED`.
+    """``text`` with every form of every non-empty secret replaced by :data:`REDACTED`.
 
     Args:
         text: a message that may quote a secret (an error string, a URL, a body).
-        secrets: the values to hide; ``None`` and empty strings are ignored.
+        secrets: the values to hide; ``None`` and blank strings are ignored.
 
     Returns:
         The redacted text.
     """
-    for secret in secrets:
-        if secret:
-            text = text.replace(secret, REDACTED)
+    forms = sorted(
+        {form for secret in secrets if secret for form in secret_forms(secret)}, key=len, reverse=True
+    )
+    for form in forms:
+        text = text.replace(form, REDACTED)
     return text
+
+
+class _RedactingFilter(logging.Filter):
+    """Redacts the keys sent so far from urllib3's log lines (it logs each URL, query included).
+
+    Attached to urllib3's connection-pool logger on the first request, not at import:
+    importing the package changes no global state.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.secrets: set[str] = set()
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if self.secrets:
+            record.msg, record.args = redact(record.getMessage(), list(self.secrets)), None
+        return True
+
+
+_log_filter = _RedactingFilter()
+_log_filter_lock = threading.Lock()
+
+
+def _hide_in_library_logs(secrets: list[str]) -> None:
+    if not secrets or _log_filter.secrets.issuperset(secrets):
+        return
+    with _log_filter_lock:
+        _log_filter.secrets.update(secrets)
+        pool_logger = logging.getLogger("urllib3.connectionpool")
+        if _log_filter not in pool_logger.filters:
+            pool_logger.addFilter(_log_filter)
 
 
 def excerpt(text: str, secrets: Iterable[Optional[str]], limit: int) -> str:
@@ -116,10 +215,115 @@ def excerpt(text: str, secrets: Iterable[Optional[str]], limit: int) -> str:
     return flat if len(flat) <= limit else flat[: limit - 3] + "..."
 
 
-def _where(url: str) -> str:
-    """``scheme://host[:port]/path`` of ``url``: the query string may hold user input or keys."""
+def display_url(url: str) -> str:
+    """``scheme://host[:port]/path`` of ``url``: no user info, no query (either may hold keys)."""
     parts = urlsplit(url)
-    return f"{parts.scheme}://{parts.netloc}{parts.path}"
+    host = parts.netloc.rpartition("@")[2]
+    return f"{parts.scheme}://{host}{parts.path}"
+
+
+# -- the ladder ---------------------------------------------------------------------------
+
+
+def is_transient_status(status: int) -> bool:
+    """A rate limit (429) or a server fault (5xx) may pass; any other refusal will not."""
+    return status == 429 or status >= 500
+
+
+@dataclass(eq=False)
+class HttpFailure(Exception):
+    """How one request failed: one rung of the ladder (see the module docstring).
+
+    Attributes:
+        kind: ``'timeout'``, ``'connection'``, ``'rate_limited'``, ``'server'``,
+            ``'client'`` or ``'unsent'``.
+        where: the URL asked, as :func:`display_url` shows it.
+        detail: for ``connection`` the exception's class name, for ``unsent`` its
+            redacted message; empty otherwise.
+        status: the HTTP status, for the status kinds.
+        reason: the status's reason phrase (may be empty).
+        body: the error body as text (not redacted: quote it through :func:`excerpt`).
+        retry_after: the raw ``Retry-After`` header of the answer, if any.
+    """
+
+    kind: str
+    where: str
+    detail: str = ""
+    status: Optional[int] = None
+    reason: str = ""
+    body: str = field(default="", repr=False)
+    retry_after: Optional[str] = None
+
+    @property
+    def transient(self) -> bool:
+        """Whether trying again may help."""
+        return self.kind in _TRANSIENT
+
+    def __str__(self) -> str:
+        return f"{self.kind} failure of {self.where}" + (f" (HTTP {self.status})" if self.status else "")
+
+
+def send(
+    session: requests.Session,
+    method: str,
+    url: str,
+    *,
+    timeout: float,
+    secrets: Iterable[Optional[str]] = (),
+    **kwargs: Any,
+) -> requests.Response:
+    """Make one request and return its 2xx response, or raise how it failed.
+
+    Args:
+        session: the session to send through.
+        method: ``'GET'``, ``'POST'``, ...
+        url: the full URL.
+        timeout: seconds allowed for connecting and for each read.
+        secrets: values no message or log line may quote.
+        **kwargs: passed to :meth:`requests.Session.request` (``params``, ``json``,
+            ``data``, ``headers``, ``stream``).
+
+    Returns:
+        The response, with a 2xx status (its body not read when ``stream=True``).
+
+    Raises:
+        HttpFailure: every other outcome; an error status's body is read and the
+            response closed.
+    """
+    import requests
+
+    hidden = [s for s in secrets if s]
+    _hide_in_library_logs(hidden)
+    where = display_url(url)
+    try:
+        response = session.request(method, url, timeout=timeout, **kwargs)
+    except requests.Timeout:
+        raise HttpFailure("timeout", where) from None
+    except (requests.ConnectionError, requests.exceptions.ChunkedEncodingError) as exc:
+        # requests' own message repeats the URL with its query and the pool's state;
+        # the class name says enough, and the details go to the debug log, redacted.
+        logger().debug("%s %s failed: %s", method, where, redact(str(exc), hidden))
+        raise HttpFailure("connection", where, detail=type(exc).__name__) from None
+    except (requests.RequestException, ValueError) as exc:
+        # ValueError: e.g. a header value requests refuses (it quotes the value back).
+        raise HttpFailure("unsent", where, detail=redact(str(exc), hidden)) from None
+    status = response.status_code
+    if 200 <= status < 300:
+        return response
+    with response:
+        body = response.content.decode("utf-8", errors="replace")
+    kind = "rate_limited" if status == 429 else "server" if status >= 500 else "client"
+    raise HttpFailure(
+        kind,
+        where,
+        status=status,
+        reason=response.reason or "",
+        body=body,
+        retry_after=response.headers.get("Retry-After"),
+    )
+
+
+# -- the tools' wording ---------------------------------------------------------------------
 
 
 class HttpStatusError(ToolError):
@@ -143,6 +347,63 @@ class HttpStatusError(ToolError):
         return ActionReturn(errmsg=self.message, state=ActionStatusCode.HTTP_ERROR)
 
 
+@dataclass(frozen=True)
+class HttpReply:
+    """A 2xx answer whose body was read (at most :data:`MAX_RESPONSE_BYTES`).
+
+    Attributes:
+        status: the HTTP status.
+        headers: the response headers (case-insensitive mapping).
+        content: the body.
+        url: the final URL (after redirects).
+    """
+
+    status: int
+    headers: Mapping[str, str]
+    content: bytes = field(repr=False)
+    url: str = ""
+
+    @property
+    def text(self) -> str:
+        """The body decoded with the declared charset (UTF-8 if none or unknown)."""
+        charset = "utf-8"
+        for part in self.headers.get("Content-Type", "").split(";")[1:]:
+            name, _, value = part.strip().partition("=")
+            if name.lower() == "charset" and value:
+                charset = value.strip("\"'")
+        try:
+            return self.content.decode(charset, errors="replace")
+        except LookupError:
+            return self.content.decode("utf-8", errors="replace")
+
+    def json(self) -> Any:
+        """The body parsed as JSON (raises ``ValueError`` when it is not)."""
+        return json.loads(self.content)
+
+
+def _tool_error(tool: str, failure: HttpFailure, timeout: float, secrets: list[str]) -> ToolError:
+    """The tool's wording of a failure: transient ones are retried by the executor."""
+    where, status = failure.where, failure.status
+    reason = f" {failure.reason}" if failure.reason else ""
+    if failure.kind == "timeout":
+        return TransientToolError(f"{tool}: no answer from {where} within {timeout:g} s")
+    if failure.kind == "connection":
+        return TransientToolError(f"{tool}: could not reach {where} ({failure.detail})")
+    if failure.kind == "unsent":
+        return ToolError(redact(f"{tool}: could not send the request to {where}: {failure.detail}", secrets))
+    if failure.kind == "rate_limited":
+        return TransientToolError(
+            f"{tool}: {where} is rate limiting requests (HTTP 429{reason}); try again later"
+        )
+    if failure.kind == "server":
+        return TransientToolError(f"{tool}: {where} failed with HTTP {status}{reason}; try again later")
+    body = excerpt(failure.body, secrets, _BODY_EXCERPT)
+    said = f": {body}" if body else ""
+    return HttpStatusError(
+        status or 0, redact(f"{tool}: {where} answered HTTP {status}{reason}{said}", secrets)
+    )
+
+
 def http_request(
     tool: str,
     method: str,
@@ -153,60 +414,60 @@ def http_request(
     json: Any = None,
     headers: Optional[Mapping[str, str]] = None,
     secrets: Iterable[Optional[str]] = (),
-) -> requests.Response:
-    """Make one request through the shared session and sort out how it ended.
+    max_bytes: int = MAX_RESPONSE_BYTES,
+) -> HttpReply:
+    """Make one request through the shared session, for a tool, and read its body.
 
     Args:
         tool: the tool's name, which starts every message.
         method: ``'GET'``, ``'POST'``, ...
-        url: the full URL (without secrets: keys go in ``headers``).
+        url: the full URL.
         timeout: seconds allowed for connecting and for each read.
-        params: query-string parameters.
+        params: query-string parameters (a key sent here is redacted like any other).
         json: a JSON-able request body.
         headers: extra request headers (an API key goes here).
         secrets: values that must not appear in any message (the API key).
+        max_bytes: the longest body read.
 
     Returns:
-        The response, with a 2xx status and its body read.
+        The 2xx answer with its body.
 
     Raises:
         TransientToolError: no connection, no answer within ``timeout``, HTTP 429 or 5xx.
         HttpStatusError: any other non-2xx status.
-        ToolError: the request could not be made at all (e.g. a malformed URL).
+        ToolError: the request could not be made at all (e.g. a malformed URL), or the
+            body is longer than ``max_bytes``.
     """
     import requests
 
     hidden = [s for s in secrets if s]
-    where = _where(url)
     try:
-        response = shared_session().request(
-            method, url, params=params, json=json, headers=dict(headers or {}), timeout=timeout
+        response = send(
+            shared_session(),
+            method,
+            url,
+            timeout=timeout,
+            secrets=hidden,
+            params=params,
+            json=json,
+            headers=dict(headers or {}),
+            stream=True,
         )
-    except requests.Timeout:
-        raise TransientToolError(
-            redact(f"{tool}: no answer from {where} within {timeout:g} s", hidden)
-        ) from None
-    except (requests.ConnectionError, requests.exceptions.ChunkedEncodingError) as exc:
-        # requests' own message repeats the URL with its query and the pool's state;
-        # the class name says enough, and the details go to the debug log, redacted.
-        logger().debug("%s: %s %s failed: %s", tool, method, where, redact(str(exc), hidden))
-        raise TransientToolError(
-            redact(f"{tool}: could not reach {where} ({type(exc).__name__})", hidden)
-        ) from None
-    except requests.RequestException as exc:
-        raise ToolError(redact(f"{tool}: could not send the request to {where}: {exc}", hidden)) from None
-    status = response.status_code
-    if 200 <= status < 300:
-        return response
-    reason = f" {response.reason}" if response.reason else ""
-    if status == 429:
-        raise TransientToolError(
-            redact(f"{tool}: {where} is rate limiting requests (HTTP 429{reason}); try again later", hidden)
-        )
-    if status >= 500:
-        raise TransientToolError(
-            redact(f"{tool}: {where} failed with HTTP {status}{reason}; try again later", hidden)
-        )
-    body = excerpt(response.text, hidden, _BODY_EXCERPT)
-    said = f": {body}" if body else ""
-    raise HttpStatusError(status, redact(f"{tool}: {where} answered HTTP {status}{reason}{said}", hidden))
+    except HttpFailure as failure:
+        raise _tool_error(tool, failure, timeout, hidden) from None
+    where = display_url(url)
+    chunks: list[bytes] = []
+    size = 0
+    with response:
+        try:
+            for chunk in response.iter_content(chunk_size=65536):
+                size += len(chunk)
+                if size > max_bytes:
+                    raise ToolError(f"{tool}: {where} answered with more than {max_bytes} bytes; not read")
+                chunks.append(chunk)
+        except requests.RequestException as exc:
+            logger().debug("%s: reading %s failed: %s", tool, where, redact(str(exc), hidden))
+            raise TransientToolError(
+                f"{tool}: the answer from {where} broke off ({type(exc).__name__})"
+            ) from None
+    return HttpReply(response.status_code, response.headers, b"".join(chunks), response.url)

@@ -24,7 +24,7 @@ import itertools
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
-from ..actions.runtime import _timed_out
+from ..actions.invoke import abandoned
 from ..context import DEFAULT_SESSION
 from ..schema import ActionReturn, ActionStatusCode
 from .log import logger
@@ -32,7 +32,7 @@ from .ray_replica import ActionRecipe, Job, ToolWorker, import_ray, reason
 
 if TYPE_CHECKING:
     from ..actions.base_action import BaseAction
-    from ..actions.runtime import _Run
+    from ..actions.runtime import Outcome, RunRequest
 
 __all__ = ["ReplicaPool", "replica_starter"]
 
@@ -94,9 +94,11 @@ class _Pending:
         self.queues: list[list[_Queued]] = [[] for _ in range(replicas)]
 
 
-def _worker_error(request: _Run, message: str) -> ActionReturn:
-    """The ``API_ERROR`` record of a call its replica could not answer."""
-    return ActionReturn(request.args, None, request.tool, None, message, ActionStatusCode.API_ERROR)
+def _worker_error(request: RunRequest, message: str) -> Outcome:
+    """The outcome of a call its replica could not answer: an ``API_ERROR`` record."""
+    return ActionReturn(
+        request.args, None, request.route.tool, None, message, ActionStatusCode.API_ERROR
+    ), None
 
 
 class ReplicaPool:
@@ -132,37 +134,37 @@ class ReplicaPool:
         return min(((start + i) % count for i in range(count)), key=lambda r: self._load[r])
 
     async def run(
-        self, request: _Run, key: str, session_id: Optional[str], call_id: Optional[str]
-    ) -> tuple[ActionReturn, Optional[BaseException]]:
-        """Run one call on a replica; ``(record, exception)`` as ``call_core`` expects."""
+        self, request: RunRequest, key: str, session_id: Optional[str], call_id: Optional[str]
+    ) -> Outcome:
+        """Run one call on a replica; ``(output, exception)`` as ``call_core`` expects."""
         ray = import_ray()
         replica = self.replica_for(session_id)
         session = session_id if session_id is not None else DEFAULT_SESSION
         job: Job = (next(self._ids), key, request.args, session, call_id)
         future = self._submit(replica, job)
         try:
-            if request.timeout is None:
+            if request.route.timeout is None:
                 outcome = await future
             else:
-                outcome = await asyncio.wait_for(future, request.timeout)
+                outcome = await asyncio.wait_for(future, request.route.timeout)
         except asyncio.TimeoutError:
             self.handles[replica].cancel.remote([job[0]])
-            return _timed_out(request)
+            return None, abandoned(request.route)
         if isinstance(outcome, ray.exceptions.RayActorError):
             logger().warning("replica %d of %s failed: %s", replica, self.action.name, reason(outcome))
             how = await self._recover(replica)
             message = (
-                f"The Ray worker running {request.label} died during this call "
+                f"The Ray worker running {request.route.label} died during this call "
                 f"({type(outcome).__name__}); "
                 f"{how}. The call may or may not have taken effect; its result is lost."
             )
-            return _worker_error(request, message), outcome
+            return _worker_error(request, message)
         if outcome is None:  # cancelled in the replica by someone else
-            return _worker_error(request, f"The Ray worker running {request.label} cancelled this call"), None
+            return _worker_error(request, f"The Ray worker running {request.route.label} cancelled this call")
         if isinstance(outcome, BaseException):
-            message = f"The Ray worker running {request.label} could not answer: {reason(outcome)}"
-            return _worker_error(request, message), outcome
-        answer: tuple[ActionReturn, Optional[BaseException]] = outcome
+            message = f"The Ray worker running {request.route.label} could not answer: {reason(outcome)}"
+            return _worker_error(request, message)
+        answer: Outcome = outcome
         return answer
 
     def _submit(self, replica: int, job: Job) -> asyncio.Future[Any]:

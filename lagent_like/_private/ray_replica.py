@@ -18,12 +18,14 @@ Ray is imported only when used (:func:`import_ray`), so importing this module is
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import os
 import pickle
 from typing import TYPE_CHECKING, Any, Optional
 
-from ..actions.base_action import BaseAction
-from ..actions.runtime import _Run, _run_async
+from ..actions.base_action import BaseAction, routes_of, settings_of, unknown_api
+from ..actions.runtime import Outcome as CallOutcome
+from ..actions.runtime import RunRequest, run_async
 from ..context import ToolContext
 from ..schema import ActionReturn, ActionStatusCode
 
@@ -34,9 +36,9 @@ __all__ = ["ActionRecipe", "Job", "Outcome", "ToolWorker", "import_ray", "reason
 
 #: ``(job id, API key, checked arguments, session id, call id)``: one call sent to a replica.
 Job = tuple[int, str, dict[str, Any], str, Optional[str]]
-#: What a replica answers for one job: the record and the exception the tool raised
+#: What a replica answers for one job: the tool's output and the exception it raised
 #: (``None`` for a job cancelled before or while it ran).
-Outcome = Optional[tuple[ActionReturn, Optional[BaseException]]]
+Outcome = Optional[CallOutcome]
 
 #: Longest Ray error text quoted in a record (Ray's messages carry whole tracebacks).
 _MAX_REASON = 200
@@ -44,10 +46,6 @@ _MAX_REASON = 200
 #: Ids of cancelled jobs kept before the list is cleared: ids of jobs that had already
 #: finished when their cancellation came would otherwise pile up.
 _MAX_CANCELLED = 4096
-
-#: Attributes ``BaseAction.__init__`` derives from the others: compiled call paths and
-#: a parser that hold unpicklable objects. A replica rebuilds them.
-_DERIVED = frozenset({"_api_specs", "_schemas", "_parser", "_invokers", "_stages"})
 
 
 def import_ray() -> Any:
@@ -69,26 +67,34 @@ def reason(error: BaseException) -> str:
 
 
 class ActionRecipe:
-    """What a replica needs to rebuild an action: its class, parser class and own state.
+    """What a replica needs to rebuild an action: the action itself, pickled.
 
-    An action holds compiled closures and a parser that cannot be pickled; everything
-    else (the description, runtime settings, the tool's own attributes) travels as is.
+    An action pickles its own state and rebuilds its parser and routes when unpickled
+    (``BaseAction.__getstate__``), so the replica gets a copy of its own.
 
     Args:
         action: the action to copy.
     """
 
     def __init__(self, action: BaseAction) -> None:
-        self.cls = type(action)
-        self.parser = type(action._parser)
-        self.state = {key: value for key, value in vars(action).items() if key not in _DERIVED}
+        self.data = pickle.dumps(action) if _picklable(action) else None
+        self.action = action if self.data is None else None
 
     def build(self) -> BaseAction:
-        """A new action with the copied state and freshly compiled call paths."""
-        action = self.cls.__new__(self.cls)
-        action.__dict__.update(self.state)
-        BaseAction.__init__(action, self.state["_description"], self.parser, self.state["_enable"])
-        return action
+        """A new action with the copied state and freshly built routes."""
+        if self.data is not None:
+            action: BaseAction = pickle.loads(self.data)
+            return action
+        assert self.action is not None
+        return self.action  # sent by Ray's cloudpickle: already the replica's own copy
+
+
+def _picklable(action: BaseAction) -> bool:
+    try:
+        pickle.dumps(action)
+    except Exception:  # noqa: BLE001 - closures and the like: cloudpickle sends them
+        return False
+    return True
 
 
 class ToolWorker:
@@ -112,7 +118,7 @@ class ToolWorker:
         # Created on the actor's loop at first use (Python 3.9 binds a semaphore to a loop).
         self._gate: Optional[asyncio.Semaphore] = None
         self._sessions: dict[str, dict[str, Any]] = {}
-        self._running: dict[int, asyncio.Task[tuple[ActionReturn, Optional[BaseException]]]] = {}
+        self._running: dict[int, asyncio.Task[CallOutcome]] = {}
         self._cancelled: set[int] = set()
 
     # The control methods are async too: they then run on the loop that runs the calls.
@@ -154,32 +160,25 @@ class ToolWorker:
             try:
                 return await task
             except asyncio.CancelledError:
-                if task.cancelled() and self._blocking(key):
-                    self._threads.forget_one()  # its thread runs on; let the pool replace it
-                return None
+                return None  # a sync API's worker was given up and replaced (run_async)
             finally:
                 del self._running[job_id]
 
-    def _blocking(self, key: str) -> bool:
-        stages = self._action.stages(key)
-        return stages is not None and not stages.is_async and self._action.blocking
-
     async def _call(
         self, key: str, args: dict[str, Any], session_id: str, call_id: Optional[str]
-    ) -> tuple[ActionReturn, Optional[BaseException]]:
+    ) -> CallOutcome:
         action = self._action
-        stages = action.stages(key)
-        if stages is None:  # the caller routed by this tool's own API names
-            return action._unknown_api(args, key), None
+        route = routes_of(action).get(key)
+        if route is None:  # the caller routed by this tool's own API names
+            return unknown_api(action, args, key), None
         context = None
-        if stages.wants_context:
+        if route.context_params:
             state = self._sessions.setdefault(session_id, {})
             context = ToolContext(session_id, state, action.name, key, call_id, None)
-        label = f"{action.name}.{key}" if action.is_toolkit else action.name
         # No timeout here: the caller measures it and cancels the job when it is up.
-        run = _Run(stages, args, context, None, label, action.blocking, action.name)
-        record, error = await _run_async(run, self._threads)
-        return record, _portable(error)
+        route = dataclasses.replace(route, blocking=settings_of(action).blocking)
+        outputs, error = await run_async(RunRequest(route, args, context), self._threads)
+        return outputs, _portable(error)
 
 
 def _sendable(outcomes: list[Outcome]) -> list[Outcome]:
@@ -198,22 +197,15 @@ def _sendable(outcomes: list[Outcome]) -> list[Outcome]:
 
 
 def _sendable_one(outcome: Outcome, dumps: Any) -> Outcome:
-    """``outcome`` if it pickles, else an ``API_ERROR`` record saying why (``args`` kept if they pickle)."""
+    """``outcome`` if it pickles, else an ``API_ERROR`` record saying why (the caller fills its args)."""
     try:
         dumps(outcome)
     except Exception as exc:  # noqa: BLE001 - whatever fails to pickle is reported
         problem = reason(exc)
     else:
         return outcome
-    record = outcome[0] if outcome is not None else ActionReturn()
     message = f"the tool's result cannot be sent back from its Ray worker: {problem}"
-    failed = ActionReturn(None, None, record.type, None, message, ActionStatusCode.API_ERROR)
-    try:
-        dumps(record.args)
-        failed.args = record.args
-    except Exception:  # noqa: BLE001 - the arguments themselves are the culprit
-        failed.args = None
-    return failed, None
+    return ActionReturn(None, None, None, None, message, ActionStatusCode.API_ERROR), None
 
 
 def _portable(error: Optional[BaseException]) -> Optional[BaseException]:

@@ -1,38 +1,74 @@
 """Tools for LLM agents: define them (``BaseAction``, ``tool_api``), parse their
 arguments (``JsonParser``, ``TupleParser``) and run them (``ActionExecutor``)."""
 
+from .._private.describe import ApiSpec, Param
+from ..registry import TOOL_REGISTRY
 from .action_executor import ActionExecutor
 
-# The shipped tools, registered in this order after the built-ins.
-from .arxiv_search import ArxivSearch
+# The shipped tools, registered in this order after the built-ins (the order of
+# Lagent's tutorial: ArxivSearch, BINGMap, GoogleScholar, GoogleSearch, ...).
+from .arxiv_search import ArxivSearch, AsyncArxivSearch
 from .async_executor import AsyncActionExecutor, AsyncActionMixin
 from .base_action import BaseAction, ToolMeta, tool_api
+from .bing_map import AsyncBINGMap, BINGMap
 from .builtin_actions import FinishAction, InvalidAction, NoAction
 from .function_tool import FunctionTool
-from .google_search import GoogleSearch
-from .ipython_interpreter import IPythonInterpreter
+from .google_scholar_search import AsyncGoogleScholar, GoogleScholar
+from .google_search import AsyncGoogleSearch, GoogleSearch
+from .ipython_interpreter import AsyncIPythonInterpreter, IPythonInterpreter
 from .parser import BaseParser, JsonParser, TupleParser
-from .python_interpreter import PythonInterpreter
+from .ppt import PPT, AsyncPPT
+from .python_interpreter import AsyncPythonInterpreter, PythonInterpreter
 from .schema_tool import SchemaTool, tool_from_schema
+from .web_browser import AsyncWebBrowser, WebBrowser
+
+#: Lagent 0.5's ``Async*`` twins, registered after every sync tool so that
+#: ``list_tools()`` starts as the tutorial's list does.
+ASYNC_TWINS = (
+    AsyncArxivSearch,
+    AsyncBINGMap,
+    AsyncGoogleScholar,
+    AsyncGoogleSearch,
+    AsyncIPythonInterpreter,
+    AsyncPPT,
+    AsyncPythonInterpreter,
+    AsyncWebBrowser,
+)
+for _twin in ASYNC_TWINS:
+    TOOL_REGISTRY.register(_twin, _twin.__tool_description__["name"])
 
 __all__ = [
     "ActionExecutor",
+    "ApiSpec",
     "ArxivSearch",
     "AsyncActionExecutor",
     "AsyncActionMixin",
+    "AsyncArxivSearch",
+    "AsyncBINGMap",
+    "AsyncGoogleScholar",
+    "AsyncGoogleSearch",
+    "AsyncIPythonInterpreter",
+    "AsyncPPT",
+    "AsyncPythonInterpreter",
+    "AsyncWebBrowser",
+    "BINGMap",
     "BaseAction",
     "BaseParser",
     "FinishAction",
     "FunctionTool",
+    "GoogleScholar",
     "GoogleSearch",
     "IPythonInterpreter",
     "InvalidAction",
     "JsonParser",
     "NoAction",
+    "PPT",
+    "Param",
     "PythonInterpreter",
     "SchemaTool",
     "ToolMeta",
     "TupleParser",
+    "WebBrowser",
     "tool_api",
     "tool_from_schema",
 ]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Optional
 
+from .._private.async_twin import async_twin
 from .._private.http import HttpStatusError, http_request
 from ..exceptions import ToolError
 from .base_action import BaseAction, tool_api
@@ -19,7 +20,7 @@ from .parser import BaseParser, JsonParser
 if TYPE_CHECKING:
     import xml.etree.ElementTree as ET
 
-__all__ = ["ArxivSearch"]
+__all__ = ["ArxivSearch", "AsyncArxivSearch"]
 
 #: XML namespaces of an arXiv Atom feed.
 _NS = {"atom": "http://www.w3.org/2005/Atom", "arxiv": "http://arxiv.org/schemas/atom"}
@@ -142,3 +143,6 @@ class ArxivSearch(BaseAction):
                 f"Summary: {_text(entry, 'atom:summary')}"
             )
         return papers
+
+
+AsyncArxivSearch = async_twin(ArxivSearch, __name__)

@@ -11,11 +11,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Awaitable, Optional
 
-from ..schema import ActionReturn, ActionValidCode
-from .action_executor import ActionExecutor, _batch_job
-from .base_action import BaseAction
+from ..schema import ActionReturn
+from ..settings import ToolSettings
+from .base_action import BaseAction, routes_of, settings_of, unknown_api
+from .executor_base import ExecutorBase, _batch_job
 from .function_calling import _read_tool_call, tool_messages
-from .runtime import CallPlan, call_core, drive_async
+from .invoke import Route, ainvoke
+from .runtime import call_core, drive_async
 
 if TYPE_CHECKING:
     from .._private.daemon_pool import DaemonThreadPool
@@ -44,73 +46,54 @@ class AsyncActionMixin:
 
     async def __call__(self, inputs: Any, name: str = "run") -> ActionReturn:
         action: BaseAction = self  # type: ignore[assignment]
-        stages = action.stages(name) if isinstance(name, str) else None
-        if stages is None:
-            return action._unknown_api(inputs, name)
-        label = f"{action.name}.{name}" if action.is_toolkit else action.name
-        plan = CallPlan(label=label, tool=action.name, stages=stages, blocking=action.blocking)
-        return await drive_async(call_core(plan, inputs), _mixin_pool())
+        route = routes_of(action).get(name) if isinstance(name, str) else None
+        if route is None:
+            return unknown_api(action, inputs, name)
+        if route.is_async or not settings_of(action).blocking:
+            return await ainvoke(route, inputs)
+        return await drive_async(call_core(route, inputs), _mixin_pool())
 
 
-class AsyncActionExecutor(ActionExecutor):
-    """An :class:`ActionExecutor` whose calls are awaited.
+class AsyncActionExecutor(ExecutorBase):
+    """An executor whose calls are awaited; otherwise as :class:`ActionExecutor`.
 
     ``await executor(name, command)`` runs async APIs on the loop and sync APIs in a
     thread pool; ``await executor.batch(calls)`` runs many calls concurrently. Takes the
     same arguments as ``ActionExecutor``; ``sleep`` may be a coroutine function.
     """
 
-    async def __call__(  # type: ignore[override]
+    def _may_skip_core(self, route: Route, settings: ToolSettings) -> bool:
+        # The direct path runs on the loop: async APIs, and sync ones marked non-blocking.
+        return route.is_async or not settings.blocking
+
+    async def __call__(
         self, name: str, command: Any, session_id: Optional[str] = None, call_id: Optional[str] = None
     ) -> ActionReturn:
         """Run the call a model asked for; see :meth:`ActionExecutor.__call__`."""
         try:
-            action, _, plain, _, stages = self._routes[name]
+            route = self._routes[name]
         except (KeyError, TypeError):
             return self._call_unrouted(name, command)
-        if not action._enable:
+        if not route.action.enable:
             return self._call_unrouted(name, command)
-        if plain and name in self._fast and stages.ainvoke is not None:
-            # The direct path: an async API with nothing to apply around it.
-            ret = await stages.ainvoke(command)
-        elif plain and name in self._fast and not action.blocking:
-            # A cheap sync API, run inline on the loop.
-            parsed = stages.read(command)
-            if isinstance(parsed, ActionReturn):
-                ret = parsed
-            else:
-                try:
-                    outputs = stages.call(parsed, None)
-                    if stages.is_async:
-                        outputs = await outputs
-                    ret = stages.wrap(parsed, outputs)
-                except (Exception, SystemExit) as exc:  # noqa: BLE001 - a failing tool is a result
-                    ret = stages.fail(parsed, exc)
-        else:
-            plan = self._plan(name, session_id, call_id)
-            ret = await drive_async(call_core(plan, command), self._thread_pool(), self._sleep)
-        if ret.valid and action is not self.finish_action:
-            ret.valid = ActionValidCode.OPEN
-        return ret
+        if route.direct:
+            return await ainvoke(route, command)
+        core = call_core(route, command, self._context(route, session_id, call_id), self._hooks.hooks)
+        return await drive_async(core, self._thread_pool(), self._sleep)
 
     def _direct_or_call(
         self, name: Any, command: Any, session_id: Optional[str], call_id: Optional[str]
-    ) -> tuple[Awaitable[ActionReturn], bool]:
-        """The awaitable of one call, and whether it is the direct path's compiled coroutine.
+    ) -> Awaitable[ActionReturn]:
+        """The awaitable of one call: on the direct path, ``ainvoke``'s coroutine itself.
 
-        Awaiting the compiled coroutine itself saves a coroutine per call in large
-        batches; its records then need ``__call__``'s last step (see ``batch``).
+        Awaiting it directly saves a coroutine per call in large batches.
         """
-        try:
-            action, _, plain, _, stages = self._routes[name]
-        except (KeyError, TypeError):
-            return self(name, command, session_id, call_id), False
-        direct = plain and action._enable and name in self._fast and stages.ainvoke is not None
-        if direct and action is not self.finish_action:
-            return stages.ainvoke(command), True  # type: ignore[misc]
-        return self(name, command, session_id, call_id), False
+        route = self._routes.get(name) if isinstance(name, str) else None
+        if route is not None and route.direct and route.action.enable:
+            return ainvoke(route, command)
+        return self(name, command, session_id, call_id)
 
-    async def batch(  # type: ignore[override]
+    async def batch(
         self, calls: Sequence[Any], session_id: Optional[str] = None, max_concurrency: Optional[int] = None
     ) -> list[ActionReturn]:
         """Run several calls concurrently on the loop; the records come back in input order.
@@ -124,12 +107,9 @@ class AsyncActionExecutor(ActionExecutor):
 
         jobs = [_batch_job(call) for call in calls]
         if not max_concurrency:
-            pending = [self._direct_or_call(n, c, session_id, i) for n, c, i in jobs]
-            results = await asyncio.gather(*(awaitable for awaitable, _ in pending))
-            for ret, (_, direct) in zip(results, pending):
-                if direct and ret.valid:  # a tool's own record: known tools are OPEN
-                    ret.valid = ActionValidCode.OPEN
-            return list(results)
+            return list(
+                await asyncio.gather(*(self._direct_or_call(n, c, session_id, i) for n, c, i in jobs))
+            )
         gate = asyncio.Semaphore(max_concurrency)
 
         async def gated(name: Any, command: Any, call_id: Optional[str]) -> ActionReturn:
@@ -138,7 +118,7 @@ class AsyncActionExecutor(ActionExecutor):
 
         return list(await asyncio.gather(*(gated(*job) for job in jobs)))
 
-    async def run_tool_calls(self, tool_calls: Sequence[Any]) -> list[dict[str, Any]]:  # type: ignore[override]
+    async def run_tool_calls(self, tool_calls: Sequence[Any]) -> list[dict[str, Any]]:
         """Run OpenAI-style ``tool_calls`` concurrently; one tool message per call, in order.
 
         See :meth:`ActionExecutor.run_tool_calls`.

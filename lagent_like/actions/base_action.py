@@ -9,46 +9,30 @@ its parser; ``__call__`` never raises, every outcome is an ``ActionReturn``.
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
 import itertools
 import types
 from abc import ABCMeta
-from typing import Any, Awaitable, Callable, ClassVar, Coroutine, NamedTuple, Optional, Union
+from collections.abc import Mapping, Sequence
+from typing import Any, Callable, Optional, Union
 
-from .._private.describe import ApiSpec, copy_description
+from .._private.describe import NO_DEFAULT, ApiSpec, Param, copy_description
 from .._private.docstrings import DocstringSyntaxError, parse_docstring
-from .._private.json_schema import parameter_schema
-from .._private.log import logger
 from .._private.text import as_text, did_you_mean, preview
-from .._private.validation import Validator, compile_validator, exact_type
-from ..context import ToolContext
-from ..exceptions import ParseError, ToolDefinitionError, ToolError
+from .._private.validation import Validator
+from ..exceptions import ToolDefinitionError
 from ..registry import TOOL_REGISTRY
 from ..schema import ActionReturn, ActionStatusCode
+from ..settings import UNSET, ToolSettings
+from .invoke import Route, invoke
 from .parser import BaseParser, JsonParser
 from .tool_api import SPEC_ATTR, api_spec_of, tool_api
 
 __all__ = ["BaseAction", "ToolMeta", "tool_api"]
 
-
-class _Unset:
-    """Type of :data:`UNSET`."""
-
-    def __repr__(self) -> str:
-        return "UNSET"
-
-
-#: A runtime setting a tool leaves to its executor.
-UNSET: Any = _Unset()
-
-#: The compiled call of one API: raw model input (and an optional ``ToolContext``) in,
-#: ``ActionReturn`` out, never raising.
-Invoker = Callable[..., ActionReturn]
-
-#: Results rendered inline (as ``BaseParser.parse_outputs`` would) to skip a call.
-_SCALARS = frozenset({str, int, float, bool, type(None)})
-_ARGS_ERROR = ActionStatusCode.ARGS_ERROR
-_API_ERROR = ActionStatusCode.API_ERROR
+#: Where an instance keeps all of ``BaseAction``'s own state: one name no tool uses.
+_STATE = "__tool_state__"
 
 
 def _collect_specs(cls: type) -> dict[str, ApiSpec]:
@@ -161,82 +145,218 @@ class ToolMeta(ABCMeta):
         return cls
 
 
-class Stages(NamedTuple):
-    """The phases of one API's call, run separately by runtimes with policies.
+class _ToolState:
+    """Everything ``BaseAction`` keeps on an instance, under the one attribute ``__tool_state__``.
 
-    Attributes:
-        read: raw input -> checked arguments, or the ``ARGS_ERROR`` record.
-        call: ``(args, context)`` -> the tool's raw output (a coroutine for async APIs);
-            raises what the tool raises.
-        wrap: ``(args, output)`` -> the success record (or the failure record when the
-            output cannot be rendered).
-        fail: ``(args, exception)`` -> the failure record.
-        is_async: the API is a coroutine function.
-        wants_context: the API has a ``ToolContext`` parameter.
-        ainvoke: for async APIs, the whole call as one coroutine function (the async
-            executor's direct path, like the sync invoker), else ``None``.
+    A tool's own attributes (``self.timeout``, ``self._description``, ...) are then
+    the tool's alone.
     """
 
-    read: Callable[[Any], Union[dict[str, Any], ActionReturn]]
-    call: Callable[[dict[str, Any], Optional[ToolContext]], Any]
-    wrap: Callable[[dict[str, Any], Any], ActionReturn]
-    fail: Callable[[dict[str, Any], BaseException], ActionReturn]
-    is_async: bool
-    wants_context: bool
-    ainvoke: Optional[Callable[[Any], Awaitable[ActionReturn]]] = None
+    __slots__ = ("apis", "description", "enable", "given", "is_toolkit", "name", "parser", "routes", "specs")
+
+    def __init__(
+        self,
+        name: str,
+        description: dict[str, Any],
+        enable: bool,
+        given: tuple[Any, ...],
+        specs: dict[str, ApiSpec],
+    ) -> None:
+        self.name = name
+        self.description = description
+        self.enable = enable
+        #: ``(description, parser class, apis)`` as given: how a copy is rebuilt.
+        self.given = given
+        self.is_toolkit = "api_list" in description
+        #: API key -> spec of every API the description lists.
+        self.specs = specs
+        self.parser: BaseParser
+        #: API key -> the route of a direct call (no executor), for APIs that can run.
+        self.routes: dict[str, Route] = {}
+        #: API key -> callable, for APIs that can run.
+        self.apis: dict[str, Callable[..., Any]] = {}
 
 
-def _read_failure(inputs: Any, key: str, tool: str, parser_name: str, exc: Exception) -> ActionReturn:
-    args = {"inputs": inputs, "name": key}
-    if isinstance(exc, ParseError):
-        return ActionReturn(args, None, tool, None, exc.err_msg, _ARGS_ERROR)
-    # A faulty parser must not escape either.
-    logger().warning("parser %s failed on %s", parser_name, preview(inputs), exc_info=exc)
+def state_of(action: BaseAction) -> _ToolState:
+    """The ``BaseAction`` state of ``action``.
+
+    Raises:
+        AttributeError: ``BaseAction.__init__`` has not run on ``action`` yet.
+    """
+    try:
+        state: _ToolState = action.__dict__[_STATE]
+    except KeyError:
+        raise AttributeError(
+            f"{type(action).__name__} is not set up yet: call BaseAction.__init__ (super().__init__()) first"
+        ) from None
+    return state
+
+
+def _api_entries(description: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    """``(API key, entry)`` of each API in a description (``'run'`` for a simple tool)."""
+    if "api_list" in description:
+        return [(api["name"], api) for api in description["api_list"]]
+    return [("run", description)]
+
+
+def _view(entry: dict[str, Any], base: Optional[ApiSpec]) -> ApiSpec:
+    """The spec an API's description entry stands for.
+
+    The class's spec when the entry describes the same parameters (the usual case);
+    otherwise (a description given to the constructor) a spec read from the entry,
+    keeping what the entry cannot say (annotations, defaults, the function) from the
+    class's spec of that API.
+    """
+    params = entry.get("parameters", [])
+    required = entry.get("required", [])
+    if base is not None:
+        described = base.description
+        if params == described["parameters"] and required == described["required"]:
+            return base
+    known = {p.name: p for p in base.params} if base is not None else {}
+    view = []
+    for item in params:
+        name = item["name"]
+        old = known.get(name)
+        enum = item.get("enum")
+        view.append(
+            Param(
+                name,
+                str(item.get("type", "STRING")),
+                str(item.get("description", "")),
+                name in required,
+                old.default if old is not None else NO_DEFAULT,
+                old.annotation if old is not None else NO_DEFAULT,
+                old.declared if old is not None else NO_DEFAULT,
+                tuple(enum) if isinstance(enum, list) else None,
+                old.check if old is not None else None,
+                old.exact if old is not None else None,
+            )
+        )
+    if base is None:
+        return ApiSpec(str(entry.get("name", "")), str(entry.get("description", "")), tuple(view))
+    return dataclasses.replace(base, params=tuple(view))
+
+
+def _source(
+    cls: type, description: Optional[dict[str, Any]], apis: Union[ApiSpec, Sequence[ApiSpec], None]
+) -> tuple[dict[str, Any], dict[str, tuple[Optional[ApiSpec], Optional[str]]]]:
+    """The description to copy, and API key -> (its spec, the attribute of its method)."""
+    if apis is None:
+        found = cls.__tool_apis__  # type: ignore[attr-defined]
+        source = description if description is not None else cls.__tool_description__  # type: ignore[attr-defined]
+        if "api_list" in source:
+            return source, {spec.name: (spec, attr) for attr, spec in found.items() if attr != "run"}
+        return source, ({"run": (found["run"], "run")} if "run" in found else {})
+    if isinstance(apis, ApiSpec):
+        return (description if description is not None else apis.description), {"run": (apis, None)}
+    specs = list(apis)
+    if description is None or not isinstance(description.get("name"), str):
+        raise ToolDefinitionError(
+            cls.__qualname__,
+            ["a toolkit made from specs needs description={'name': ..., 'description': ...}"],
+        )
+    source = {**description, "api_list": [spec.description for spec in specs]}
+    return source, {spec.name: (spec, None) for spec in specs}
+
+
+def _setup(
+    action: BaseAction,
+    description: Optional[dict[str, Any]],
+    parser: type[BaseParser],
+    enable: bool,
+    apis: Union[ApiSpec, Sequence[ApiSpec], None],
+) -> None:
+    """Build ``action``'s state: its description, specs, parser and direct routes."""
+    cls = type(action)
+    source, found = _source(cls, description, apis)
+    copied: dict[str, Any] = copy_description(source)
+    name = copied.get("name") if isinstance(copied, dict) else None
+    if not isinstance(name, str) or not name:
+        raise ToolDefinitionError(
+            cls.__qualname__, [f"a description needs a non-empty 'name', got {description!r}"]
+        )
+    entries = _api_entries(copied)
+    problems = []
+    for key, entry in entries:
+        order = [p.get("name") for p in entry.get("parameters", [])]
+        stray = [r for r in entry.get("required", []) if r not in order]
+        if stray:
+            label = f"{name}.{key}" if "api_list" in copied else name
+            problems.append(f"API {label!r} requires {stray}, which are not among its parameters {order}")
+    if problems:
+        raise ToolDefinitionError(f"{cls.__qualname__} with {parser.__name__}", problems)
+    specs = {key: _view(entry, found.get(key, (None, None))[0]) for key, entry in entries}
+    state = _ToolState(name, copied, bool(enable), (description, parser, apis), specs)
+    action.__dict__[_STATE] = state
+    for key, (spec, attr) in found.items():
+        if key in specs and spec is not None:
+            func = getattr(action, attr) if attr is not None else spec.func
+            if func is not None:
+                state.apis[key] = func
+    state.parser = parser(action)
+    hint = getattr(state.parser, "PARAMETER_DESCRIPTION", "")
+    if hint:
+        for _, entry in entries:
+            entry["parameter_description"] = hint
+    plain = type(state.parser).parse_outputs is BaseParser.parse_outputs
+    for key, func in state.apis.items():
+        spec = specs[key]
+        label = f"{name}.{key}" if state.is_toolkit else name
+        state.routes[key] = Route(
+            action,
+            key,
+            label,
+            name,
+            func,
+            state.parser.reader(key),
+            None if plain else state.parser.parse_outputs,
+            spec.is_async if spec.func is not None else inspect.iscoroutinefunction(func),
+            spec.context_params,
+        )
+
+
+def api_specs(action: BaseAction) -> Mapping[str, ApiSpec]:
+    """API key (``'run'`` for a simple tool) -> the spec of each API ``action`` describes."""
+    return state_of(action).specs
+
+
+def routes_of(action: BaseAction) -> Mapping[str, Route]:
+    """API key -> the route of a direct call, for each API of ``action`` that can run."""
+    return state_of(action).routes
+
+
+def api_entry(action: BaseAction, key: str) -> Optional[dict[str, Any]]:
+    """The description dict of API ``key`` in ``action``'s own description."""
+    for name, entry in _api_entries(state_of(action).description):
+        if name == key:
+            return entry
+    return None
+
+
+def unknown_api(action: BaseAction, inputs: Any, name: Any) -> ActionReturn:
+    """The ``API_ERROR`` record of a call of an API ``action`` does not have."""
+    state = state_of(action)
+    if state.is_toolkit:
+        labels = [f"{state.name}.{api}" for api in state.routes]
+        hint = did_you_mean(as_text(name), state.routes)
+        message = f"{state.name} has no API {preview(name)}.{hint} Call one of: {', '.join(labels) or 'none'}"
+    elif state.routes:
+        message = f"{state.name} is a simple tool; call it as {state.name!r} (API 'run'), not {preview(name)}"
+    else:
+        message = f"{state.name} has no callable API"
     return ActionReturn(
-        args, None, tool, None, f"could not read the arguments: {type(exc).__name__}: {exc}", _ARGS_ERROR
+        args={"inputs": inputs, "name": name},
+        type=state.name,
+        errmsg=message,
+        state=ActionStatusCode.API_ERROR,
     )
 
 
-def _record(
-    args: dict[str, Any], tool: str, outputs: Any, render: Callable[[Any], list[dict[str, Any]]]
-) -> ActionReturn:
-    if isinstance(outputs, ActionReturn):
-        if not outputs.args:
-            outputs.args = args
-        if not outputs.type:
-            outputs.type = tool
-        return outputs
-    return ActionReturn(args, None, tool, render(outputs))
-
-
-def _failure(args: dict[str, Any], tool: str, key: str, exc: BaseException) -> ActionReturn:
-    if isinstance(exc, ToolError):
-        # Written for the model by the tool itself: passed on as it is.
-        return ActionReturn(args, None, tool, None, exc.message, _API_ERROR)
-    logger().warning("tool %s.%s raised", tool, key, exc_info=exc)
-    return ActionReturn(args, None, tool, None, f"{type(exc).__name__}: {exc}", _API_ERROR)
-
-
-def _is_async(func: Callable[..., Any], spec: Optional[ApiSpec]) -> bool:
-    return spec.is_async if spec is not None else inspect.iscoroutinefunction(func)
-
-
-def _run_coroutine(coro: Coroutine[Any, Any, Any]) -> Any:
-    """Run an async API to completion from synchronous code.
-
-    Inside a running event loop the coroutine runs on a fresh loop in a worker thread,
-    because the caller's loop cannot be re-entered.
-    """
-    # Imported here: asyncio costs milliseconds at import and only async APIs need it.
-    import asyncio
-    import concurrent.futures
-
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return asyncio.run(coro)
-    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
-        return pool.submit(asyncio.run, coro).result()
+def settings_of(action: BaseAction) -> ToolSettings:
+    """The runtime settings of ``action`` (``ToolSettings()`` when it sets none)."""
+    settings = getattr(action, "__tool_settings__", None)
+    return settings if isinstance(settings, ToolSettings) else ToolSettings()
 
 
 class BaseAction(metaclass=ToolMeta):
@@ -246,30 +366,28 @@ class BaseAction(metaclass=ToolMeta):
     toolkit). The class docstring describes a toolkit; a simple tool is described by
     its ``run`` docstring.
 
-    Runtime settings (class attributes, or keyword arguments of the constructor) override
-    the executor's: ``timeout`` (seconds, ``None`` for no limit), ``retry`` (a
-    ``RetryPolicy`` or ``None``), ``circuit_breaker`` (a factory returning a
-    ``CircuitBreaker`` per API, or ``None``), and ``blocking`` (``False`` runs a cheap sync
-    API inline on an async executor's loop instead of in a worker thread). Left unset,
-    the executor's settings apply. ``executes_code = True`` marks a tool that runs code
-    it is given (the interpreters): ``serve-mcp`` serves such tools only when named.
+    Runtime settings override the executor's for this tool: give them to the
+    constructor (``Tool(timeout=5)``) or set ``__tool_settings__ =
+    ToolSettings(...)`` on the class (see :class:`~lagent_like.ToolSettings`). They live
+    in that one namespace: the tool's own attributes (``self.timeout``, ``self.retry``)
+    are never read as settings, and all of ``BaseAction``'s own state is kept under
+    ``__tool_state__``, so a class mixed with ``BaseAction`` keeps its attribute names.
 
     Args:
         description: a Lagent description dict to use instead of the class's
             ``__tool_description__``; it is deep-copied either way.
         parser: the :class:`BaseParser` subclass that reads a model's arguments.
         enable: whether the executor offers and runs this tool.
-        timeout: this tool's timeout, overriding the class attribute.
-        retry: this tool's retry policy, overriding the class attribute.
-        circuit_breaker: this tool's breaker factory, overriding the class attribute.
+        apis: the tool's APIs as specs instead of methods: one :class:`ApiSpec` makes a
+            simple tool, a list of them a toolkit (then ``description`` gives its
+            ``name`` and ``description``). Each spec's ``func`` runs its calls.
+        timeout: this tool's timeout (seconds, ``None`` for no limit).
+        retry: this tool's :class:`~lagent_like.policies.RetryPolicy` (``None``: none).
+        circuit_breaker: this tool's breaker factory (``None``: none).
         blocking: whether this tool's sync APIs need a worker thread (async executor).
     """
 
-    timeout: Any = UNSET
-    retry: Any = UNSET
-    circuit_breaker: Any = UNSET
-    blocking: bool = True
-    executes_code: ClassVar[bool] = False
+    __tool_settings__: ToolSettings = ToolSettings()
 
     def __init__(
         self,
@@ -277,124 +395,79 @@ class BaseAction(metaclass=ToolMeta):
         parser: type[BaseParser] = JsonParser,
         enable: bool = True,
         *,
+        apis: Union[ApiSpec, Sequence[ApiSpec], None] = None,
         timeout: Any = UNSET,
         retry: Any = UNSET,
         circuit_breaker: Any = UNSET,
         blocking: Optional[bool] = None,
     ) -> None:
-        if timeout is not UNSET:
-            self.timeout = timeout
-        if retry is not UNSET:
-            self.retry = retry
-        if circuit_breaker is not UNSET:
-            self.circuit_breaker = circuit_breaker
+        given = {
+            key: value
+            for key, value in (("timeout", timeout), ("retry", retry), ("circuit_breaker", circuit_breaker))
+            if value is not UNSET
+        }
         if blocking is not None:
-            self.blocking = blocking
-        source = description if description is not None else type(self).__tool_description__
-        self._description: dict[str, Any] = copy_description(source)
-        name = self._description.get("name") if isinstance(self._description, dict) else None
-        if not isinstance(name, str) or not name:
-            raise ToolDefinitionError(
-                type(self).__qualname__, [f"a description needs a non-empty 'name', got {description!r}"]
-            )
-        self._name = name
-        self._enable = bool(enable)
-        self._is_toolkit = "api_list" in self._description
-        bindings = self._api_bindings()
-        self._api_specs = {key: spec for key, (_, spec) in bindings.items() if spec is not None}
-        self._schemas: dict[str, dict[str, Any]] = {}
-        self._parser = parser(self)
-        compiled = {key: self._compile(key, func, spec) for key, (func, spec) in bindings.items()}
-        self._invokers: dict[str, Invoker] = {key: pair[0] for key, pair in compiled.items()}
-        self._stages: dict[str, Stages] = {key: pair[1] for key, pair in compiled.items()}
+            given["blocking"] = bool(blocking)
+        if given:
+            self.__tool_settings__ = dataclasses.replace(settings_of(self), **given)
+        _setup(self, description, parser, enable, apis)
 
-    def _api_bindings(self) -> dict[str, tuple[Callable[..., Any], Optional[ApiSpec]]]:
-        """API key (``'run'`` for a simple tool) -> (the callable, its spec if it has one).
+    def __getstate__(self) -> dict[str, Any]:
+        # The state holds a parser and compiled readers: rebuilt from what was given.
+        values = dict(self.__dict__)
+        values[_STATE] = (*values[_STATE].given, values[_STATE].enable)
+        return values
 
-        Subclasses whose APIs are not methods of the class (tools made from functions or
-        from schemas) override this.
-        """
-        specs = type(self).__tool_apis__
-        if self._is_toolkit:
-            return {spec.name: (getattr(self, attr), spec) for attr, spec in specs.items() if attr != "run"}
-        return {"run": (self.run, specs["run"])} if "run" in specs else {}  # type: ignore[attr-defined]
-
-    def _api_description(self, name: str) -> Optional[dict[str, Any]]:
-        """The description dict of API ``name`` in this instance's description."""
-        if not self._is_toolkit:
-            return self._description if name == "run" else None
-        for api in self._description["api_list"]:
-            if api["name"] == name:
-                return api  # type: ignore[no-any-return]
-        return None
+    def __setstate__(self, values: dict[str, Any]) -> None:
+        values = dict(values)
+        description, parser, apis, enable = values.pop(_STATE)
+        self.__dict__.update(values)
+        _setup(self, description, parser, enable, apis)
 
     def json_schema(self, name: str = "run") -> dict[str, Any]:
         """The JSON Schema of API ``name``'s arguments, for function calling.
 
         ``{"type": "object", "properties": ..., "required": ..., "additionalProperties":
         false}`` with types, descriptions, enums, defaults, items and nested objects,
-        built from the annotations (or the Lagent types where there are none). The
-        result is a fresh copy.
+        built from the annotations (or the Lagent types where there are none); for an
+        API described by a JSON Schema, that schema. The result is a fresh copy.
 
         Raises:
             KeyError: the action has no API ``name``.
         """
-        schema = self._schemas.get(name)
-        if schema is None:
-            schema = self._build_schema(name)
-            self._schemas[name] = schema
-        return copy_description(schema)  # type: ignore[no-any-return]
-
-    def _build_schema(self, name: str) -> dict[str, Any]:
-        api = self._api_description(name)
-        if api is None:
-            raise KeyError(f"{self._name} has no API {name!r}")
-        spec = self._api_specs.get(name)
-        hints = spec.hints if spec else {}
-        defaults = spec.defaults if spec else {}
-        properties = {
-            p["name"]: parameter_schema(
-                hints.get(p["name"]),
-                p.get("type", "STRING"),
-                p.get("description", ""),
-                defaults.get(p["name"]),
-                p["name"] in defaults,
-            )
-            for p in api.get("parameters", [])
-        }
-        return {
-            "type": "object",
-            "properties": properties,
-            "required": list(api.get("required", [])),
-            "additionalProperties": bool(spec and spec.accepts_any_kwargs),
-        }
+        state = state_of(self)
+        spec = state.specs.get(name) if isinstance(name, str) else None
+        if spec is None:
+            raise KeyError(f"{state.name} has no API {name!r}")
+        return spec.json_schema()
 
     @property
     def name(self) -> str:
         """The tool name a model uses."""
-        return self._name
+        return state_of(self).name
 
     @property
     def enable(self) -> bool:
         """Whether the executor offers and runs this tool."""
-        return self._enable
+        return state_of(self).enable
 
     @enable.setter
     def enable(self, value: bool) -> None:
-        self._enable = bool(value)
+        state_of(self).enable = bool(value)
 
     @property
     def is_toolkit(self) -> bool:
         """True for a toolkit (``api_list``), False for a simple tool (``run``)."""
-        return self._is_toolkit
+        return state_of(self).is_toolkit
 
     @property
     def description(self) -> dict[str, Any]:
         """This instance's own description dict, with the parser's ``parameter_description``."""
-        return self._description
+        return state_of(self).description
 
     def __repr__(self) -> str:
-        return f"<{type(self).__name__} name={self._name!r} enable={self._enable}>"
+        state = state_of(self)
+        return f"<{type(self).__name__} name={state.name!r} enable={state.enable}>"
 
     def __call__(self, inputs: Any, name: str = "run") -> ActionReturn:
         """Parse ``inputs`` for the API ``name``, call it and wrap the outcome.
@@ -403,144 +476,19 @@ class BaseAction(metaclass=ToolMeta):
         the tool gives ``API_ERROR``, unparsable or invalid arguments ``ARGS_ERROR``.
         """
         try:
-            invoke = self._invokers[name]
+            route = self.__dict__[_STATE].routes[name]
         except (KeyError, TypeError):
-            return self._unknown_api(inputs, name)
-        return invoke(inputs)
+            return unknown_api(self, inputs, name)
+        return invoke(route, inputs)
 
     def argument_checks(self, name: str = "run") -> tuple[dict[str, Validator], dict[str, Any]]:
-        """How the parser checks the arguments of API ``name``.
+        """How the parser checks the arguments of API ``name`` (a view of its spec).
 
         Returns ``(validators, exact)``: per parameter, a function that returns the
         value (coerced where nothing is lost) or raises ``Invalid``; and, for parameters
         whose check passes exactly the values of one class, that class, so a call whose
         values already have it skips the check. Parameters absent from ``validators``
-        are not checked. Override this in tools whose parameters are not described by
-        Python annotations (for example tools built from a JSON Schema).
+        are not checked.
         """
-        spec = self._api_specs.get(name)
-        if spec is None:
-            return {}, {}
-        if spec.checks is None:
-            validators = {param: compile_validator(t) for param, t in spec.declared.items()}
-            exact = {param: t for param, t in ((p, exact_type(a)) for p, a in spec.declared.items()) if t}
-            spec.checks = (validators, exact)
-        return spec.checks
-
-    def invoker(self, name: str = "run") -> Optional[Invoker]:
-        """The compiled call of API ``name`` (what ``action(inputs, name)`` runs), or ``None``."""
-        return self._invokers.get(name)
-
-    def stages(self, name: str = "run") -> Optional[Stages]:
-        """The phases of API ``name``'s call, for runtimes that act between them, or ``None``."""
-        return self._stages.get(name)
-
-    def _compile(self, key: str, func: Callable[..., Any], spec: Optional[ApiSpec]) -> tuple[Invoker, Stages]:
-        """Build the per-call path of one API: the fast invoker and its stages.
-
-        The invoker reads, calls, renders and records in one closure (a single frame
-        around the tool, everything bound up front); runtimes that apply policies
-        between the phases use the same phases separately through :class:`Stages`.
-        Both share the helpers that build error and result records.
-        """
-        read = self._parser.reader(key)
-        render = self._parser.parse_outputs
-        plain_render = type(self._parser).parse_outputs is BaseParser.parse_outputs
-        tool = self._name
-        parser_name = type(self._parser).__name__
-        is_async = _is_async(func, spec)
-        context_params = spec.context_params if spec is not None else ()
-
-        def with_context(context: Optional[ToolContext]) -> dict[str, ToolContext]:
-            filled = context if context is not None else ToolContext(tool_name=tool, api_name=key)
-            return dict.fromkeys(context_params, filled)
-
-        def invoke(inputs: Any, context: Optional[ToolContext] = None) -> ActionReturn:
-            try:
-                args = read(inputs)
-            except Exception as exc:  # noqa: BLE001 - every reading failure becomes a record
-                return _read_failure(inputs, key, tool, parser_name, exc)
-            if isinstance(args, ParseError):
-                # Built inline (as _read_failure would): refused arguments are common.
-                return ActionReturn(
-                    {"inputs": inputs, "name": key}, None, tool, None, args.err_msg, _ARGS_ERROR
-                )
-            try:
-                outputs = func(**args, **with_context(context)) if context_params else func(**args)
-                if is_async:
-                    outputs = _run_coroutine(outputs)
-                if plain_render and type(outputs) in _SCALARS:
-                    # Positional: about twice as fast as keywords on the per-call path.
-                    text = outputs if type(outputs) is str else str(outputs)
-                    return ActionReturn(args, None, tool, [{"type": "text", "content": text}])
-                return _record(args, tool, outputs, render)
-            except (Exception, SystemExit) as exc:  # noqa: BLE001 - a failing tool is a result
-                return _failure(args, tool, key, exc)
-
-        def read_stage(inputs: Any) -> Union[dict[str, Any], ActionReturn]:
-            try:
-                args = read(inputs)
-            except Exception as exc:  # noqa: BLE001 - every reading failure becomes a record
-                return _read_failure(inputs, key, tool, parser_name, exc)
-            if isinstance(args, ParseError):
-                return _read_failure(inputs, key, tool, parser_name, args)
-            return args
-
-        def call_stage(args: dict[str, Any], context: Optional[ToolContext]) -> Any:
-            return func(**args, **with_context(context)) if context_params else func(**args)
-
-        def wrap_stage(args: dict[str, Any], outputs: Any) -> ActionReturn:
-            try:
-                return _record(args, tool, outputs, render)
-            except (Exception, SystemExit) as exc:  # noqa: BLE001 - rendering failures too
-                return _failure(args, tool, key, exc)
-
-        def fail_stage(args: dict[str, Any], exc: BaseException) -> ActionReturn:
-            return _failure(args, tool, key, exc)
-
-        async def ainvoke(inputs: Any) -> ActionReturn:
-            try:
-                args = read(inputs)
-            except Exception as exc:  # noqa: BLE001 - every reading failure becomes a record
-                return _read_failure(inputs, key, tool, parser_name, exc)
-            if isinstance(args, ParseError):
-                return _read_failure(inputs, key, tool, parser_name, args)
-            try:
-                outputs = await (func(**args, **with_context(None)) if context_params else func(**args))
-                if plain_render and type(outputs) in _SCALARS:
-                    text = outputs if type(outputs) is str else str(outputs)
-                    return ActionReturn(args, None, tool, [{"type": "text", "content": text}])
-                return _record(args, tool, outputs, render)
-            except (Exception, SystemExit) as exc:  # noqa: BLE001 - a failing tool is a result
-                return _failure(args, tool, key, exc)
-
-        stages = Stages(
-            read_stage,
-            call_stage,
-            wrap_stage,
-            fail_stage,
-            is_async,
-            bool(context_params),
-            ainvoke if is_async else None,
-        )
-        return invoke, stages
-
-    def _unknown_api(self, inputs: Any, name: Any) -> ActionReturn:
-        if self._is_toolkit:
-            labels = [f"{self._name}.{api}" for api in self._invokers]
-            hint = did_you_mean(as_text(name), self._invokers)
-            message = (
-                f"{self._name} has no API {preview(name)}.{hint} Call one of: {', '.join(labels) or 'none'}"
-            )
-        elif self._invokers:
-            message = (
-                f"{self._name} is a simple tool; call it as {self._name!r} (API 'run'), not {preview(name)}"
-            )
-        else:
-            message = f"{self._name} has no callable API"
-        return ActionReturn(
-            args={"inputs": inputs, "name": name},
-            type=self._name,
-            errmsg=message,
-            state=ActionStatusCode.API_ERROR,
-        )
+        spec = state_of(self).specs.get(name) if isinstance(name, str) else None
+        return spec.checks if spec is not None else ({}, {})

@@ -15,7 +15,7 @@ from .._private.describe import copy_description
 from .._private.text import close_matches
 from ..exceptions import ToolNotFoundError
 from ..schema import ActionStatusCode
-from .base_action import BaseAction
+from .base_action import BaseAction, api_entry
 
 if TYPE_CHECKING:
     from ..schema import ActionReturn
@@ -24,7 +24,7 @@ __all__ = ["FunctionCallingMixin"]
 
 
 def _api_named(action: BaseAction, name: str) -> dict[str, Any]:
-    api = action._api_description(name[len(action.name) + 1 :])
+    api = api_entry(action, name[len(action.name) + 1 :])
     return api if api is not None else {}
 
 
@@ -67,7 +67,7 @@ def tool_messages(
 
 
 class FunctionCallingMixin:
-    """Function-calling views of an executor's tools (mixed into ``ActionExecutor``)."""
+    """Function-calling views of an executor's tools (mixed into both executors)."""
 
     actions: dict[str, BaseAction]
     _names: dict[str, Any]
@@ -75,11 +75,6 @@ class FunctionCallingMixin:
     _canonical: dict[str, str]
     _exports: dict[str, tuple[tuple[Any, ...], list[dict[str, Any]]]]
     _version: int
-
-    def __call__(
-        self, name: str, command: Any, session_id: Optional[str] = None, call_id: Optional[str] = None
-    ) -> ActionReturn:
-        raise NotImplementedError
 
     def alias_of(self, name: str) -> str:
         """The function-calling name of ``name`` (itself when it is already legal).
@@ -116,7 +111,7 @@ class FunctionCallingMixin:
             ToolNotFoundError: no API has that name or alias.
         """
         canonical = self.canonical_name(name)
-        action: BaseAction = self._names[canonical][0]
+        action: BaseAction = self._names[canonical].action
         return action.json_schema(canonical[len(action.name) + 1 :] if action.is_toolkit else "run")
 
     def _exported(
@@ -128,7 +123,7 @@ class FunctionCallingMixin:
         if cached is None or cached[0] != key:
             entries = []
             for name, route in self._names.items():
-                action = route[0]
+                action = route.action
                 if not action.enable:
                     continue
                 api = action.description if not action.is_toolkit else _api_named(action, name)
@@ -164,26 +159,7 @@ class FunctionCallingMixin:
 
         def build(alias: str, text: str, schema: dict[str, Any]) -> dict[str, Any]:
             route = self._names[self._canonical.get(alias, alias)]
-            return {
-                "name": alias,
-                "description": text,
-                "inputSchema": schema,
-                **mcp_extras(route[0], route[3]),
-            }
+            extras = mcp_extras(route.action, route.key)
+            return {"name": alias, "description": text, "inputSchema": schema, **extras}
 
         return self._exported("mcp", build)
-
-    def run_tool_calls(self, tool_calls: Sequence[Any]) -> list[dict[str, Any]]:
-        """Run OpenAI-style ``tool_calls`` and return one tool message per call, in order.
-
-        Each call is ``{"id", "type": "function", "function": {"name", "arguments"}}``
-        (a dict, or an object with those attributes as client libraries return), where
-        ``arguments`` is a JSON string or a dict. Each message is ``{"role": "tool",
-        "tool_call_id", "content"}``; the content is the result, or the error text for
-        the model when the call failed. A malformed call gets an error message too.
-        """
-        records = []
-        for call in tool_calls:
-            call_id, name, arguments = _read_tool_call(call)
-            records.append(None if name is None else self(name, arguments, None, _id_text(call_id)))
-        return tool_messages(tool_calls, records)

@@ -8,10 +8,11 @@ without changing the function itself.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any, Callable, Optional
 
-from .._private.describe import ApiSpec, DescribeOptions, build_api_spec
-from .base_action import BaseAction
+from .._private.describe import DescribeOptions, build_api_spec
+from .base_action import BaseAction, api_specs
 from .parser import BaseParser, JsonParser
 from .tool_api import api_spec_of
 
@@ -39,16 +40,13 @@ class FunctionTool(BaseAction, register=False):
         enable: bool = True,
     ) -> None:
         spec = api_spec_of(func) or build_api_spec(func, DescribeOptions())
-        self._function = func
-        self._function_spec = spec
-        description = dict(spec.description)
-        description["name"] = name or spec.name
-        super().__init__(description, parser, enable)
-
-    def _api_bindings(self) -> dict[str, tuple[Callable[..., Any], Optional[ApiSpec]]]:
-        return {"run": (self._function, self._function_spec)}
+        if name is not None and name != spec.name:
+            spec = dataclasses.replace(spec, name=name)
+        super().__init__(parser=parser, enable=enable, apis=spec)
 
     @property
     def function(self) -> Callable[..., Any]:
         """The function this tool calls."""
-        return self._function
+        func = api_specs(self)["run"].func
+        assert func is not None  # a FunctionTool is made from one
+        return func

@@ -12,13 +12,14 @@ from __future__ import annotations
 import os
 from typing import Any, Optional, Union
 
-from .._private.http import HttpStatusError, http_request
+from .._private.async_twin import async_twin
+from .._private.http import HttpStatusError, http_request, read_key, redact
 from ..exceptions import ToolError
-from ..schema import ActionReturn
+from ..schema import ActionReturn, ActionStatusCode
 from .base_action import BaseAction
 from .parser import BaseParser, JsonParser
 
-__all__ = ["GoogleSearch"]
+__all__ = ["AsyncGoogleSearch", "GoogleSearch"]
 
 #: The environment variable read when no key is passed to the constructor.
 API_KEY_ENV = "SERPER_API_KEY"
@@ -121,32 +122,65 @@ class GoogleSearch(BaseAction):
             query: the search content
             k: select first k results in the search results as response
         """
-        key = self.__api_key or os.environ.get(API_KEY_ENV)
-        if not key:
-            raise ToolError(NO_KEY_MESSAGE)
-        url = f"{self.base_url}/{self.search_type}"
         try:
-            response = http_request(
-                self.name,
-                "POST",
-                url,
-                timeout=self.request_timeout,
-                json={"q": query, "num": k},
-                headers={"X-API-KEY": key},
-                secrets=[key],
-            )
+            status, response = self._search(query, k=k)
         except HttpStatusError as exc:
             # Returned as the API's output: the action fills in ``args`` and ``type``.
             return exc.to_action_return()
+        if status == 200 and isinstance(response, dict):
+            return self._format(response, k)
+        # Lagent's protocol for an overridden ``_search``: -1 and a message for a
+        # failed request, any other status for a refused one.
+        if status == -1:
+            message = redact(str(response), [self.__api_key, os.environ.get(API_KEY_ENV)])
+            return ActionReturn(errmsg=message, state=ActionStatusCode.HTTP_ERROR)
+        return ActionReturn(errmsg=str(status), state=ActionStatusCode.API_ERROR)
+
+    def _search(
+        self, search_term: str, search_type: Optional[str] = None, **kwargs: Any
+    ) -> tuple[int, Union[dict[str, Any], str]]:
+        """Ask Serper; Lagent's hook (its own tests override it to answer without a network).
+
+        Args:
+            search_term: the query.
+            search_type: Serper's search type (default: the tool's).
+            **kwargs: further request fields; ``k`` is sent as Serper's ``num``, and
+                ``None`` values are left out.
+
+        Returns:
+            ``(200, the JSON object)``. An override may also return ``(-1, message)``
+            for a failed request or ``(status, anything)`` for a refused one.
+
+        Raises:
+            ToolError: no key, the answer is not a JSON object, or the request failed
+                (:class:`TransientToolError` when it may pass, :class:`HttpStatusError`
+                for a client error).
+        """
+        key = read_key(self.__api_key, API_KEY_ENV)
+        if not key:
+            raise ToolError(NO_KEY_MESSAGE)
+        fields = {
+            "num" if name == "k" else name: value for name, value in kwargs.items() if value is not None
+        }
+        reply = http_request(
+            self.name,
+            "POST",
+            f"{self.base_url}/{search_type or self.search_type}",
+            timeout=self.request_timeout,
+            json={"q": search_term, **fields},
+            headers={"X-API-KEY": key},
+            secrets=[key, self.__api_key],
+        )
         try:
-            data = response.json()
+            data = reply.json()
         except ValueError:
             raise ToolError(f"{self.name}: the Serper API answered with invalid JSON") from None
         if not isinstance(data, dict):
             raise ToolError(
                 f"{self.name}: the Serper API answered with a JSON {type(data).__name__}, not an object"
             )
-        return self._format(data, k)
+        # Any 2xx is Serper's success.
+        return 200, data
 
     def _format(self, data: dict[str, Any], k: int) -> str:
         """Answer box, knowledge graph and the first ``k`` results, as readable text."""
@@ -156,3 +190,6 @@ class GoogleSearch(BaseAction):
             lines.append("Results:")
             lines.extend(results)
         return "\n".join(lines) if lines else NO_RESULT
+
+
+AsyncGoogleSearch = async_twin(GoogleSearch, __name__)

@@ -8,13 +8,16 @@ next, and the value of the last expression shown as a notebook shows it
 standard library only.
 
 Each session (``ToolContext.session_id``, ``'default'`` for direct calls) owns one
-worker process, started with ``python -c`` in a process group of its own. The parent
-sends one JSON job per line on the worker's stdin and reads one JSON reply per line
-from a dedicated pipe, so whatever the user's code prints (it is captured in the
-worker) can never be mistaken for a reply. A call that runs past its timeout kills the
-whole process group (children the code started included) and a fresh worker takes its
-place; the model is told plainly that the session's state was lost, as it is when the
-worker dies on its own.
+sandbox (:mod:`lagent_like._private.sandbox`, docs/isolation.rst) running one worker
+(:mod:`lagent_like._worker.ipython_worker`) as a fresh uid: sessions see neither each
+other's files nor processes, and each has its own process count. The parent sends one
+framed job per call with a fresh nonce and reads framed replies from a dedicated pipe,
+dropping any frame without that nonce and reading at most ``max_reply_bytes``; so what
+the code prints or writes cannot pass for a later answer. A call that runs past its
+timeout kills the whole sandbox (every process the code started included) and a fresh
+one takes its place; the model is told plainly that the session's state was lost, as it
+is when the worker dies on its own. :meth:`IPythonInterpreter.end_session` reclaims a
+session when its conversation ends.
 """
 
 from __future__ import annotations
@@ -23,244 +26,49 @@ import contextlib
 import dataclasses
 import json
 import os
+import secrets
+import select
 import shutil
 import signal
-import sys
+import subprocess
+import tempfile
 import threading
 import time
 import weakref
+from collections.abc import Sequence
 from typing import Any, Optional
 
-from .._private.sandbox_source import PRIVILEGES
+from .._private.describe import copy_description
+from .._private.sandbox import SandboxSpec, check_spec, start_worker
 from ..context import DEFAULT_SESSION, ToolContext
 from ..exceptions import ToolError
 from .base_action import BaseAction, tool_api
 from .parser import BaseParser, JsonParser
 
-__all__ = ["WORKER_SOURCE", "IPythonInterpreter"]
+__all__ = ["IPythonInterpreter"]
 
 #: The longest printed output (in characters) a call returns; the rest is cut with a notice.
 MAX_OUTPUT = 100_000
 
-#: The program each worker process runs (``python -c``). It reads jobs (``{"code": ...}``)
-#: from its stdin, one JSON object per line, and answers each on the file descriptor
-#: given as its first argument: ``{"ok": bool, "text": str}``.
-WORKER_SOURCE = (
-    r"""
-import ast, ctypes, io, json, linecache, os, resource, signal, sys, traceback
-"""
-    + PRIVILEGES
-    + r'''
-
-CONFIG = json.loads(sys.argv[2])
-MAX_OUTPUT = CONFIG["max_output_chars"]
-MAIN_PID = os.getpid()
-jobs = os.fdopen(os.dup(0), "r", encoding="utf-8")
-replies = os.fdopen(int(sys.argv[1]), "w", encoding="utf-8")
-devnull = os.open(os.devnull, os.O_RDWR)
-os.dup2(devnull, 0)
-sys.stdin = open(os.devnull, encoding="utf-8")
-
-
-def drop_to_nobody(workdir):
-    os.chown(workdir, NOBODY, NOBODY)
-    drop_privileges(needs_read_capability(), ambient=True)
-
-
-def apply_limits():
-    mb = 1024 * 1024
-    limits = [
-        (resource.RLIMIT_AS, CONFIG["memory_mb"] * mb if CONFIG["memory_mb"] else None),
-        (resource.RLIMIT_CPU, CONFIG["cpu_seconds"]),
-        (resource.RLIMIT_NPROC, CONFIG["max_processes"]),
-        (resource.RLIMIT_FSIZE, CONFIG["max_file_mb"] * mb if CONFIG["max_file_mb"] else None),
-    ]
-    for which, value in limits:
-        if value is None:
-            continue
-        hard = value + 1 if which == resource.RLIMIT_CPU else value
-        try:
-            resource.setrlimit(which, (value, hard))
-        except (ValueError, OSError):
-            pass
-    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
-    if os.geteuid() == 0:
-        try:
-            drop_to_nobody(os.getcwd())
-        except OSError:
-            pass
-
-
-apply_limits()
-
-
-def hit_process_limit(exc):
-    seen = set()
-    while exc is not None and id(exc) not in seen:
-        seen.add(id(exc))
-        if isinstance(exc, OSError) and exc.errno == 11:
-            return True
-        exc = exc.__cause__ or exc.__context__
-    return False
-
-
-class Capture(io.TextIOBase):
-    """A text stream that keeps the first MAX_OUTPUT characters written to it."""
-
-    def __init__(self):
-        self.parts = []
-        self.size = 0
-        self.dropped = 0
-
-    def writable(self):
-        return True
-
-    def write(self, text):
-        if not isinstance(text, str):
-            raise TypeError("write() argument must be str, not " + type(text).__name__)
-        room = MAX_OUTPUT - self.size
-        if room <= 0:
-            self.dropped += len(text)
-            return len(text)
-        if len(text) > room:
-            self.dropped += len(text) - room
-            text = text[:room]
-        self.parts.append(text)
-        self.size += len(text)
-        return len(text)
-
-    def text(self):
-        out = "".join(self.parts)
-        if self.dropped:
-            out += "\n[output truncated: %d more characters]\n" % self.dropped
-        return out
-
-
-namespace = {"__name__": "__main__", "__builtins__": __builtins__}
-count = 0
-
-
-def cell_name(filename):
-    return "Cell In[%s]" % filename[len("<cell-"):-1]
-
-
-def short_traceback(exc):
-    lines = []
-    if not isinstance(exc, SyntaxError):
-        lines.append("Traceback (most recent call last):\n")
-        previous, repeated = None, 0
-        for frame in traceback.extract_tb(exc.__traceback__):
-            if not frame.filename.startswith("<cell-"):
-                continue
-            key = (frame.filename, frame.lineno, frame.name)
-            if key == previous:
-                repeated += 1
-                if repeated >= 3:
-                    continue
-            else:
-                if repeated > 2:
-                    lines.append("  [Previous line repeated %d more times]\n" % (repeated - 2))
-                previous, repeated = key, 0
-            where = "  %s, line %s" % (cell_name(frame.filename), frame.lineno)
-            if frame.name != "<module>":
-                where += ", in " + frame.name
-            lines.append(where + "\n")
-            if frame.line:
-                lines.append("    " + frame.line.strip() + "\n")
-        if repeated > 2:
-            lines.append("  [Previous line repeated %d more times]\n" % (repeated - 2))
-    for line in traceback.format_exception_only(type(exc), exc):
-        if line.startswith('  File "<cell-'):
-            name, _, rest = line[len('  File "'):].partition('"')
-            line = "  " + cell_name(name) + rest
-        lines.append(line)
-    return "".join(lines).rstrip("\n")
-
-
-def run(code):
-    global count
-    count += 1
-    filename = "<cell-%d>" % count
-    linecache.cache[filename] = (len(code), None, code.splitlines(True), filename)
-    tree = ast.parse(code, filename, "exec")
-    last = None
-    if tree.body and isinstance(tree.body[-1], ast.Expr):
-        last = ast.Expression(tree.body.pop().value)
-    exec(compile(tree, filename, "exec"), namespace)
-    if last is not None:
-        value = eval(compile(last, filename, "eval"), namespace)
-        if value is not None:
-            namespace["_"] = value
-            return repr(value)
-    return None
-
-
-def describe(exc):
-    """The traceback of ``exc`` with a note on the limit it hit; whether to restart."""
-    text = short_traceback(exc)
-    restart = False
-    if isinstance(exc, SystemExit):
-        text += "\n(the code called sys.exit(); the session was not ended and keeps its state)"
-    elif isinstance(exc, MemoryError) and CONFIG["memory_mb"]:
-        text += "\n(the memory limit is %d MB)" % CONFIG["memory_mb"]
-    elif hit_process_limit(exc):
-        text += "\n(the process limit is %d)" % CONFIG["max_processes"]
-        restart = True
-    elif isinstance(exc, OSError) and exc.errno == 27 and CONFIG["max_file_mb"]:
-        text += "\n(the file size limit is %d MB)" % CONFIG["max_file_mb"]
-    return text, restart
-
-
-def capped(text):
-    if len(text) <= MAX_OUTPUT:
-        return text
-    return text[:MAX_OUTPUT] + "\n[output truncated: %d more characters]\n" % (len(text) - MAX_OUTPUT)
-
-
-for line in jobs:
-    job = json.loads(line)
-    capture = Capture()
-    saved = sys.stdout, sys.stderr
-    sys.stdout = sys.stderr = capture
-    restart = False
-    try:
-        value = run(job["code"])
-        ok = True
-    except BaseException as exc:
-        if os.getpid() != MAIN_PID:
-            os._exit(1)
-        try:
-            value, restart = describe(exc)
-        except BaseException as inner:
-            value = "%s (its traceback could not be shown: %s)" % (type(exc).__name__, type(inner).__name__)
-        ok = False
-    finally:
-        if os.getpid() != MAIN_PID:
-            os._exit(0)
-        try:
-            sys.stdout.flush()
-        except BaseException:
-            pass
-        sys.stdout, sys.stderr = saved
-    text = capture.text()
-    if value is not None:
-        if text and not text.endswith("\n"):
-            text += "\n"
-        text += capped(value)
-    replies.write(json.dumps({"ok": ok, "text": text, "restart": restart}) + "\n")
-    replies.flush()
-'''
+#: Lagent's sentence about the network, and what replaces it when the operator enables it.
+_NO_NETWORK = (
+    "Internet access for this session is disabled. "
+    "Do not make external web requests or API calls as they will fail."
 )
+_NETWORK = "Internet access for this session is enabled."
+
+
+def _with_network(description: dict[str, Any]) -> dict[str, Any]:
+    """A copy of ``description`` that tells the model the network is on."""
+    copied: dict[str, Any] = copy_description(description)
+    for api in [copied, *copied.get("api_list", [])]:
+        if isinstance(api.get("description"), str):
+            api["description"] = api["description"].replace(_NO_NETWORK, _NETWORK)
+    return copied
 
 
 class _Crashed(Exception):
     """The worker died or its reply was unreadable."""
-
-
-#: The variables of the worker's environment besides ``HOME`` and ``TMPDIR`` (its session
-#: directory), with their values when the caller has none. Nothing else of the caller's
-#: environment (keys, tokens) reaches the code.
-_ENV_DEFAULTS = {"PATH": "/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8"}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -275,42 +83,46 @@ class _Limits:
 
 
 class _Worker:
-    """One Python process holding one session's names, in a fresh temporary directory.
+    """One session's sandbox and worker process, and the parent's ends of its pipes.
 
     Args:
         name: the session id, for messages.
         limits: the limits the worker applies to itself before running any code.
+        spec: how the worker is confined.
     """
 
-    def __init__(self, name: str, limits: _Limits) -> None:
-        import subprocess
-        import tempfile
-
+    def __init__(self, name: str, limits: _Limits, spec: SandboxSpec) -> None:
         self.name = name
         self.lock = threading.Lock()
-        self.workdir = tempfile.mkdtemp(prefix="lagent_like_ipython_")
-        env = {key: os.environ.get(key) or default for key, default in _ENV_DEFAULTS.items()}
-        env["HOME"] = env["TMPDIR"] = self.workdir
-        read_fd, write_fd = os.pipe()
+        self.workdir = (
+            tempfile.mkdtemp(prefix="lagent_like_ipython_") if spec.isolation == "process" else None
+        )
+        jobs_r, jobs_w = os.pipe()
+        replies_r, replies_w = os.pipe()
+        config = dict(
+            dataclasses.asdict(limits),
+            network=spec.network,
+            jobs_fd=jobs_r,
+            replies_fd=replies_w,
+            uid=1_000_000 + secrets.randbelow(2_000_000_000),
+        )
         try:
-            self.proc = subprocess.Popen(
-                [sys.executable, "-c", WORKER_SOURCE, str(write_fd), json.dumps(dataclasses.asdict(limits))],
-                stdin=subprocess.PIPE,
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL,
-                pass_fds=(write_fd,),
-                start_new_session=True,
-                cwd=self.workdir,
-                env=env,
+            self.proc = start_worker(
+                "ipython_worker", config, spec, [jobs_r, replies_w], cwd=self.workdir or "/"
             )
         except BaseException:
-            os.close(read_fd)
-            shutil.rmtree(self.workdir, ignore_errors=True)
+            for fd in (jobs_w, replies_r):
+                os.close(fd)
+            self._remove_workdir()
             raise
         finally:
-            os.close(write_fd)
-        self.replies = read_fd
+            os.close(jobs_r)
+            os.close(replies_w)
+        self.jobs = jobs_w
+        self.replies = replies_r
         self.buffer = b""
+        #: The most bytes read for one reply: UTF-8 text of the capped output, and a header.
+        self.cap = 4 * limits.max_output_chars + 4 * 4096
 
     def execute(self, code: str, timeout: float) -> tuple[bool, str, bool]:
         """Run ``code`` and return ``(ok, text, restart)``.
@@ -320,70 +132,86 @@ class _Worker:
 
         Raises:
             TimeoutError: no reply within ``timeout`` seconds (the worker is left running).
-            _Crashed: the worker died before replying.
+            _Crashed: the worker died before replying, or replied beyond the cap.
         """
-        assert self.proc.stdin is not None
+        nonce = secrets.token_hex(16)
+        payload = code.encode("utf-8", "surrogatepass")
+        head = json.dumps({"nonce": nonce, "length": len(payload)}).encode() + b"\n"
+        deadline = time.monotonic() + timeout
+        writer = threading.Thread(target=self._write, args=(head + payload,), daemon=True)
+        writer.start()
+        while True:
+            header = self._read_header(deadline)
+            body = self._read_exact(int(header["length"]), deadline)
+            if header.get("nonce") == nonce:
+                writer.join()
+                if self.write_error is not None:
+                    raise _Crashed from self.write_error
+                text = body.decode("utf-8", "replace")
+                return bool(header["ok"]), text, bool(header.get("restart"))
+
+    write_error: Optional[OSError] = None
+
+    def _write(self, data: bytes) -> None:
         try:
-            self.proc.stdin.write((json.dumps({"code": code}) + "\n").encode("utf-8"))
-            self.proc.stdin.flush()
+            view = memoryview(data)
+            while view:
+                view = view[os.write(self.jobs, view) :]
         except OSError as exc:
-            raise _Crashed from exc
-        line = self._read_line(time.monotonic() + timeout)
-        try:
-            reply = json.loads(line)
-            return bool(reply["ok"]), str(reply["text"]), bool(reply.get("restart"))
-        except (ValueError, KeyError, TypeError) as exc:
-            raise _Crashed from exc
+            self.write_error = exc
 
-    def _read_line(self, deadline: float) -> bytes:
-        import select
+    def _fill(self, deadline: float) -> None:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise TimeoutError
+        ready, _, _ = select.select([self.replies], [], [], left)
+        if not ready:
+            raise TimeoutError
+        chunk = os.read(self.replies, 1 << 16)
+        if not chunk:
+            raise _Crashed
+        self.buffer += chunk
 
+    def _read_header(self, deadline: float) -> dict[str, Any]:
         while b"\n" not in self.buffer:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise TimeoutError
-            ready, _, _ = select.select([self.replies], [], [], left)
-            if not ready:
-                continue
-            chunk = os.read(self.replies, 1 << 16)
-            if not chunk:
-                raise _Crashed
-            self.buffer += chunk
+            if len(self.buffer) > 4096:
+                raise _Crashed("garbled")
+            self._fill(deadline)
         line, _, self.buffer = self.buffer.partition(b"\n")
-        return line
+        try:
+            header: dict[str, Any] = json.loads(line)
+            if not isinstance(header, dict):
+                raise _Crashed("garbled")
+            if not 0 <= int(header["length"]) <= self.cap:
+                raise _Crashed("too_big")
+        except (ValueError, KeyError, TypeError) as exc:
+            raise _Crashed("garbled") from exc
+        return header
+
+    def _read_exact(self, size: int, deadline: float) -> bytes:
+        while len(self.buffer) < size:
+            self._fill(deadline)
+        data, self.buffer = self.buffer[:size], self.buffer[size:]
+        return data
 
     def exit_code(self) -> Optional[int]:
         """The worker's exit status once it has died (waiting briefly), else ``None``."""
-        import subprocess
-
         try:
             return self.proc.wait(timeout=1.0)
         except subprocess.TimeoutExpired:
             return None
 
     def stop(self) -> None:
-        """Kill the worker's process group, reap the worker and remove its directory."""
-
-        group = self.proc.pid
-        try:
-            os.killpg(group, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            if self.proc.poll() is None:
-                self.proc.kill()
-        self.proc.wait()
-        # A process forking at the moment of the first kill may have added a member.
-        for _ in range(3):
-            try:
-                os.killpg(group, signal.SIGKILL)
-            except OSError:
-                break
-            time.sleep(0.005)
-        if self.proc.stdin is not None:
+        """Kill the sandbox (every process in it), close the pipes, remove any directory."""
+        self.proc.kill()
+        for fd in (self.jobs, self.replies):
             with contextlib.suppress(OSError):
-                self.proc.stdin.close()
-        with contextlib.suppress(OSError):
-            os.close(self.replies)
-        shutil.rmtree(self.workdir, ignore_errors=True)
+                os.close(fd)
+        self._remove_workdir()
+
+    def _remove_workdir(self) -> None:
+        if self.workdir is not None:
+            shutil.rmtree(self.workdir, ignore_errors=True)
 
 
 def _stop_all(workers: dict[str, _Worker], lock: threading.Lock) -> None:
@@ -395,37 +223,48 @@ def _stop_all(workers: dict[str, _Worker], lock: threading.Lock) -> None:
 
 
 class IPythonInterpreter(BaseAction):
-    """A stateful Python session per conversation, run in a separate process.
+    """A stateful Python session per conversation, each in a sandbox of its own.
 
-    Each session's process runs in a fresh temporary working directory (also its
-    ``HOME`` and ``TMPDIR``, removed when the session ends), with an environment holding
-    only ``PATH`` and ``LANG`` besides, and limits it applies to itself before running any
-    code. Run as root, the process switches to the user ``nobody`` (``RLIMIT_NPROC`` does
-    not apply to root), keeping the capability to read files when the Python installation
-    is not readable by other users.
+    Each session's worker runs in its own bubblewrap sandbox (see docs/isolation.rst):
+    it reads only the Python installation (and ``read_only_paths``), writes only its
+    ``tmpfs`` work directory ``/tmp`` (also ``/mnt/data``, ``HOME`` and ``TMPDIR``; gone
+    when the session ends), sees no other process and, unless ``network=True``, no
+    network. Its environment holds only ``PATH`` and the locale. The limits are applied
+    before any code runs and cannot be raised by it.
 
     Args:
-        timeout: the default seconds a call may run before the session is restarted.
-            (This is the tool's own limit, not the executor's runtime ``timeout``.)
-        memory_mb: address-space limit (``RLIMIT_AS``) of a session's process, in MB;
-            ``None`` for none. Going over it gives a ``MemoryError`` in the session.
+        timeout: the seconds a call may run before the session is restarted; the
+            model's ``timeout`` argument may lower it, never raise it. (This is the
+            tool's own limit, not the executor's runtime ``timeout``.)
+        memory_mb: address-space limit (``RLIMIT_AS``) of each of a session's processes,
+            in MB; ``None`` for none. Going over it gives a ``MemoryError`` in the session.
         cpu_seconds: CPU-time limit (``RLIMIT_CPU``) of a session's process over its whole
             life, not per call; ``None`` (the default) for none, the per-call ``timeout``
             already bounds a call.
-        max_processes: process limit (``RLIMIT_NPROC``) of a session's user; ``None`` for
+        max_processes: how many processes a session may have at once; ``None`` for
             none. Code that hits it is stopped and its session restarted, so that a fork bomb
             (or the zombies it leaves, which still count) cannot linger.
         max_file_mb: largest file a session may write (``RLIMIT_FSIZE``), in MB; ``None``
             for none.
         max_output_chars: the printed output (and the value shown) of a call is cut to this
             many characters, with a notice.
+        network: let the code use the network; the description then says so.
+        isolation: ``'sandbox'`` (the default) or ``'process'``: a plain child process
+            with rlimits only, unsafe for untrusted code.
+        disk_mb: size of a session's writable ``/tmp`` (and of ``/dev/shm``), in MB.
+        read_only_paths: host directories the code may read besides the Python
+            installation (packages the operator allows).
         description: see :class:`BaseAction`.
         parser: see :class:`BaseAction`.
         enable: see :class:`BaseAction`.
+
+    Raises:
+        SandboxUnavailableError: ``isolation='sandbox'`` and no sandbox can start here;
+            the message names what is missing.
     """
 
-    #: Runs code a model wrote: ``serve-mcp`` offers it only when named.
-    executes_code = True
+    #: Runs code a model wrote: ``serve-mcp`` and ``inspect`` offer it only when named.
+    runs_code = True
 
     def __init__(
         self,
@@ -435,11 +274,18 @@ class IPythonInterpreter(BaseAction):
         max_processes: Optional[int] = 64,
         max_file_mb: Optional[int] = 64,
         max_output_chars: int = 100_000,
+        network: bool = False,
+        isolation: str = "sandbox",
+        disk_mb: int = 256,
+        read_only_paths: Sequence[str] = (),
         description: Optional[dict[str, Any]] = None,
         parser: type[BaseParser] = JsonParser,
         enable: bool = True,
     ) -> None:
+        if network and description is None:
+            description = _with_network(type(self).__tool_description__)
         super().__init__(description, parser, enable)
+        check_spec(type(self).__name__, isolation, disk_mb, read_only_paths)
         self._session_timeout = float(timeout)
         self._limits = _Limits(
             memory_mb=_positive_or_none("memory_mb", memory_mb),
@@ -448,6 +294,7 @@ class IPythonInterpreter(BaseAction):
             max_file_mb=_positive_or_none("max_file_mb", max_file_mb),
             max_output_chars=_positive("max_output_chars", max_output_chars),
         )
+        self._spec = SandboxSpec(isolation, bool(network), int(disk_mb), tuple(read_only_paths))
         self._workers: dict[str, _Worker] = {}
         self._workers_lock = threading.Lock()
         self._finalizer = weakref.finalize(self, _stop_all, self._workers, self._workers_lock)
@@ -461,9 +308,12 @@ class IPythonInterpreter(BaseAction):
             timeout (:class:`Optional[int]`): Upper bound of waiting time for Python script execution.
         """  # noqa: E501 - Lagent's description, word for word
         session = context.session_id if context is not None else DEFAULT_SESSION
-        limit = self._session_timeout if timeout is None else float(timeout)
-        if limit <= 0:
-            raise ToolError(f"timeout must be a positive number of seconds, got {timeout}")
+        limit = self._session_timeout
+        if timeout is not None:
+            if not float(timeout) > 0:
+                raise ToolError(f"timeout must be a positive number of seconds, got {timeout}")
+            # The operator's limit wins: the model may only ask for less time.
+            limit = min(limit, float(timeout))
         worker = self._worker(session)
         with worker.lock:
             try:
@@ -474,8 +324,21 @@ class IPythonInterpreter(BaseAction):
                     f"the code did not finish within {_seconds(limit)} s; "
                     "the session was restarted and its state was lost"
                 ) from None
-            except _Crashed:
+            except _Crashed as crash:
+                reason = crash.args[0] if crash.args else None
+                if reason is not None:
+                    self._restart(session, worker)
+                    what = {
+                        "too_big": f"a reply of more than {worker.cap} bytes",
+                        "garbled": "an unreadable reply",
+                    }[reason]
+                    raise ToolError(
+                        f"the code wrote {what} into the interpreter's reply channel; "
+                        "the session was restarted and its state was lost"
+                    ) from None
                 code = worker.exit_code()
+                if code is not None and code > 128 and self._spec.isolation == "sandbox":
+                    code = 128 - code  # bubblewrap exits with 128 + the signal that killed the worker
                 self._restart(session, worker)
                 how = f"exited with code {code}" if code is not None and code >= 0 else "crashed"
                 if code is not None and code < 0:
@@ -496,14 +359,27 @@ class IPythonInterpreter(BaseAction):
         return text
 
     def reset(self, session_id: str = DEFAULT_SESSION) -> None:
-        """Forget every name of session ``session_id`` by restarting its process.
+        """Forget every name of session ``session_id`` (the same as :meth:`end_session`).
 
         Args:
             session_id: the session to restart; one that never ran is left alone.
         """
+        self.end_session(session_id)
+
+    def end_session(self, session_id: str) -> None:
+        """Reclaim session ``session_id`` now: kill its sandbox and every process in it.
+
+        Its files go with the sandbox. A call running in it ends with an error saying the
+        session was restarted; a later call with the same id starts a fresh session. Call
+        it when a conversation (an MCP session, say) ends.
+
+        Args:
+            session_id: the session to end; one that never ran is left alone.
+        """
         with self._workers_lock:
             worker = self._workers.pop(session_id, None)
         if worker is not None:
+            worker.proc.kill()  # now, even while a call holds the worker's lock
             with worker.lock:
                 worker.stop()
 
@@ -515,7 +391,7 @@ class IPythonInterpreter(BaseAction):
         with self._workers_lock:
             worker = self._workers.get(session)
             if worker is None:
-                worker = self._workers[session] = _Worker(session, self._limits)
+                worker = self._workers[session] = _Worker(session, self._limits, self._spec)
             return worker
 
     def _restart(self, session: str, old: _Worker) -> None:
@@ -523,7 +399,7 @@ class IPythonInterpreter(BaseAction):
         old.stop()
         with self._workers_lock:
             if self._workers.get(session) is old:
-                self._workers[session] = _Worker(session, self._limits)
+                self._workers[session] = _Worker(session, self._limits, self._spec)
 
 
 def _positive_or_none(name: str, value: Optional[int]) -> Optional[int]:
@@ -545,3 +421,10 @@ def _positive(name: str, value: int) -> int:
 
 def _seconds(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else str(value)
+
+
+# Lagent 0.5's awaitable twin: the same tool, its APIs awaited (run in a worker thread).
+from .._private.async_twin import async_twin  # noqa: E402 - only the twin needs it
+
+AsyncIPythonInterpreter = async_twin(IPythonInterpreter, __name__)
+__all__ += ["AsyncIPythonInterpreter"]

@@ -23,9 +23,10 @@ from typing import TYPE_CHECKING, Any, Callable, Union
 from .._private.lenient_json import loads_lenient
 from .._private.text import as_text, close_matches, did_you_mean, fenced_blocks, preview
 from .._private.validation import ANY, CHECK, Check, Refusal, Validator, check_of
-from ..exceptions import ParseError, ToolDefinitionError
+from ..exceptions import ParseError
 
 if TYPE_CHECKING:
+    from .._private.describe import ApiSpec
     from .base_action import BaseAction
 
 #: A compiled reader: raw model input in, keyword arguments out. What is wrong comes
@@ -53,7 +54,17 @@ class _ApiArgs:
     """
 
     # Slots: these attributes are read on every call.
-    __slots__ = ("checks", "exact", "label", "listing", "names", "open", "order", "required", "types")
+    __slots__ = (
+        "checks",
+        "exact",
+        "label",
+        "listing",
+        "names",
+        "open",
+        "order",
+        "required",
+        "types",
+    )
 
     def __init__(
         self,
@@ -78,6 +89,20 @@ class _ApiArgs:
         # Every parameter gets an entry: ANY (no check), its exact class (values of it
         # skip the check), or CHECK (a class no value has: always checked).
         self.exact = {name: exact.get(name, CHECK) if name in self.checks else ANY for name in order}
+
+    @classmethod
+    def of(cls, label: str, spec: ApiSpec) -> _ApiArgs:
+        """The argument facts of the API ``spec`` describes, called ``label``."""
+        validators, exact = spec.checks
+        return cls(
+            label,
+            tuple(p.name for p in spec.params),
+            [p.name for p in spec.params if p.required],
+            spec.accepts_any_kwargs,
+            tuple(p.type for p in spec.params),
+            validators,
+            exact,
+        )
 
     def example_object(self) -> str:
         fields = ", ".join(f'"{n}": <{t}>' for n, t in zip(self.order, self.types))
@@ -124,46 +149,25 @@ class BaseParser:
     Subclasses set :attr:`PARAMETER_DESCRIPTION` and override :meth:`_compile` (or,
     as in Lagent, :meth:`parse_inputs`).
 
-    Args:
-        action: the action whose description this parser reads and annotates.
+    A parser reads the specs of its action's APIs (:class:`ApiSpec`) and changes
+    nothing: the action puts :attr:`PARAMETER_DESCRIPTION` into its own description.
 
-    Raises:
-        ToolDefinitionError: an API's ``required`` names a parameter it does not have.
+    Args:
+        action: the action whose APIs this parser reads.
     """
 
     #: How a model must pass arguments; inserted into each API description when non-empty.
     PARAMETER_DESCRIPTION: str = ""
 
     def __init__(self, action: BaseAction) -> None:
+        from .base_action import api_specs
+
         self.action = action
-        self._api2param: dict[str, list[dict[str, Any]]] = {}
-        self._api2required: dict[str, list[str]] = {}
-        self._args: dict[str, _ApiArgs] = {}
-        description = action.description
-        toolkit = "api_list" in description
-        apis = description["api_list"] if toolkit else [description]
-        open_apis = {k for k, s in getattr(action, "_api_specs", {}).items() if s.accepts_any_kwargs}
-        problems: list[str] = []
-        for api in apis:
-            key = api["name"] if toolkit else "run"
-            label = f"{action.name}.{api['name']}" if toolkit else action.name
-            params = list(api.get("parameters", []))
-            required = list(api.get("required", []))
-            order = tuple(p["name"] for p in params)
-            stray = [r for r in required if r not in order]
-            if stray:
-                problems.append(
-                    f"API {label!r} requires {stray}, which are not among its parameters {list(order)}"
-                )
-            if self.PARAMETER_DESCRIPTION:
-                api["parameter_description"] = self.PARAMETER_DESCRIPTION
-            self._api2param[key] = params
-            self._api2required[key] = required
-            types = tuple(str(p.get("type", "STRING")) for p in params)
-            validators, exact = action.argument_checks(key)
-            self._args[key] = _ApiArgs(label, order, required, key in open_apis, types, validators, exact)
-        if problems:
-            raise ToolDefinitionError(f"{type(action).__qualname__} with {type(self).__name__}", problems)
+        toolkit = action.is_toolkit
+        self._args: dict[str, _ApiArgs] = {
+            key: _ApiArgs.of(f"{action.name}.{key}" if toolkit else action.name, spec)
+            for key, spec in api_specs(action).items()
+        }
         custom = type(self).parse_inputs is not BaseParser.parse_inputs
         self._readers: dict[str, Reader] = {
             key: self._delegate(key) if custom else self._compile(api) for key, api in self._args.items()
@@ -211,24 +215,29 @@ class BaseParser:
         return args
 
     def parse_outputs(self, outputs: Any) -> list[dict[str, Any]]:
-        """Render a tool's return value as result items.
+        """Render a tool's return value as result items (see :func:`render_outputs`)."""
+        return render_outputs(outputs)
 
-        A dict, list, tuple or dataclass instance becomes JSON text (non-ASCII kept,
-        unknown objects via ``str``); a list of ``{'type', 'content'}`` items passes
-        through unchanged; anything else becomes ``str(outputs)``.
-        """
-        if type(outputs) is str:
-            content = outputs
-        elif isinstance(outputs, (dict, list, tuple)):
-            if isinstance(outputs, list) and _is_items(outputs):
-                return list(outputs)
-            content = json.dumps(outputs, ensure_ascii=False, default=str)
-        elif dataclasses.is_dataclass(outputs) and not isinstance(outputs, type):
-            # JSON like a dict, so that MCP can serve it as structured content.
-            content = json.dumps(dataclasses.asdict(outputs), ensure_ascii=False, default=str)
-        else:
-            content = str(outputs)
-        return [{"type": "text", "content": content}]
+
+def render_outputs(outputs: Any) -> list[dict[str, Any]]:
+    """Render a tool's return value as result items: ``BaseParser``'s rendering.
+
+    A dict, list, tuple or dataclass instance becomes JSON text (non-ASCII kept,
+    unknown objects via ``str``); a list of ``{'type', 'content'}`` items passes
+    through unchanged; anything else becomes ``str(outputs)``.
+    """
+    if type(outputs) is str:
+        content = outputs
+    elif isinstance(outputs, (dict, list, tuple)):
+        if isinstance(outputs, list) and _is_items(outputs):
+            return list(outputs)
+        content = json.dumps(outputs, ensure_ascii=False, default=str)
+    elif dataclasses.is_dataclass(outputs) and not isinstance(outputs, type):
+        # JSON like a dict, so that MCP can serve it as structured content.
+        content = json.dumps(dataclasses.asdict(outputs), ensure_ascii=False, default=str)
+    else:
+        content = str(outputs)
+    return [{"type": "text", "content": content}]
 
 
 def _check(api: _ApiArgs, args: dict[str, Any]) -> Union[dict[str, Any], ParseError]:

@@ -18,15 +18,17 @@ from typing import TYPE_CHECKING, Any, Awaitable, Callable, Optional, Union
 
 from .._private.log import logger
 from .._private.text import preview
-from ..schema import ActionReturn, ActionStatusCode, ActionValidCode
-from .base_action import Stages, _run_coroutine
+from ..schema import ActionReturn, ActionStatusCode
+from .invoke import Abandoned, Route, abandoned, adopt, call, read, record, run_coroutine
 
 if TYPE_CHECKING:
     from .._private.daemon_pool import DaemonThreadPool
     from ..context import ToolContext
-    from ..policies import CircuitBreaker, RetryPolicy
 
-__all__ = ["CallPlan", "call_core", "drive_async", "drive_sync"]
+__all__ = ["Outcome", "RunRequest", "call_core", "drive_async", "drive_sync", "run_async", "run_blocking"]
+
+#: What one attempt ended with: ``(output, None)`` or ``(None, the exception)``.
+Outcome = tuple[Any, Optional[BaseException]]
 
 
 @dataclass
@@ -38,16 +40,12 @@ class _Hook:
 
 
 @dataclass
-class _Run:
-    """Request: run the tool; answered with ``(record, exception or None)``."""
+class RunRequest:
+    """Request: run the tool once within the route's timeout; answered with an :data:`Outcome`."""
 
-    stages: Stages
+    route: Route
     args: dict[str, Any]
     context: Optional[ToolContext]
-    timeout: Optional[float]
-    label: str
-    blocking: bool
-    tool: str
 
 
 @dataclass
@@ -57,98 +55,82 @@ class _Sleep:
     seconds: float
 
 
-Request = Union[_Hook, _Run, _Sleep]
+Request = Union[_Hook, RunRequest, _Sleep]
 Core = Generator[Request, Any, ActionReturn]
-#: Runs a tool somewhere else, timeout included; answers ``(record, exception or None)``.
-RunElsewhere = Callable[[_Run], Awaitable[tuple[ActionReturn, Optional[BaseException]]]]
-
-
-@dataclass
-class CallPlan:
-    """Everything ``call_core`` needs for one call, resolved by the executor.
-
-    Attributes:
-        label: the canonical name (``'Tool.api'`` or ``'Tool'``) used in messages.
-        tool: the tool's name (the ``type`` of records).
-        stages: the API's phases.
-        context: the call's context, or ``None`` when the API does not take one.
-        hooks: the hooks to run, in order (a snapshot).
-        timeout: seconds before the call is abandoned, or ``None``.
-        retry: the retry policy, or ``None``.
-        breaker: the API's circuit breaker, or ``None``.
-        error_formatter: rewrites the errmsg of a call that raised, or ``None``.
-        max_output_chars: cap on each text result, or ``None``.
-        blocking: run a sync tool in a worker thread (async executor).
-        random: source of jitter for back-off.
-    """
-
-    label: str
-    tool: str
-    stages: Stages
-    context: Optional[ToolContext] = None
-    hooks: tuple[Any, ...] = ()
-    timeout: Optional[float] = None
-    retry: Optional[RetryPolicy] = None
-    breaker: Optional[CircuitBreaker] = None
-    error_formatter: Optional[Callable[[BaseException, ActionReturn], Optional[str]]] = None
-    max_output_chars: Optional[int] = None
-    blocking: bool = True
-    random: Optional[Callable[[], float]] = None
-
+#: Runs a tool somewhere else, timeout included; answers an :data:`Outcome`.
+RunElsewhere = Callable[[RunRequest], Awaitable[Outcome]]
 
 _FAILED = (ActionStatusCode.API_ERROR, ActionStatusCode.HTTP_ERROR, ActionStatusCode.TIMEOUT)
 
 
-def call_core(plan: CallPlan, command: Any) -> Core:
-    """The policy logic of one call, as a generator of requests (see the module docstring)."""
-    parsed = plan.stages.read(command)
+def call_core(
+    route: Route, command: Any, context: Optional[ToolContext] = None, hooks: tuple[Any, ...] = ()
+) -> Core:
+    """The policy logic of one call, as a generator of requests (see the module docstring).
+
+    Args:
+        route: the resolved route (its timeout, retry, breaker, formatter and cap apply).
+        command: the model's raw arguments.
+        context: the call's context, for APIs that take one.
+        hooks: the hooks to run, in order (a snapshot).
+    """
+    parsed = read(route, command)
     if isinstance(parsed, ActionReturn):
         ret = parsed
     else:
-        ret = yield from _guarded_call(plan, parsed)
-    for hook in plan.hooks:
+        ret = yield from _guarded_call(route, parsed, context, hooks)
+    for hook in hooks:
         after = getattr(hook, "after_action", None)
         if after is not None:
-            replacement = yield _Hook(after, (plan.label, ret, plan.context))
+            replacement = yield _Hook(after, (route.label, ret, context))
             if isinstance(replacement, ActionReturn):
-                ret = replacement
-    if plan.max_output_chars is not None:
-        _cap(ret, plan.max_output_chars)
+                ret = adopt(route, replacement)
     return ret
 
 
-def _guarded_call(plan: CallPlan, args: dict[str, Any]) -> Core:
-    for hook in plan.hooks:
+def _guarded_call(
+    route: Route, args: dict[str, Any], context: Optional[ToolContext], hooks: tuple[Any, ...]
+) -> Core:
+    for hook in hooks:
         before = getattr(hook, "before_action", None)
         if before is not None:
-            answer = yield _Hook(before, (plan.label, args, plan.context))
+            answer = yield _Hook(before, (route.label, args, context))
             if isinstance(answer, ActionReturn):
-                return answer
-    if plan.breaker is not None:
-        wait = _policy(plan.breaker.before_call, None)
+                return adopt(route, answer)
+    breaker = route.breaker.get() if route.breaker is not None else None
+    if breaker is not None:
+        wait = _policy(breaker.before_call, None)
         if wait is not None:
             # Rounded up: "0.0 s" would read as "now" to a refused caller.
             seconds = math.ceil(wait * 10) / 10
-            message = f"{plan.label} is failing and paused; try again in {seconds:.1f} s (circuit open)"
-            return ActionReturn(args, None, plan.tool, None, message, ActionStatusCode.API_ERROR)
+            message = f"{route.label} is failing and paused; try again in {seconds:.1f} s (circuit open)"
+            return ActionReturn(args, None, route.tool, None, message, ActionStatusCode.API_ERROR)
     attempt = 0
-    ret: ActionReturn
-    error: Optional[BaseException]
+    retry = route.retry
     while True:
         attempt += 1
-        ret, error = yield _Run(
-            plan.stages, args, plan.context, plan.timeout, plan.label, plan.blocking, plan.tool
-        )
-        retry = plan.retry
-        if retry is None or not _policy(retry.should_retry, False, error, ret.state, attempt):
+        outputs, error = yield RunRequest(route, args, context)
+        if retry is None:
             break
-        yield _Sleep(_policy(retry.delay, 0.0, attempt, plan.random or _random))
-    ret.attempts = attempt
-    if plan.breaker is not None:
-        _policy(plan.breaker.record_failure if ret.state in _FAILED else plan.breaker.record_success, None)
-    if error is not None and plan.error_formatter is not None:
-        ret.errmsg = _formatted(plan.error_formatter, error, ret)
+        # The retry policy decides on the state the record would have.
+        state = _state_of(outputs, error)
+        if not _policy(retry.should_retry, False, error, state, attempt):
+            break
+        yield _Sleep(_policy(retry.delay, 0.0, attempt, route.random or _random))
+    ret = record(route, args, outputs, error, attempt)
+    if breaker is not None:
+        _policy(breaker.record_failure if ret.state in _FAILED else breaker.record_success, None)
     return ret
+
+
+def _state_of(outputs: Any, error: Optional[BaseException]) -> Any:
+    if isinstance(error, Abandoned):
+        return ActionStatusCode.TIMEOUT
+    if error is not None:
+        return ActionStatusCode.API_ERROR
+    if isinstance(outputs, ActionReturn):
+        return outputs.state
+    return ActionStatusCode.SUCCESS
 
 
 def _policy(step: Callable[..., Any], fallback: Any, *args: Any) -> Any:
@@ -166,84 +148,36 @@ def _random() -> float:
     return random.random()
 
 
-def _formatted(
-    formatter: Callable[[BaseException, ActionReturn], Optional[str]], error: BaseException, ret: ActionReturn
-) -> Optional[str]:
-    try:
-        text = formatter(error, ret)
-    except Exception:  # noqa: BLE001 - a faulty formatter keeps the original message
-        logger().warning("error_formatter failed on %s", preview(error), exc_info=True)
-        return ret.errmsg
-    return ret.errmsg if text is None else str(text)
-
-
-def _cap(ret: ActionReturn, limit: int) -> None:
-    """Keep the head and tail of long text results; the full result stays on the record."""
-    if not ret.result:
-        return
-    capped = []
-    changed = False
-    for item in ret.result:
-        content = item.get("content")
-        if item.get("type") == "text" and isinstance(content, str) and len(content) > limit:
-            head = limit // 2
-            tail = limit - head
-            cut = len(content) - limit
-            notice = f"\n... [{cut} characters cut; the full output is kept] ...\n"
-            text = content[:head] + notice + content[len(content) - tail :]
-            capped.append({**item, "content": text})
-            changed = True
-        else:
-            capped.append(item)
-    if changed:
-        ret.full_result = ret.result
-        ret.result = capped
-
-
-def _timed_out(run: _Run) -> tuple[ActionReturn, BaseException]:
-    message = f"{run.label!r} timed out after {run.timeout} s"
-    record = ActionReturn(run.args, None, run.tool, None, message, ActionStatusCode.TIMEOUT)
-    return record, TimeoutError(message)
-
-
-def _run_blocking(run: _Run) -> tuple[ActionReturn, Optional[BaseException]]:
-    """Run the tool to completion in this thread (async APIs on a private loop).
+def run_blocking(run: RunRequest) -> Outcome:
+    """Run the tool once to completion in this thread (async APIs on a private loop).
 
     An async API with a timeout is cancelled on its own loop when the time is up, so
     its ``finally`` blocks run then, as under the async executor.
     """
+    route = run.route
     try:
-        outputs = run.stages.call(run.args, run.context)
-        if run.stages.is_async:
-            if run.timeout is not None:
-                outputs = _run_coroutine(_within(outputs, run.timeout))
-            else:
-                outputs = _run_coroutine(outputs)
-    except _TimedOut:
-        return _timed_out(run)
+        outputs = call(route, run.args, run.context)
+        if route.is_async:
+            outputs = run_coroutine(outputs if route.timeout is None else _within(outputs, route))
     except (Exception, SystemExit) as exc:  # noqa: BLE001 - a failing tool is a result
-        return run.stages.fail(run.args, exc), exc
-    return run.stages.wrap(run.args, outputs), None
+        return None, exc
+    return outputs, None
 
 
-class _TimedOut(Exception):
-    """An async API ran past its timeout (distinct from a TimeoutError the tool raises)."""
-
-
-async def _within(coro: Any, timeout: float) -> Any:
+async def _within(coro: Any, route: Route) -> Any:
     import asyncio
 
     try:
-        return await asyncio.wait_for(coro, timeout)
+        return await asyncio.wait_for(coro, route.timeout)
     except asyncio.TimeoutError:
-        raise _TimedOut from None
+        raise abandoned(route) from None
 
 
 def _hook_result(request: _Hook) -> Any:
     try:
         answer = request.method(*request.args)
         if inspect.isawaitable(answer):
-            answer = _run_coroutine(answer)  # type: ignore[arg-type]
+            answer = run_coroutine(answer)  # type: ignore[arg-type]
         return answer
     except Exception:  # noqa: BLE001 - a faulty hook is reported, never propagated
         logger().warning("hook %s failed", preview(request.method), exc_info=True)
@@ -258,7 +192,7 @@ def drive_sync(
     """Answer ``core``'s requests with plain calls; a timeout needs ``pool``.
 
     A sync tool that times out cannot be stopped: its thread runs on, but nobody waits
-    for it any more.
+    for it any more (the pool replaces it).
     """
     answer: Any = None
     try:
@@ -266,22 +200,20 @@ def drive_sync(
             request = core.send(answer)
             if isinstance(request, _Hook):
                 answer = _hook_result(request)
-            elif isinstance(request, _Run):
-                if request.timeout is None or pool is None or request.stages.is_async:
+            elif isinstance(request, RunRequest):
+                route = request.route
+                if route.timeout is None or pool is None or route.is_async:
                     # Async APIs enforce their timeout on their own loop (and get cancelled).
-                    answer = _run_blocking(request)
+                    answer = run_blocking(request)
                 else:
                     import concurrent.futures
 
-                    future = pool.submit(_run_blocking, request)
+                    future = pool.submit(run_blocking, request)
                     try:
-                        answer = future.result(timeout=request.timeout)
+                        answer = future.result(timeout=route.timeout)
                     except concurrent.futures.TimeoutError:
-                        # Still queued: it never runs. Running: its thread cannot be
-                        # stopped, so the pool may replace it.
-                        if not future.cancel():
-                            pool.forget_one()
-                        answer = _timed_out(request)
+                        pool.abandon(future)
+                        answer = None, abandoned(route)
             else:
                 _policy(sleep or _sleep, None, request.seconds)
                 answer = None
@@ -296,23 +228,31 @@ def _sleep(seconds: float) -> None:
     time.sleep(seconds)
 
 
-async def _run_async(run: _Run, pool: DaemonThreadPool) -> tuple[ActionReturn, Optional[BaseException]]:
+async def run_async(run: RunRequest, pool: DaemonThreadPool) -> Outcome:
+    """Run the tool once on the running loop (a blocking sync API in ``pool``).
+
+    Cancelled while a sync API runs in the pool, the pool gives that worker up and
+    replaces it.
+    """
     import asyncio
 
+    route = run.route
+    if route.is_async or not route.blocking:
+        try:
+            outputs = call(route, run.args, run.context)
+            if route.is_async:
+                outputs = await outputs
+        except (Exception, SystemExit) as exc:  # noqa: BLE001 - a failing tool is a result
+            return None, exc
+        return outputs, None
+    # Daemon threads: a sync tool that never returns must not hold up exit.
+    future = pool.submit(run_blocking, run)
     try:
-        if run.stages.is_async:
-            outputs = await run.stages.call(run.args, run.context)
-        elif not run.blocking:
-            outputs = run.stages.call(run.args, run.context)
-        else:
-            # Daemon threads: a sync tool that never returns must not hold up exit.
-            result: tuple[ActionReturn, Optional[BaseException]] = await asyncio.wrap_future(
-                pool.submit(_run_blocking, run)
-            )
-            return result
-    except (Exception, SystemExit) as exc:  # noqa: BLE001 - a failing tool is a result
-        return run.stages.fail(run.args, exc), exc
-    return run.stages.wrap(run.args, outputs), None
+        outcome: Outcome = await asyncio.wrap_future(future)
+    except asyncio.CancelledError:
+        pool.abandon(future)
+        raise
+    return outcome
 
 
 async def _hook_result_async(request: _Hook) -> Any:
@@ -336,7 +276,7 @@ async def drive_async(
 
     On timeout an async tool is cancelled; a sync tool's thread runs on unobserved.
     ``run``, when given, runs the tool instead (elsewhere: in a Ray replica) and
-    enforces the request's timeout itself; ``pool`` is then not used.
+    enforces the route's timeout itself; ``pool`` is then not used.
     """
     import asyncio
 
@@ -346,19 +286,14 @@ async def drive_async(
             request = core.send(answer)
             if isinstance(request, _Hook):
                 answer = await _hook_result_async(request)
-            elif run is not None and isinstance(request, _Run):
+            elif run is not None and isinstance(request, RunRequest):
                 answer = await run(request)
-            elif isinstance(request, _Run):
-                work = _run_async(request, pool)
-                if request.timeout is None:
-                    answer = await work
-                else:
-                    try:
-                        answer = await asyncio.wait_for(work, request.timeout)
-                    except asyncio.TimeoutError:
-                        if not request.stages.is_async and request.blocking:
-                            pool.forget_one()  # a sync tool's thread runs on
-                        answer = _timed_out(request)
+            elif isinstance(request, RunRequest):
+                timeout = request.route.timeout
+                try:
+                    answer = await asyncio.wait_for(run_async(request, pool), timeout)
+                except asyncio.TimeoutError:
+                    answer = None, abandoned(request.route)
             else:
                 try:
                     pause = (sleep or asyncio.sleep)(request.seconds)
@@ -370,10 +305,3 @@ async def drive_async(
     except StopIteration as stop:
         result: ActionReturn = stop.value
         return result
-
-
-def mark_open(ret: ActionReturn, finish: bool) -> ActionReturn:
-    """A known tool's record is ``OPEN`` (the finish action keeps ``FINISH``)."""
-    if ret.valid and not finish:
-        ret.valid = ActionValidCode.OPEN
-    return ret

@@ -14,16 +14,15 @@ import inspect
 from collections.abc import Mapping
 from typing import Any, Callable, Optional
 
-from .._private.describe import ApiSpec, DescribeOptions, copy_description
+from .._private.describe import ApiSpec, Param, copy_description
 from .._private.schema_validation import TYPE_WORDS, SchemaCompiler, canonical_types, resolve_ref
 from .._private.text import preview
 from .._private.types import ARRAY, BOOLEAN, FLOAT, NUMBER, OBJECT, STRING
-from .._private.validation import Validator
 from ..exceptions import ToolDefinitionError
 from .base_action import BaseAction
 from .parser import BaseParser, JsonParser
 
-__all__ = ["SchemaTool", "tool_from_schema"]
+__all__ = ["SchemaTool", "schema_spec", "tool_from_schema"]
 
 #: Lagent type name of each canonical JSON Schema type.
 LAGENT_TYPES: dict[str, str] = {
@@ -195,6 +194,89 @@ def _parameter(key: str, prop: Any, root: Mapping[str, Any]) -> dict[str, Any]:
     return entry
 
 
+def _bind(handler: Callable[..., Any]) -> Callable[..., Any]:
+    """The handler in a form whose sync/async nature ``inspect`` can see."""
+    if inspect.iscoroutinefunction(handler) or not inspect.iscoroutinefunction(
+        getattr(handler, "__call__", None)  # noqa: B004 - an object with an async __call__
+    ):
+        return handler
+
+    async def call(**arguments: Any) -> Any:
+        return await handler(**arguments)
+
+    return call
+
+
+def schema_spec(schema: Mapping[str, Any], handler: Callable[..., Any]) -> ApiSpec:
+    """The :class:`ApiSpec` of a JSON-schema function definition run by ``handler``.
+
+    Its parameters carry the checks compiled from the schema, and its JSON Schema is
+    the given one in Draft 2020-12 words. A tool made from it (``BaseAction(apis=spec)``)
+    checks, describes and exports exactly as :class:`SchemaTool` does.
+
+    Args:
+        schema: an OpenAI, Anthropic, MCP or LiveKit function definition (see
+            :class:`SchemaTool`).
+        handler: called as ``handler(**arguments)`` with the checked arguments.
+
+    Raises:
+        ToolDefinitionError: listing every reason the schema or handler cannot be honoured.
+    """
+    problems: list[str] = []
+    function = _function_of(schema, problems)
+    name = function.get("name")
+    if not isinstance(name, str) or not name:
+        problems.append(f"'name' must be a non-empty string, got {preview(name)}")
+    params = _parameters_of(function, problems)
+    compiler = SchemaCompiler(params)
+    props: Mapping[str, Any] = params.get("properties", {})
+    if not isinstance(props, Mapping):
+        problems.append(f"parameters: 'properties' must map names to schemas, got {preview(props)}")
+        props = {}
+    checks = {key: compiler.compile(s, f"parameters.properties.{key}") for key, s in props.items()}
+    required = compiler.required(params, props, "parameters")
+    compiler.compile_definitions()
+    extra = params.get("additionalProperties", False)
+    if not isinstance(extra, bool):
+        problems.append("parameters: 'additionalProperties' must be true or false at the top level")
+    problems += compiler.problems + _handler_problems(handler, props, required, extra is True)
+    if problems:
+        raise ToolDefinitionError(name if isinstance(name, str) and name else "tool_from_schema", problems)
+    normal = normalize_schema(params)
+    exported: dict[str, Any] = {
+        "type": "object",
+        "properties": normal.pop("properties", {}),
+        "required": list(required),
+        "additionalProperties": extra,
+    }
+    exported.update((k, v) for k, v in normal.items() if k not in exported)
+    described = []
+    for key, prop in props.items():
+        entry = _parameter(key, prop, params)
+        enum = entry.get("enum")
+        described.append(
+            Param(
+                key,
+                entry["type"],
+                entry["description"],
+                key in required,
+                enum=None if enum is None else tuple(enum),
+                check=checks[key],
+                exact=_is_plain(prop),
+            )
+        )
+    run = _bind(handler)
+    return ApiSpec(
+        str(name),
+        str(function.get("description") or params.get("description") or ""),
+        tuple(described),
+        func=run,
+        accepts_any_kwargs=extra is True,
+        is_async=inspect.iscoroutinefunction(run),
+        schema=exported,
+    )
+
+
 class SchemaTool(BaseAction, register=False):
     """A simple tool described by a JSON-schema function definition, run by a handler.
 
@@ -219,92 +301,14 @@ class SchemaTool(BaseAction, register=False):
         parser: type[BaseParser] = JsonParser,
         enable: bool = True,
     ) -> None:
-        problems: list[str] = []
-        function = _function_of(schema, problems)
-        name = function.get("name")
-        if not isinstance(name, str) or not name:
-            problems.append(f"'name' must be a non-empty string, got {preview(name)}")
-        params = _parameters_of(function, problems)
-        compiler = SchemaCompiler(params)
-        props: Mapping[str, Any] = params.get("properties", {})
-        if not isinstance(props, Mapping):
-            problems.append(f"parameters: 'properties' must map names to schemas, got {preview(props)}")
-            props = {}
-        checks = {key: compiler.compile(s, f"parameters.properties.{key}") for key, s in props.items()}
-        required = compiler.required(params, props, "parameters")
-        compiler.compile_definitions()
-        extra = params.get("additionalProperties", False)
-        if not isinstance(extra, bool):
-            problems.append("parameters: 'additionalProperties' must be true or false at the top level")
-        problems += compiler.problems + _handler_problems(handler, props, required, extra is True)
-        if problems:
-            raise ToolDefinitionError(
-                name if isinstance(name, str) and name else "tool_from_schema", problems
-            )
-        normal = normalize_schema(params)
-        self._schema: dict[str, Any] = {
-            "type": "object",
-            "properties": normal.pop("properties", {}),
-            "required": list(required),
-            "additionalProperties": extra,
-        }
-        self._schema.update((k, v) for k, v in normal.items() if k not in self._schema)
-        self._checks: dict[str, Validator] = checks
-        self._exact = {key: plain for key, s in props.items() if (plain := _is_plain(s))}
-        self._handler = handler
-        self._run = self._bind(handler)
-        text = str(function.get("description") or params.get("description") or "")
-        description = {
-            "name": name,
-            "description": text,
-            "parameters": [_parameter(key, prop, params) for key, prop in props.items()],
-            "required": list(required),
-        }
-        self._open_spec: Optional[ApiSpec] = None
-        if extra is True:
-            # The parsers let unknown arguments through only for APIs whose spec says so.
-            is_async = inspect.iscoroutinefunction(self._run)
-            spec = ApiSpec(str(name), self._run, description, DescribeOptions(), is_async=is_async)
-            spec.accepts_any_kwargs = True
-            self._open_spec = spec
-        super().__init__(description, parser, enable)
-
-    @staticmethod
-    def _bind(handler: Callable[..., Any]) -> Callable[..., Any]:
-        """The handler in a form whose sync/async nature ``inspect`` can see."""
-        if inspect.iscoroutinefunction(handler) or not inspect.iscoroutinefunction(
-            getattr(handler, "__call__", None)  # noqa: B004 - an object with an async __call__
-        ):
-            return handler
-
-        async def call(**arguments: Any) -> Any:
-            return await handler(**arguments)
-
-        return call
-
-    def _api_bindings(self) -> dict[str, tuple[Callable[..., Any], Optional[ApiSpec]]]:
-        return {"run": (self._run, self._open_spec)}
-
-    def argument_checks(self, name: str = "run") -> tuple[dict[str, Validator], dict[str, Any]]:
-        """Validators compiled from the schema's properties, and the plain ones' classes."""
-        if name != "run":
-            return {}, {}
-        return self._checks, self._exact
-
-    def json_schema(self, name: str = "run") -> dict[str, Any]:
-        """The given parameters schema, normalized to Draft 2020-12 words; a fresh copy.
-
-        Raises:
-            KeyError: ``name`` is not ``'run'``.
-        """
-        if name != "run":
-            raise KeyError(f"{self.name} has no API {name!r}")
-        return copy_description(self._schema)  # type: ignore[no-any-return]
+        spec = schema_spec(schema, handler)
+        self.__tool_handler__: Callable[..., Any] = handler
+        super().__init__(parser=parser, enable=enable, apis=spec)
 
     @property
     def handler(self) -> Callable[..., Any]:
         """The function this tool calls."""
-        return self._handler
+        return self.__tool_handler__
 
 
 def tool_from_schema(

@@ -26,14 +26,12 @@ importing this module stays cheap.
 from __future__ import annotations
 
 import json
-import os
 import random as _random
 import threading
 import time
 from collections.abc import Mapping, Sequence
 from contextlib import closing
 from typing import TYPE_CHECKING, Any, Callable, Optional, Union
-from urllib.parse import urlsplit
 
 from .._private.arg_checks import (
     check_arguments,
@@ -51,7 +49,7 @@ from .._private.chat_wire import (
     retry_after,
     sse_data,
 )
-from .._private.http import excerpt, redact
+from .._private.http import HttpFailure, display_url, excerpt, is_transient_status, read_key, send
 from .._private.log import logger
 from ..exceptions import (
     ModelClientError,
@@ -60,6 +58,7 @@ from ..exceptions import (
     ModelResponseError,
     ModelTimeoutError,
 )
+from ..policies import RetryPolicy
 
 if TYPE_CHECKING:
     import requests
@@ -78,8 +77,9 @@ Messages = Union[str, Sequence[Mapping[str, Any]]]
 #: Called with each piece of text as it streams in.
 OnToken = Callable[[str], None]
 
-#: Each back-off pause is shortened at random by up to this fraction, so that many
-#: clients refused together do not come back together.
+#: Each back-off pause is shortened at random by up to half, so that many clients
+#: refused together do not come back together: the policy's jitter of 0.5 with its
+#: random draw taken from the lower half (see ``OpenAIChat._delay``).
 _JITTER = 0.5
 
 #: Longest server message quoted in an exception.
@@ -89,26 +89,14 @@ _MESSAGE_EXCERPT = 500
 _SECRET_HEADERS = frozenset({"authorization", "api-key", "x-api-key", "proxy-authorization"})
 
 
-def _display_url(url: str) -> str:
-    """``url`` without user info or query string, which may hold credentials."""
-    parts = urlsplit(url)
-    host = parts.netloc.rpartition("@")[2]
-    return f"{parts.scheme}://{host}{parts.path}"
-
-
 def _attempts_text(attempts: int) -> str:
     return f"after {attempts} attempt{'s' if attempts != 1 else ''}"
 
 
-def _is_retryable_status(status: int) -> bool:
-    """A rate limit or a server fault may pass; any other refusal will not."""
-    return status == 429 or status >= 500
-
-
 def _is_retryable(error: ModelClientError) -> bool:
-    """No answer, a rate limit or a server fault may pass; any other refusal will not."""
+    """The ladder's transient rungs: no answer, a rate limit or a server fault."""
     if isinstance(error, ModelHTTPError):
-        return _is_retryable_status(error.status)
+        return is_transient_status(error.status)
     return isinstance(error, ModelConnectionError)
 
 
@@ -197,8 +185,11 @@ class OpenAIChat:
         self.stream = stream
         self.default_params = dict(default_params or {})
         self.headers = dict(headers or {})
-        key = os.environ.get(API_KEY_ENV) if api_key is None else api_key
-        self._api_key = key or None
+        #: The ``usage`` object (token counts) of the last non-streamed completion, or
+        #: ``None`` when the server sent none; the ReAct agent records it per turn.
+        self.last_usage: Optional[dict[str, Any]] = None
+        # Stripped: a key read from a file ends in a newline, which no key contains.
+        self._api_key = read_key(api_key, API_KEY_ENV)
         self._session = session
         self._owns_session = session is None
         self._session_lock = threading.Lock()
@@ -213,7 +204,7 @@ class OpenAIChat:
 
     def __repr__(self) -> str:
         key = "'***'" if self._api_key else "None"
-        return f"OpenAIChat(model={self.model!r}, base_url={_display_url(self.base_url)!r}, api_key={key})"
+        return f"OpenAIChat(model={self.model!r}, base_url={display_url(self.base_url)!r}, api_key={key})"
 
     def __enter__(self) -> OpenAIChat:
         return self
@@ -297,6 +288,7 @@ class OpenAIChat:
         # 'stream' may come from default_params too; it decides how the answer is read.
         streaming = bool(fields.pop("stream", self.stream) if stream is None else stream)
         body = self._body(messages, tools, fields, streaming)
+        self.last_usage = None
         response, attempts = self._post(body, streaming)
         # A server that ignores 'stream' answers with one JSON body; it is read as usual.
         if streaming and not response.headers.get("Content-Type", "").startswith("application/json"):
@@ -348,16 +340,31 @@ class OpenAIChat:
                 self._session = requests.Session()
             return self._session
 
+    @property
+    def retry_policy(self) -> RetryPolicy:
+        """The back-off, the executor's :class:`~lagent_like.policies.RetryPolicy`.
+
+        ``max_retries + 1`` attempts, pauses from :attr:`backoff` doubling up to
+        :attr:`max_delay` (read now: the attributes may change).
+        """
+        return RetryPolicy(
+            max_attempts=self.max_retries + 1,
+            base_delay=self.backoff,
+            max_delay=self.max_delay,
+            jitter=_JITTER,
+        )
+
     def _post(self, body: bytes, streaming: bool) -> tuple[requests.Response, int]:
         """Send ``body``, retrying what may pass; return the 2xx response and the attempts made."""
-        attempts = self.max_retries + 1
+        policy = self.retry_policy
+        attempts = policy.max_attempts
         for attempt in range(1, attempts + 1):
             try:
                 return self._send_once(body, streaming, attempt), attempt
             except ModelClientError as error:
                 if attempt == attempts or not _is_retryable(error):
                     raise
-                delay = self._delay(attempt, error)
+                delay = self._delay(policy, attempt, error)
                 logger().info(
                     "%s; retrying in %.2f s (attempt %d of %d)", error, delay, attempt + 1, attempts
                 )
@@ -365,53 +372,53 @@ class OpenAIChat:
         raise AssertionError("unreachable: the last attempt returns or raises")
 
     def _send_once(self, body: bytes, streaming: bool, attempt: int) -> requests.Response:
-        """One request; a 2xx response, or the failure as a :class:`ModelClientError`."""
-        import requests
-
-        where = _display_url(self.url)
-        tried = _attempts_text(attempt)
+        """One request through the shared ladder: a 2xx response, or a :class:`ModelClientError`."""
         try:
-            response = self._get_session().post(
+            return send(
+                self._get_session(),
+                "POST",
                 self.url,
+                timeout=self.timeout,
+                secrets=self._secrets,
                 data=body,
                 headers=self._request_headers(streaming),
-                timeout=self.timeout,
                 stream=streaming,
             )
-        except requests.Timeout:
-            raise ModelTimeoutError(
+        except HttpFailure as failure:
+            raise self._model_error(failure, attempt) from None
+
+    def _model_error(self, failure: HttpFailure, attempt: int) -> ModelClientError:
+        """The client's wording of a rung of the ladder."""
+        where = failure.where
+        tried = _attempts_text(attempt)
+        if failure.kind == "timeout":
+            return ModelTimeoutError(
                 f"no answer from model server {where} within {self.timeout:g} s ({tried})",
                 url=where,
                 attempts=attempt,
                 timeout=self.timeout,
-            ) from None
-        except (requests.ConnectionError, requests.exceptions.ChunkedEncodingError) as exc:
-            # requests' own message repeats the URL and the pool's state: the class name
-            # is enough here, and the details go to the debug log, redacted.
-            logger().debug("POST %s failed: %s", where, redact(str(exc), self._secrets))
-            raise ModelConnectionError(
-                f"could not reach model server {where} ({type(exc).__name__}, {tried})",
+            )
+        if failure.kind == "connection":
+            return ModelConnectionError(
+                f"could not reach model server {where} ({failure.detail}, {tried})",
                 url=where,
                 attempts=attempt,
-            ) from None
-        except requests.RequestException as exc:
-            raise ModelClientError(
-                f"could not send the request to model server {where}: {self._quote(str(exc))}",
+            )
+        if failure.kind == "unsent":
+            return ModelClientError(
+                f"could not send the request to model server {where}: {self._quote(failure.detail)}",
                 url=where,
                 attempts=attempt,
-            ) from None
-        if response.ok:
-            return response
-        with closing(response):
-            raise self._http_error(response, attempt)
+            )
+        return self._http_error(failure, attempt)
 
-    def _http_error(self, response: requests.Response, attempt: int) -> ModelHTTPError:
+    def _http_error(self, failure: HttpFailure, attempt: int) -> ModelHTTPError:
         """The exception for an error status, quoting the server's message."""
-        where = _display_url(self.url)
-        status = response.status_code
-        server_message = self._quote(error_message(body_text(response)))
-        reason = f" {response.reason}" if response.reason else ""
-        tried = f" {_attempts_text(attempt)}" if _is_retryable_status(status) else ""
+        where = failure.where
+        status = failure.status or 0
+        server_message = self._quote(error_message(failure.body))
+        reason = f" {failure.reason}" if failure.reason else ""
+        tried = f" {_attempts_text(attempt)}" if failure.transient else ""
         said = f": {server_message}" if server_message else ""
         return ModelHTTPError(
             f"model server {where} answered HTTP {status}{reason}{tried}{said}",
@@ -419,17 +426,17 @@ class OpenAIChat:
             attempts=attempt,
             status=status,
             server_message=server_message,
-            retry_after=retry_after(response.headers.get("Retry-After")),
+            retry_after=retry_after(failure.retry_after),
         )
 
-    def _delay(self, attempt: int, error: ModelClientError) -> float:
-        """Seconds to wait after failed attempt number ``attempt``: ``Retry-After``, else backoff."""
+    def _delay(self, policy: RetryPolicy, attempt: int, error: ModelClientError) -> float:
+        """Seconds to wait after failed attempt ``attempt``: ``Retry-After``, else the policy's back-off."""
         asked = error.retry_after if isinstance(error, ModelHTTPError) else None
         if asked is not None:
-            return min(asked, self.max_delay)
-        # 2.0 ** 1024 overflows; far past any max_delay anyway, where min() takes over.
-        pause = min(self.max_delay, self.backoff * 2.0 ** min(attempt - 1, 1023))
-        return pause * (1 - _JITTER * self._random())
+            return min(asked, policy.max_delay)
+        # The policy moves a pause by up to its jitter either way; drawing its random
+        # from [0, 0.5] only ever shortens it (by up to half), as this client always has.
+        return policy.delay(attempt, lambda: (1.0 - self._random()) / 2)
 
     def _read_completion(self, response: requests.Response, attempts: int) -> dict[str, Any]:
         """The assistant message of a (non-streamed) chat completion body."""
@@ -443,6 +450,8 @@ class OpenAIChat:
         message = completion_message(data)
         if message is None:
             raise self._bad_answer(f"answered without choices[0].message: {self._quote(text)!r}", attempts)
+        usage = data.get("usage")
+        self.last_usage = dict(usage) if isinstance(usage, dict) else None
         return message
 
     def _read_stream(
@@ -451,7 +460,7 @@ class OpenAIChat:
         """Read server-sent chat-completion chunks up to ``[DONE]``, passing text to ``on_token``."""
         import requests
 
-        where = _display_url(self.url)
+        where = display_url(self.url)
         streamed = StreamedMessage()
         with closing(response):
             try:
@@ -488,7 +497,7 @@ class OpenAIChat:
 
     def _bad_answer(self, what: str, attempts: int) -> ModelResponseError:
         """The exception for an answer that is not a chat completion: the server ``what``."""
-        where = _display_url(self.url)
+        where = display_url(self.url)
         return ModelResponseError(f"model server {where} {what}", url=where, attempts=attempts)
 
     def _quote(self, text: str) -> str:

@@ -61,6 +61,8 @@ def output_schema(spec: ApiSpec) -> Optional[dict[str, Any]]:
     or a dataclass has one; ``-> str`` or an unannotated return has none.
     """
     func = spec.func
+    if func is None:
+        return None
     try:
         return _OUTPUT_SCHEMAS[func]
     except (KeyError, TypeError):
@@ -86,7 +88,9 @@ def mcp_extras(action: BaseAction, key: str) -> dict[str, Any]:
     own = getattr(action, "mcp_extras", None)
     if callable(own):
         return dict(own(key))
-    spec: Optional[ApiSpec] = getattr(action, "_api_specs", {}).get(key)
+    from ..actions.base_action import api_specs
+
+    spec = api_specs(action).get(key)
     if spec is None:
         return {}
     extras: dict[str, Any] = {}

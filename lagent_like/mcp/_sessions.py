@@ -12,7 +12,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 from collections.abc import AsyncIterator
-from typing import TYPE_CHECKING, Any, Optional
+from typing import TYPE_CHECKING, Any, Optional, Protocol
 
 import anyio
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
@@ -20,9 +20,13 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 if TYPE_CHECKING:
     from mcp.server.context import ServerRequestContext
 
-    from ..actions.action_executor import ActionExecutor
-
 __all__ = ["ClientLimits", "Sessions", "client_key"]
+
+
+class _EndsSessions(Protocol):
+    """An executor, either kind: what ``Sessions`` needs of it."""
+
+    def end_session(self, session_id: str) -> None: ...
 
 
 class Sessions:
@@ -35,7 +39,7 @@ class Sessions:
     no client to keep state for, and sharing one would let strangers see each other's.
     """
 
-    def __init__(self, executor: ActionExecutor) -> None:
+    def __init__(self, executor: _EndsSessions) -> None:
         self._executor = executor
         self._count = itertools.count(1)
 

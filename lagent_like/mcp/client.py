@@ -5,7 +5,7 @@ through an :class:`~lagent_like.ActionExecutor`. ``MCPToolkit`` connects to a se
 (a command spoken to over stdio, or a streamable-HTTP URL), lists its tools and
 becomes a toolkit whose APIs are those tools: ``executor('MCP.search', '{...}')``
 works, and ``get_actions_info()``, the function-calling exports and ReAct prompts
-include them. Each API is checked against the server's own schema (through
+include them. Each API is checked against the server's own schema (as for
 :class:`~lagent_like.SchemaTool`, so ``$ref``/``$defs``, enums and nested objects
 are honoured) before anything is sent.
 
@@ -22,10 +22,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import sys
 from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager, AsyncExitStack
-from typing import TYPE_CHECKING, Any, Callable, Optional, TextIO
+from typing import Any, Callable, Optional, TextIO
 
 from ._sdk import require_mcp
 
@@ -42,7 +43,7 @@ from .._private.describe import ApiSpec, copy_description  # noqa: E402
 from .._private.log import logger  # noqa: E402
 from ..actions.base_action import BaseAction  # noqa: E402
 from ..actions.parser import BaseParser, JsonParser  # noqa: E402
-from ..actions.schema_tool import SchemaTool  # noqa: E402
+from ..actions.schema_tool import schema_spec  # noqa: E402
 from ..exceptions import ToolDefinitionError  # noqa: E402
 from ..schema import ActionReturn, ActionStatusCode  # noqa: E402
 from ._wire import (  # noqa: E402
@@ -58,9 +59,6 @@ from ._wire import (  # noqa: E402
     result_items,
     tool_extras,
 )
-
-if TYPE_CHECKING:
-    from .._private.validation import Validator
 
 __all__ = ["MCPConnectionError", "MCPToolkit"]
 
@@ -199,8 +197,7 @@ class MCPToolkit(BaseAction, register=False):
         Each piece is built aside and swapped in whole, so a call running meanwhile
         sees the old toolkit or the new one, never a mix.
         """
-        apis: dict[str, SchemaTool] = {}
-        served: dict[str, dict[str, Any]] = {}
+        apis: dict[str, ApiSpec] = {}
         extras: dict[str, dict[str, Any]] = {}
         skipped: dict[str, str] = {}
         for tool in tools:
@@ -212,20 +209,19 @@ class MCPToolkit(BaseAction, register=False):
                 "inputSchema": tool.input_schema,
             }
             try:
-                apis[tool.name] = SchemaTool(definition, self._forwarder(tool.name))
+                spec = schema_spec(definition, self._forwarder(tool.name))
             except ToolDefinitionError as exc:
                 logger().warning("MCP tool %r left out: %s", tool.name, exc)
                 skipped[tool.name] = str(exc)
                 continue
-            served[tool.name] = copy_description(tool.input_schema)
+            # Exported exactly as the server gave it, so that a tool passed on (to a model,
+            # or served again over MCP) keeps every keyword; arguments are still checked
+            # locally, and a schema that does not say additionalProperties allows none.
+            apis[tool.name] = dataclasses.replace(spec, schema=copy_description(tool.input_schema))
             extras[tool.name] = tool_extras(tool)
-        toolkit = {
-            "name": self._toolkit_name,
-            "description": self._toolkit_text,
-            "api_list": [api.description for api in apis.values()],
-        }
-        self._apis, self._served, self._extras, self.skipped = apis, served, extras, skipped
-        super().__init__(toolkit, self._parser_class, enable)
+        toolkit = {"name": self._toolkit_name, "description": self._toolkit_text}
+        self._apis, self._extras, self.skipped = apis, extras, skipped
+        super().__init__(toolkit, self._parser_class, enable, apis=list(apis.values()))
 
     def _forwarder(self, tool: str) -> Callable[..., ActionReturn]:
         def forward(**arguments: Any) -> ActionReturn:
@@ -233,29 +229,6 @@ class MCPToolkit(BaseAction, register=False):
 
         forward.__name__ = f"mcp_{tool}"
         return forward
-
-    def _api_bindings(self) -> dict[str, tuple[Callable[..., Any], Optional[ApiSpec]]]:
-        return {key: api._api_bindings()["run"] for key, api in self._apis.items()}
-
-    def argument_checks(self, name: str = "run") -> tuple[dict[str, Validator], dict[str, Any]]:
-        """The checks compiled from the server's schema of tool ``name``."""
-        api = self._apis.get(name)
-        return api.argument_checks("run") if api is not None else ({}, {})
-
-    def json_schema(self, name: str = "run") -> dict[str, Any]:
-        """The input schema of tool ``name`` exactly as the server gave it; a fresh copy.
-
-        Exported unchanged so that a tool passed on (to a model, or served again over
-        MCP) keeps every keyword. Arguments are still checked locally, and a schema
-        that does not say ``additionalProperties`` is read as not allowing extra ones.
-
-        Raises:
-            KeyError: the server has no tool ``name`` (or it was left out).
-        """
-        served = self._served.get(name)
-        if served is None:
-            raise KeyError(f"{self.name} has no API {name!r}")
-        return copy_description(served)  # type: ignore[no-any-return]
 
     # -- the connection (runs on the background loop) ----------------------------
 
@@ -336,7 +309,7 @@ class MCPToolkit(BaseAction, register=False):
             ) from exc
         if self._built and definitions(tools) != definitions(self._listing):
             self._listing = tools
-            self._build(tools, self._enable)
+            self._build(tools, self.enable)
             for listener in list(self._listeners):
                 try:
                     listener()

@@ -38,9 +38,14 @@ from ._metadata import mcp_extras  # noqa: E402
 from ._sessions import ClientLimits, Sessions, client_key  # noqa: E402
 
 if TYPE_CHECKING:
+    from typing import Union
+
     from mcp.server.context import ServerRequestContext
 
-    from ..actions.action_executor import ActionExecutor
+    from ..actions.action_executor import ActionExecutor as _SyncExecutor
+
+    # Either executor (siblings since the runtime was unified).
+    ActionExecutor = Union[_SyncExecutor, AsyncActionExecutor]
 
 __all__ = [
     "DEFAULT_MAX_ARGUMENT_CHARS",

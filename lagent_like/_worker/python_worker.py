@@ -1,0 +1,274 @@
+"""The ``PythonInterpreter`` worker: a zygote that forks one fresh child per job.
+
+Runs inside the sandbox (see the package docstring). The zygote never holds user code
+or answers: the parent hands it, per job, the two ends of fresh pipes (over the control
+socket, as ``SCM_RIGHTS``) and the zygote forks a child that alone reads the job from
+one and writes the reply to the other. So no job can recover an earlier job's data from
+inherited memory, and a late or forged reply lands in a pipe nobody reads again.
+
+When the child ends or its time is up the zygote kills every other process of the
+sandbox (it is PID 1 of the sandbox's PID namespace, so ``kill(-1)`` reaches exactly
+those, and ``setsid()`` escapes nothing) and empties the writable directories, then
+reports the child's exit status. In the unsafe ``isolation="process"`` mode (no
+namespaces) it kills the child's session instead and works in a fresh directory.
+"""
+
+from __future__ import annotations
+
+# Imported once in the zygote so that each forked job finds them ready.
+import collections  # noqa: F401
+import contextlib
+import datetime  # noqa: F401
+import decimal  # noqa: F401
+import errno
+import fractions  # noqa: F401
+import functools  # noqa: F401
+import io
+import itertools  # noqa: F401
+import json
+import linecache
+import math  # noqa: F401
+import os
+import random  # noqa: F401
+import re  # noqa: F401
+import secrets
+import shutil
+import signal
+import socket
+import sys
+import tempfile
+import time
+import traceback
+from typing import Any
+
+from .common import Capture, apply_limits, become, send_frame, undumpable
+
+#: The directories the code may write to inside the sandbox, emptied after every job.
+SCRATCH = ("/tmp", "/dev/shm")
+
+
+def cut(text: str, limit: int, total: int | None = None) -> str:
+    total = len(text) if total is None else total
+    if total <= limit:
+        return text
+    return text[:limit] + f"\n... [output truncated: {total} characters, showing the first {limit}]"
+
+
+def short_traceback(exc: BaseException) -> str:
+    frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename == "<code>"]
+    lines = traceback.format_list(frames[-3:]) if frames else []
+    text = "".join(lines) + "".join(traceback.format_exception_only(type(exc), exc))
+    return text.strip()
+
+
+def describe_error(exc: BaseException, job: dict[str, Any]) -> str:
+    text = short_traceback(exc)
+    if isinstance(exc, MemoryError):
+        text += f"\n(the memory limit is {job['memory_mb']} MB)"
+    elif isinstance(exc, BlockingIOError) and exc.errno == errno.EAGAIN:
+        text += f"\n(the process limit is {job['max_processes']})"
+    elif isinstance(exc, OSError) and exc.errno == errno.EFBIG:
+        text += f"\n(the file size limit is {job['max_file_mb']} MB)"
+    elif isinstance(exc, OSError) and exc.errno in (errno.ENETUNREACH, errno.ECONNREFUSED):
+        if not job["network"]:
+            text += "\n(network access is disabled for this tool)"
+    elif isinstance(exc, RecursionError):
+        text += "\n(the recursion is too deep)"
+    elif (
+        isinstance(exc, NameError)
+        and job["mode"] == "expr"
+        and getattr(exc, "name", None) is not None
+        and job["expr"].startswith(exc.name)
+    ):
+        text += f"\n(the code must define `def {exc.name}():` returning the answer)"
+    return text
+
+
+def execute(job: dict[str, Any]) -> Any:
+    code = job["code"]
+    linecache.cache["<code>"] = (len(code), None, code.splitlines(True), "<code>")
+    scope: dict[str, Any] = {"__name__": "__main__", "__builtins__": __builtins__}
+    mode = job["mode"]
+    if mode == "last":
+        lines = code.rstrip().splitlines()
+        body, last = "\n".join(lines[:-1]), (lines[-1] if lines else "None")
+        exec(compile(body, "<code>", "exec"), scope)
+        return eval(compile(last, "<code>", "eval"), scope)
+    exec(compile(code, "<code>", "exec"), scope)
+    if mode == "stdout":
+        return None
+    if mode == "symbol":
+        return scope[job["symbol"]]
+    return eval(compile(job["expr"], "<answer>", "eval"), scope)
+
+
+def answer(job: dict[str, Any]) -> dict[str, Any]:
+    """Run the job's code; the reply to send (never raises)."""
+    limit = job["max_output_chars"]
+    out = Capture(limit)
+    sys.stdout = sys.stderr = out  # type: ignore[assignment]
+    sys.stdin = io.StringIO()
+    try:
+        value = execute(job)
+        if job["mode"] == "stdout":
+            return {"ok": True, "answer": cut(out.value(), limit, out.total)}
+        return {"ok": True, "answer": cut(str(value), limit)}
+    except SystemExit as exc:
+        call = "sys.exit()" if exc.code is None else f"sys.exit({exc.code!r})"
+        return {"ok": False, "error": f"the code called {call} before producing an answer"}
+    except BaseException as exc:
+        try:
+            return {"ok": False, "error": cut(describe_error(exc, job), 4000)}
+        except BaseException as inner:
+            return {"ok": False, "error": f"{type(exc).__name__} (unprintable: {type(inner).__name__})"}
+
+
+def child(config: dict[str, Any], job_fd: int, reply_fd: int, workdir: str, uid: int | None) -> None:
+    """The forked job process: read the job, drop privileges, run, reply, exit."""
+    me = os.getpid()
+    if not config["sandboxed"]:
+        os.setsid()
+    null = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):
+        os.dup2(null, fd)
+    keep = sorted({job_fd, reply_fd})
+    os.closerange(3, keep[0])
+    os.closerange(keep[0] + 1, keep[1])
+    os.closerange(keep[1] + 1, 65536)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    with os.fdopen(job_fd, "rb") as stream:
+        job = dict(json.loads(stream.read()), **config["job"])
+    apply_limits(config["limits"])
+    if uid is not None:
+        os.chown(workdir, uid, uid)
+    become(uid)
+    os.chdir(workdir)
+    os.environ["HOME"] = os.environ["TMPDIR"] = workdir
+    tempfile.tempdir = workdir
+    reply = answer(job)
+    if os.getpid() != me:  # a fork of the code returned here
+        os._exit(0)
+    try:
+        data = json.dumps(reply, ensure_ascii=False).encode("utf-8", "surrogatepass")
+    except BaseException:
+        data = json.dumps({"ok": False, "error": "the answer could not be encoded"}).encode()
+    try:
+        send_frame(reply_fd, {}, data)
+    except BaseException:
+        os._exit(70)
+    os._exit(0)
+
+
+def kill_rest(config: dict[str, Any], pid: int) -> None:
+    """Kill every process the job started, then reap them (they are all ours to reap)."""
+    for _ in range(1000):
+        try:
+            if config["sandboxed"]:
+                os.kill(-1, signal.SIGKILL)  # PID 1: everything in the namespace but us
+            else:
+                os.killpg(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            break
+        except PermissionError:
+            break
+        reap(block=False)
+        time.sleep(0.0005)
+    reap(block=False)
+
+
+def reap(block: bool) -> None:
+    while True:
+        try:
+            done, _ = os.waitpid(-1, 0 if block else os.WNOHANG)
+        except ChildProcessError:
+            return
+        if done == 0:
+            return
+
+
+def empty(path: str) -> None:
+    """Remove everything inside ``path`` (all writers are dead by now)."""
+    try:
+        names = os.listdir(path)
+    except OSError:
+        return
+    for name in names:
+        full = os.path.join(path, name)
+        if os.path.isdir(full) and not os.path.islink(full):
+            shutil.rmtree(full, ignore_errors=True)
+        else:
+            with contextlib.suppress(OSError):
+                os.unlink(full)
+
+
+def wait_for(pid: int, timeout: float) -> tuple[int | None, bool]:
+    """The job's wait status, and whether its time ran out (then it is killed)."""
+    pidfd = os.pidfd_open(pid)
+    try:
+        import select
+
+        ready, _, _ = select.select([pidfd], [], [], max(0.0, timeout))
+    finally:
+        os.close(pidfd)
+    if not ready:
+        return None, True
+    _, status = os.waitpid(pid, 0)
+    return status, False
+
+
+def run_job(
+    config: dict[str, Any], control: socket.socket, job_fd: int, reply_fd: int, timeout: float
+) -> None:
+    scratch: tuple[str, ...] = ()
+    uid: int | None = None
+    if config["sandboxed"]:
+        workdir, scratch = "/tmp", SCRATCH
+        uid = 1_000_000 + secrets.randbelow(2_000_000_000) if os.geteuid() == 0 else None
+    else:
+        workdir = tempfile.mkdtemp(prefix="lagent_like_py_")
+    pid = os.fork()
+    if pid == 0:
+        try:
+            control.close()
+            child(config, job_fd, reply_fd, workdir, uid)
+        finally:
+            os._exit(71)
+    os.close(job_fd)
+    os.close(reply_fd)
+    status, timed_out = wait_for(pid, timeout)
+    kill_rest(config, pid)
+    if status is None:
+        try:
+            _, status = os.waitpid(pid, 0)
+        except ChildProcessError:
+            status = 0
+    for path in scratch:
+        empty(path)
+    if not config["sandboxed"]:
+        shutil.rmtree(workdir, ignore_errors=True)
+    done = {"timed_out": timed_out, "status": status}
+    control.sendall(json.dumps(done).encode())
+
+
+def main(config: dict[str, Any]) -> None:
+    """Serve jobs until the parent closes the control socket."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    undumpable()
+    if not config["sandboxed"]:
+        from .common import prctl
+
+        prctl(36, 1)  # PR_SET_CHILD_SUBREAPER: the job's orphans come to us to reap
+    control = socket.socket(fileno=config["control_fd"])
+    control.sendall(b'{"ready": true}')
+    while True:
+        try:
+            message, fds, _, _ = socket.recv_fds(control, 4096, 2)
+        except OSError:
+            return
+        if not message:
+            return
+        if len(fds) != 2:
+            for fd in fds:
+                os.close(fd)
+            return
+        run_job(config, control, fds[0], fds[1], float(json.loads(message)["timeout"]))

@@ -1,0 +1,317 @@
+"""What the inspector holds between requests: the executor, traces and result files.
+
+The web routes stay thin: every decision (may this API be called, what a call
+answered, which traces exist, which local files a page may fetch) is made here in
+plain Python, once, where tests can reach it without a server.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+import time
+from collections.abc import Collection
+from pathlib import Path
+from typing import Any, Optional, Union
+
+from ..actions.action_executor import ActionExecutor
+from ..agents.react import AgentResult, ReAct, Turn
+from ..exceptions import ToolNotFoundError
+from ..schema import ActionReturn, ActionStatusCode, ActionValidCode
+from .catalogue import build_catalogue
+
+__all__ = ["InspectorError", "InspectorState"]
+
+
+class InspectorError(Exception):
+    """A request the inspector refuses: ``status`` is the HTTP status, the text says why."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+#: Result item types whose content may be a local file the page shows or links to.
+_FILE_ITEMS = frozenset({"image", "file", "audio", "video"})
+
+
+class _Trace:
+    """One trace shown by the page: a finished result, or a run still going."""
+
+    def __init__(self, title: str, result: Optional[AgentResult] = None) -> None:
+        self.title = title
+        self.result = result
+        self.turns: list[Turn] = list(result.turns) if result else []
+        self.running = result is None
+
+    def summary(self, trace_id: str) -> dict[str, Any]:
+        stop = self.result.stop_reason if self.result else None
+        return {
+            "id": trace_id,
+            "title": self.title,
+            "turns": len(self.turns),
+            "running": self.running,
+            "stop_reason": stop,
+        }
+
+    def detail(self, trace_id: str) -> dict[str, Any]:
+        data = self.result.to_dict() if self.result else AgentResult(turns=list(self.turns)).to_dict()
+        data.update({key: value for key, value in self.summary(trace_id).items() if key != "turns"})
+        return data
+
+
+class InspectorState:
+    """The executor under inspection and everything the page has produced.
+
+    Args:
+        executor: runs the calls, with its hooks and policies.
+        allow_code: which code-executing tools the page may call: ``True`` all,
+            ``False`` none, or a collection of tool names.
+        agent: a ReAct agent over ``executor`` whose runs the page may start.
+    """
+
+    def __init__(
+        self,
+        executor: ActionExecutor,
+        allow_code: Union[bool, Collection[str]] = False,
+        agent: Optional[ReAct] = None,
+    ) -> None:
+        self.executor = executor
+        self.allow_code = allow_code
+        self.agent = agent
+        self._catalogue: Optional[list[dict[str, Any]]] = None
+        self._catalogue_json: Optional[str] = None
+        self._index_json: Optional[str] = None
+        self._traces: dict[str, _Trace] = {}
+        self._files: dict[str, str] = {}
+        self._lock = threading.Lock()
+        self._run_lock = threading.Lock()
+
+    # -- catalogue -----------------------------------------------------------------
+
+    def catalogue(self) -> list[dict[str, Any]]:
+        """The catalogue entries (built on first use; :meth:`refresh` rebuilds them)."""
+        if self._catalogue is None:
+            self._catalogue = build_catalogue(self.executor, self.allow_code)
+        return self._catalogue
+
+    def catalogue_json(self) -> str:
+        """The catalogue as JSON text, serialised once."""
+        if self._catalogue_json is None:
+            self._catalogue_json = json.dumps(self.catalogue(), ensure_ascii=False, default=str)
+        return self._catalogue_json
+
+    def index_json(self) -> str:
+        """The short catalogue the page starts with, as JSON text, serialised once.
+
+        One small entry per API (``name``, ``tool``, ``search``, ``runs_code``,
+        ``callable`` and ``lint`` severities): the page fetches an API's whole entry
+        (:meth:`entry`) when it is opened, so a page of 500 APIs stays small.
+        """
+        if self._index_json is None:
+            index = [
+                {
+                    "name": entry["name"],
+                    "tool": entry["tool"],
+                    "search": entry["search"],
+                    "runs_code": entry["runs_code"],
+                    "callable": entry["callable"],
+                    "lint": [{"severity": finding["severity"]} for finding in entry["lint"]],
+                }
+                for entry in self.catalogue()
+            ]
+            self._index_json = json.dumps(index, ensure_ascii=False, default=str)
+        return self._index_json
+
+    def entry(self, name: str) -> dict[str, Any]:
+        """The whole catalogue entry of one API.
+
+        Raises:
+            InspectorError: no enabled API has that name (404).
+        """
+        return self._entry(name)
+
+    def refresh(self) -> None:
+        """Forget the catalogue, e.g. after tools were enabled, disabled or added."""
+        self._catalogue = self._catalogue_json = self._index_json = None
+
+    # -- calls ---------------------------------------------------------------------
+
+    def _entry(self, name: str) -> dict[str, Any]:
+        try:
+            canonical = self.executor.canonical_name(name)
+        except ToolNotFoundError:
+            canonical = name
+        for entry in self.catalogue():
+            if entry["name"] == canonical:
+                return entry
+        raise InspectorError(404, f"no enabled API is named {name!r}; the page lists the ones there are")
+
+    def call(self, name: Any, arguments: Any, session_id: Any = None) -> dict[str, Any]:
+        """Run one call through the executor and describe what came back.
+
+        Args:
+            name: ``'Tool'`` or ``'Tool.api'``.
+            arguments: the raw argument text as a model would write it, or a JSON
+                object (from the form), given to the executor as is.
+            session_id: the executor session to call in (default: the default session).
+
+        Returns:
+            ``{'record': ActionReturn dict, 'repairs': list or None, 'seconds': float,
+            'items': result items with an ``href`` for local files}``.
+
+        Raises:
+            InspectorError: a malformed request (400), an unknown API (404), or a
+                code-executing tool without ``allow_code`` (403).
+        """
+        if not isinstance(name, str) or not name:
+            raise InspectorError(400, "'name' is required: the API to call, e.g. 'Calc.add'")
+        if not isinstance(arguments, (str, dict)):
+            raise InspectorError(400, "'arguments' must be a string (as a model writes it) or a JSON object")
+        if session_id is not None and not isinstance(session_id, str):
+            raise InspectorError(400, "'session_id' must be a string")
+        entry = self._entry(name)
+        if not entry["callable"]:
+            raise InspectorError(
+                403,
+                f"{entry['name']} runs code: the operator must start the inspector with --allow-code "
+                "(or inspect(..., allow_code=True)) to call it from the page",
+            )
+        started = time.perf_counter()
+        ret = self.executor(entry["name"], arguments, session_id)
+        seconds = time.perf_counter() - started
+        return {
+            "record": ret.to_dict(),
+            "repairs": getattr(ret, "repairs", None),
+            "seconds": seconds,
+            "items": self._items(ret),
+        }
+
+    def _items(self, ret: ActionReturn) -> list[dict[str, Any]]:
+        items = []
+        for item in ret.result or []:
+            shown = dict(item)
+            content = item.get("content")
+            if item.get("type") in _FILE_ITEMS and isinstance(content, str) and os.path.isfile(content):
+                shown["href"] = f"/api/files/{self._register_file(content)}"
+            items.append(shown)
+        return items
+
+    def _register_file(self, path: str) -> str:
+        # Only files a result named can be fetched, by an opaque number, never by path.
+        real = os.path.realpath(path)
+        with self._lock:
+            for key, known in self._files.items():
+                if known == real:
+                    return key
+            key = str(len(self._files) + 1)
+            self._files[key] = real
+            return key
+
+    def file(self, key: str) -> str:
+        """The path of a file a result named, by its number.
+
+        Raises:
+            InspectorError: no result named such a file (404).
+        """
+        path = self._files.get(key)
+        if path is None or not os.path.isfile(path):
+            raise InspectorError(404, f"no result file number {key}")
+        return path
+
+    # -- traces --------------------------------------------------------------------
+
+    def add_trace(self, result: AgentResult, title: str) -> str:
+        """Show ``result`` on the page; returns its id."""
+        with self._lock:
+            trace_id = str(len(self._traces) + 1)
+            self._traces[trace_id] = _Trace(title, result)
+        return trace_id
+
+    def add_trace_file(self, path: str) -> str:
+        """Read a trace file written by :meth:`AgentResult.save` and show it.
+
+        Raises:
+            OSError, ValueError: the file cannot be read or is not a trace.
+        """
+        return self.add_trace(AgentResult.load(path), Path(path).name)
+
+    def add_trace_data(self, data: Any, title: Any) -> str:
+        """Show a trace the page uploaded (the JSON of a trace file).
+
+        Raises:
+            InspectorError: ``data`` is not a trace (400, saying why).
+        """
+        try:
+            result = AgentResult.from_dict(data)
+        except ValueError as exc:
+            raise InspectorError(400, str(exc)) from None
+        return self.add_trace(result, title if isinstance(title, str) and title else "uploaded trace")
+
+    def traces(self) -> list[dict[str, Any]]:
+        """A summary of every trace, oldest first."""
+        with self._lock:
+            return [trace.summary(key) for key, trace in self._traces.items()]
+
+    def trace(self, trace_id: str) -> dict[str, Any]:
+        """One trace in full (a run still going shows the turns done so far).
+
+        Raises:
+            InspectorError: no such trace (404).
+        """
+        with self._lock:
+            trace = self._traces.get(trace_id)
+            if trace is None:
+                raise InspectorError(404, f"no trace number {trace_id}")
+            return trace.detail(trace_id)
+
+    def ask(self, question: Any) -> str:
+        """Start an agent run on ``question`` in a thread; returns the new trace's id.
+
+        Raises:
+            InspectorError: no agent (404), no question (400), or a run is going (409).
+        """
+        agent = self.agent
+        if agent is None:
+            raise InspectorError(404, "no agent: start the page with lagent-like chat --web to ask questions")
+        if not isinstance(question, str) or not question.strip():
+            raise InspectorError(400, "'question' is required: the text to ask the agent")
+        if not self._run_lock.acquire(blocking=False):
+            raise InspectorError(409, "a run is still going: wait for its final answer")
+        trace = _Trace(question.strip())
+        with self._lock:
+            trace_id = str(len(self._traces) + 1)
+            self._traces[trace_id] = trace
+        threading.Thread(target=self._run, args=(agent, trace, question.strip()), daemon=True).start()
+        return trace_id
+
+    def _run(self, agent: ReAct, trace: _Trace, question: str) -> None:
+        previous = agent.on_turn
+
+        def on_turn(turn: Turn) -> None:
+            with self._lock:
+                trace.turns.append(turn)
+            if previous is not None:
+                previous(turn)
+
+        agent.on_turn = on_turn
+        try:
+            try:
+                result = agent.run(question)
+            except Exception as exc:  # noqa: BLE001 - an on_turn error still ends the run on the page
+                error = f"{type(exc).__name__}: {exc}"
+                result = AgentResult(turns=list(trace.turns), stop_reason="model_error", error=error)
+            with self._lock:
+                trace.result, trace.running = result, False
+        finally:
+            agent.on_turn = previous
+            self._run_lock.release()
+
+
+def code_names() -> dict[str, dict[str, str]]:
+    """The names of the status and validity codes, for the page to show beside numbers."""
+    return {
+        "state": {str(int(code)): code.name for code in ActionStatusCode},
+        "valid": {str(int(code)): code.name for code in ActionValidCode},
+    }
