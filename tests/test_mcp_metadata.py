@@ -249,3 +249,19 @@ def test_tool_api_refuses_bad_mcp_options(options: dict[str, Any], problems: lis
         problems,
     )
     assert re.match(r"test_tool_api_refuses", str(caught.value))
+
+
+def test_structured_content_is_whole_when_the_text_is_capped() -> None:
+    executor = ActionExecutor([mcp_tools.McpShapes()], max_output_chars=10)
+
+    async def call() -> Any:
+        with anyio.fail_after(LIMIT):
+            async with Client(build_mcp_server(executor)) as client:
+                return await client.call_tool("McpShapes__area", {"width": 2, "height": 3})
+
+    result = anyio.run(call)
+    assert (result.is_error, result.structured_content) == (False, {"value": 6.0, "unit": "m2"})
+    assert (
+        getattr(result.content[0], "text", "")
+        == '{"val\n... [18 characters cut; the full output is kept] ...\n"m2"}'
+    )

@@ -105,13 +105,15 @@ def _to_result(ret: ActionReturn, structured: bool = False) -> types.CallToolRes
     if failed or not structured:
         return types.CallToolResult(content=[types.TextContent(text=valid_text(text))], is_error=failed)
     # An MCPToolkit's record carries its server's structured content; a tool's own
-    # result is the JSON text of the object it returned.
-    carried = [item["structured"] for item in ret.result or () if "structured" in item]
+    # result is the JSON text of the object it returned (uncut, when an output cap
+    # shortened the text shown).
+    items = ret.full_result if ret.full_result is not None else ret.result or []
+    carried = [item["structured"] for item in items if "structured" in item]
     if carried:
         data = carried[0]
     else:
         try:
-            data = json.loads(text)
+            data = json.loads(ActionReturn(result=items).format_result())
         except ValueError:
             data = None
     if not isinstance(data, dict):
