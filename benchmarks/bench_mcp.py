@@ -6,12 +6,13 @@ streamable HTTP on 127.0.0.1 (so the difference is the protocol's round trip); a
 the cold start of a stdio toolkit (spawn the server, handshake, list the tools).
 
 The HTTP floor: the SDK's own client calling the SDK's own server (``MCPServer``)
-under plain uvicorn, and the same client calling ``serve_mcp`` (bearer token and
-Host check included). Their ratio is the row the issue pins (at most 1.5x); the two
-servers run in turn, in one run, each best-of-3 medians.
+under plain uvicorn, the same client calling our server's app under plain uvicorn
+(no token, no TCP_NODELAY) and calling ``serve_mcp`` (bearer token and Host check
+included). The ratio to the SDK's server is the row the issue pins (at most 1.5x);
+the servers run in turn, in one run, each best-of-3 medians.
 
 Medians of N calls; ``--quick`` uses fewer. The script serves its own tool
-(``--serve stdio|http|sdk-http``), so it needs nothing but the ``mcp`` extra.
+(``--serve stdio|http|sdk-http|plain-http``), so it needs nothing but the ``mcp`` extra.
 """
 
 from __future__ import annotations
@@ -63,6 +64,9 @@ def serve(transport: str, port: int) -> None:
     if transport == "sdk-http":
         _serve_sdk(port)
         return
+    if transport == "plain-http":
+        _serve_plain(port)
+        return
     from lagent_like.mcp import serve_mcp
 
     serve_mcp(ActionExecutor([Echo()]), transport=transport, port=0, token=TOKEN)
@@ -82,6 +86,17 @@ def _serve_sdk(port: int) -> None:
 
     print(f"serving MCP on http://127.0.0.1:{port}/mcp", file=sys.stderr, flush=True)
     uvicorn.run(server.streamable_http_app(), host="127.0.0.1", port=port, log_level="warning")
+
+
+def _serve_plain(port: int) -> None:
+    """Our server's app as the SDK makes it, under plain uvicorn: no guard, no TCP_NODELAY."""
+    import uvicorn
+
+    from lagent_like.mcp import build_mcp_server
+
+    app = build_mcp_server(ActionExecutor([Echo()])).streamable_http_app()
+    print(f"serving MCP on http://127.0.0.1:{port}/mcp", file=sys.stderr, flush=True)
+    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning")
 
 
 def _free_port() -> int:
@@ -139,7 +154,7 @@ def _sdk_client_ms(url: str, n: int) -> float:
 
 def _http_floor_rows(n: int) -> list[tuple[str, float]]:
     """The SDK server and ours, each called by the SDK client; best of 3 medians each."""
-    best = {"sdk-http": float("inf"), "http": float("inf")}
+    best = {"sdk-http": float("inf"), "plain-http": float("inf"), "http": float("inf")}
     servers = {kind: _Server(kind) for kind in best}
     try:
         for _ in range(3):
@@ -150,8 +165,10 @@ def _http_floor_rows(n: int) -> list[tuple[str, float]]:
             server.stop()
     return [
         ("SDK client -> SDK MCPServer under uvicorn (floor)", best["sdk-http"]),
+        ("SDK client -> our app under plain uvicorn", best["plain-http"]),
         ("SDK client -> serve_mcp over HTTP", best["http"]),
         ("ratio serve_mcp / SDK server (target <= 1.5)", best["http"] / best["sdk-http"]),
+        ("ratio serve_mcp / our app under plain uvicorn", best["http"] / best["plain-http"]),
     ]
 
 
@@ -200,7 +217,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer calls per row")
     parser.add_argument("--json", action="store_true", help="print the rows as JSON")
-    parser.add_argument("--serve", choices=["stdio", "http", "sdk-http"], help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--serve", choices=["stdio", "http", "sdk-http", "plain-http"], help=argparse.SUPPRESS
+    )
     parser.add_argument("--port", type=int, default=0, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
