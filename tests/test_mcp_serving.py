@@ -28,7 +28,7 @@ from mcp import Client, ClientSession, StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 
-from lagent_like import ActionExecutor, ActionStatusCode, AsyncActionExecutor
+from lagent_like import ActionExecutor, ActionStatusCode, AsyncActionExecutor, BaseAction
 from lagent_like.mcp import MCPConnectionError, MCPToolkit, build_mcp_server
 
 TESTS = Path(__file__).resolve().parent
@@ -275,8 +275,24 @@ class RecordingExecutor(AsyncActionExecutor):
         super().end_session(session_id)
 
 
+class Keeper(BaseAction):
+    """A tool that keeps something per session, as an interpreter keeps a process."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.ended: list[str] = []
+
+    def run(self) -> str:
+        """Do nothing."""
+        return "ok"
+
+    def end_session(self, session_id: str) -> None:
+        self.ended.append(session_id)
+
+
 def test_sessions_end_with_their_connection_and_sessionless_calls_with_their_request() -> None:
-    executor = RecordingExecutor([mcp_tools.McpMemo()])
+    keeper = Keeper()
+    executor = RecordingExecutor([mcp_tools.McpMemo(), keeper])
     executor.ended = []
     server = build_mcp_server(executor)
     seen: list[Any] = []
@@ -296,6 +312,8 @@ def test_sessions_end_with_their_connection_and_sessionless_calls_with_their_req
 
     anyio.run(clients)
     assert seen == ["1", "None", "1", [], ["mcp-1", "mcp-2"], "2", "None", ["mcp-3", "mcp-4"]]
+    # Tools that keep sessions (an interpreter's process) are told as well.
+    assert sorted(keeper.ended) == ["mcp-1", "mcp-2", "mcp-3", "mcp-4"]
     assert executor._sessions == {}
 
 
