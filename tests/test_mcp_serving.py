@@ -519,3 +519,51 @@ def test_tool_list_is_valid_unicode() -> None:
                 return [tool.description or "" for tool in (await client.list_tools()).tools]
 
     assert anyio.run(listed) == ["read with surrogateescape: \ufffd"]
+
+
+def _descendants(pid: int) -> set[int]:
+    """Every process below ``pid`` (read from /proc)."""
+    found: set[int] = set()
+    todo = [pid]
+    while todo:
+        parent = todo.pop()
+        for task in Path(f"/proc/{parent}/task").glob("*"):
+            try:
+                children = (task / "children").read_text().split()
+            except OSError:
+                continue
+            for child in map(int, children):
+                if child not in found:
+                    found.add(child)
+                    todo.append(child)
+    return found
+
+
+def test_an_ended_http_session_reclaims_its_ipython_process() -> None:
+    missing = _sandbox_missing()
+    if missing:
+        pytest.skip(f"the built-in interpreters cannot start here: {missing}")
+    proc, url, _ = _start("IPythonInterpreter")
+
+    async def one_session() -> tuple[str, int]:
+        with anyio.fail_after(LIMIT):
+            async with (
+                create_mcp_http_client(headers=AUTH) as http,
+                streamable_http_client(url, http_client=http) as (read, write),
+                ClientSession(read, write) as client,
+            ):
+                await client.initialize()
+                await client.call_tool("IPythonInterpreter", {"command": "x = 41"})
+                result = await client.call_tool("IPythonInterpreter", {"command": "x + 1"})
+                return _text(result), len(_descendants(proc.pid))
+
+    try:
+        before = _descendants(proc.pid)
+        answer, during = anyio.run(one_session)
+        deadline = time.monotonic() + LIMIT
+        while _descendants(proc.pid) != before and time.monotonic() < deadline:
+            time.sleep(0.05)
+        after = _descendants(proc.pid)
+    finally:
+        _stop(proc)
+    assert (answer, during > len(before), after) == ("42", True, before)
