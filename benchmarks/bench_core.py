@@ -26,6 +26,12 @@ Method:
   conditions. The floor row shows the minimum over every floor sample of the run, and
   each ratio is a row's minimum divided by that floor minimum (for tuple rows: by the
   tuple floor's minimum; the ratio to the JSON floor is shown in brackets).
+* **Eight mixed parameters**: ``Weather.forecast`` takes a ``str``, ``int``, ``float``,
+  ``bool``, ``list[str]``, ``dict[str, int]``, ``Optional[int]`` and a ``Literal``, and
+  is called with values that already have those types. Its ratio is to its own floor,
+  ``str(forecast(**json.loads(s)))`` on the same string.
+* **One no-op hook**: a sync executor with one registered ``Hook`` that does nothing,
+  so every call goes through the call core.
 * **Coercion and type errors**: ``'{"a": "1", "b": "2"}'`` for ``int`` parameters is
   coerced (the validators run, the fast path does not apply); ``'{"a": "x", "b": 2}'``
   is refused with a message naming the parameter.
@@ -86,7 +92,7 @@ import time
 import timeit
 from collections.abc import Awaitable, Iterator
 from dataclasses import asdict, dataclass
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Literal, Optional
 
 from lagent_like import (
     ActionExecutor,
@@ -107,13 +113,20 @@ TUPLE_TOO_MANY = "(1, 2, 3)"
 JSON_MALFORMED = '{"a": 1,, "b": 2}'
 JSON_COERCION = '{"a": "1", "b": "2"}'
 JSON_TYPE_ERROR = '{"a": "x", "b": 2}'
+#: Eight parameters of mixed types, every value already of its parameter's type.
+JSON_MIXED = (
+    '{"city": "Oslo", "days": 3, "scale": 1.5, "metric": true, "tags": ["a", "b"], '
+    '"limits": {"low": 1, "high": 9}, "hour": null, "unit": "C"}'
+)
 #: More distinct unknown keys than the suggestion cache (2,048 entries) holds.
 FRESH_UNKNOWN_KEYS = 10_000
 
 VALID_TARGET = 2.0
+MIXED_TARGET = 2.5
+HOOK_TARGET = 4.0
 COERCION_TARGET = 2.5
 INVALID_TARGET = 3.0
-DEFINE_TARGET_US = 30.0
+DEFINE_TARGET_US = 50.0  # issue 12: docstring-parser and inspect.signature, Lagent ~100
 IMPORT_TARGET_MS = 40.0
 APIS_PER_TOOLKIT = 5
 EXPORT_TOOLKITS = 10
@@ -124,6 +137,8 @@ EXPORT_CACHED_ROW = f"export {EXPORT_TOOLKITS * APIS_PER_TOOLKIT}-API executor, 
 FLOOR_JSON = "floor json: str(add(**json.loads(s)))"
 FLOOR_TUPLE = "floor tuple: str(add(*ast.literal_eval(s)))"
 FLOOR_ASYNC = "floor async: str(await add(**json.loads(s)))"
+FLOOR_MIXED = "floor 8 params: str(forecast(**json.loads(s)))"
+MIXED_ROW = "Weather.forecast json valid, 8 mixed params"
 ASYNC_ROW = "async executor, async API"
 HOOK_ROW = "sync executor with a no-op hook"
 DEFINE_ROW = f"define {APIS_PER_TOOLKIT}-API toolkit"
@@ -165,6 +180,50 @@ class Add(BaseAction, register=False):
             b: the second addend
         """
         return a + b
+
+
+def forecast(
+    city: str,
+    days: int,
+    scale: float,
+    metric: bool,
+    tags: list[str],
+    limits: dict[str, int],
+    hour: Optional[int],
+    unit: Literal["C", "F"],
+) -> str:
+    """Eight parameters of mixed types (the plain function the 8-parameter floor calls)."""
+    return city
+
+
+class Weather(BaseAction, register=False):
+    """A toolkit with one API of eight parameters."""
+
+    @tool_api
+    def forecast(
+        self,
+        city: str,
+        days: int,
+        scale: float,
+        metric: bool,
+        tags: list[str],
+        limits: dict[str, int],
+        hour: Optional[int],
+        unit: Literal["C", "F"],
+    ) -> str:
+        """Weather forecast.
+
+        Args:
+            city: the city
+            days: how many days
+            scale: a scale factor
+            metric: metric units
+            tags: labels
+            limits: low and high bounds
+            hour: the hour of the day, if any
+            unit: the temperature unit
+        """
+        return city
 
 
 async def async_add(a: int, b: int) -> int:
@@ -345,12 +404,14 @@ class Bench:
             "json": json,
             "ast": ast,
             "add": add,
+            "forecast": forecast,
             "define_toolkit": define_toolkit,
         }
-        self.floors: dict[str, list[float]] = {FLOOR_JSON: [], FLOOR_TUPLE: []}
+        self.floors: dict[str, list[float]] = {FLOOR_JSON: [], FLOOR_TUPLE: [], FLOOR_MIXED: []}
         self._floor_stmts = {
             FLOOR_JSON: f"str(add(**json.loads({JSON_VALID!r})))",
             FLOOR_TUPLE: f"str(add(*ast.literal_eval({TUPLE_VALID!r})))",
+            FLOOR_MIXED: f"str(forecast(**json.loads({JSON_MIXED!r})))",
         }
 
     def _timer(self, stmt: str) -> timeit.Timer:
@@ -537,7 +598,7 @@ def run(settings: Settings, only: Optional[list[str]] = None) -> list[Row]:
         return not only or any(part in name for part in only)
 
     bench = Bench(settings)
-    json_exec = ActionExecutor([Calc(), Add()])
+    json_exec = ActionExecutor([Calc(), Add(), Weather()])
     tuple_exec = ActionExecutor([Calc(parser=TupleParser), Add(parser=TupleParser)])
     export_tools = [define_toolkit()() for _ in range(EXPORT_TOOLKITS)]
     export_exec = ActionExecutor(export_tools)
@@ -627,7 +688,8 @@ def run(settings: Settings, only: Optional[list[str]] = None) -> list[Row]:
             None,
             args_error,
         ),
-        (HOOK_ROW, "hook_exec", "Calc.add", JSON_VALID, FLOOR_JSON, None, ok),
+        (MIXED_ROW, "json_exec", "Weather.forecast", JSON_MIXED, FLOOR_MIXED, MIXED_TARGET, ok),
+        (HOOK_ROW, "hook_exec", "Calc.add", JSON_VALID, FLOOR_JSON, HOOK_TARGET, ok),
     ]
     measured: list[tuple[str, float, str, Optional[float], Optional[str]]] = []
     # Rows whose command is an expression evaluated on every call, not a constant.
@@ -714,8 +776,12 @@ def run(settings: Settings, only: Optional[list[str]] = None) -> list[Row]:
     if wanted(ASYNC_ROW):
         async_floor = min(bench.floors[FLOOR_ASYNC])
         head.append(Row(FLOOR_ASYNC, async_floor, "ns/call", 1.0, async_floor / json_floor, "-", "-"))
+    own_floors = {FLOOR_JSON: json_floor, FLOOR_TUPLE: tuple_floor}
+    if bench.floors[FLOOR_MIXED]:
+        own_floors[FLOOR_MIXED] = mixed_floor = bench.floor(FLOOR_MIXED)
+        head.append(Row(FLOOR_MIXED, mixed_floor, "ns/call", 1.0, mixed_floor / json_floor, "-", "-"))
     for name, value, floor, target, broken in measured:
-        ratio = value / (json_floor if floor == FLOOR_JSON else tuple_floor)
+        ratio = value / own_floors[floor]
         target_text = f"<= {target:.1f}x" if target is not None else "-"
         verdict = broken or _verdict(ratio, target)
         head.append(Row(name, value, "ns/call", ratio, value / json_floor, target_text, verdict))

@@ -175,7 +175,7 @@ def main(argv: Optional[list[str]] = None) -> int:
             if "target" in row
             else ""
         )
-        print(f"{row['row']:<55} {row['ms']:9.2f} ms{ratio}{target}")
+        print(f"{row['row']:<55} {row['ms']:10.3f} ms{ratio}{target}")
     return 0
 
 

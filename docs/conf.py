@@ -44,6 +44,9 @@ autodoc_member_order = "bysource"
 autodoc_typehints = "signature"
 napoleon_google_docstring = True
 napoleon_numpy_docstring = False
+# Attributes sections as field lists: a dataclass field documented there is not also an
+# attribute entry that autodoc would make a second time (duplicate object warnings).
+napoleon_use_ivar = True
 
 html_theme = "alabaster"
 html_theme_options = {

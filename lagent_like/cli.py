@@ -409,6 +409,10 @@ def _mcp_toolkit(target: str) -> Any:
 
 def _cmd_inspect(args: argparse.Namespace) -> int:
     web = _web()
+    from .agents import AgentResult
+
+    for path in args.trace:
+        AgentResult.load(path)  # a bad trace file fails before any tool or server starts
     # With only --mcp, the server's tools alone (not every registered tool).
     tools = [] if args.mcp and not args.tools and not args.imports else select_tools(args.tools)
     toolkits: list[Any] = []

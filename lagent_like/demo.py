@@ -86,7 +86,13 @@ def run_demo(out: Optional[IO[str]] = None, color: bool = False) -> int:
     from .agents import ReAct
 
     stream = out if out is not None else sys.stdout
-    interpreters = [PythonInterpreter(), IPythonInterpreter()]
+    from .exceptions import SandboxUnavailableError
+
+    try:
+        interpreters = [PythonInterpreter(), IPythonInterpreter()]
+    except SandboxUnavailableError:
+        # The recorded episode's code is ours, not a model's: a plain process is safe for it.
+        interpreters = [PythonInterpreter(isolation="process"), IPythonInterpreter(isolation="process")]
     executor = ActionExecutor(actions=interpreters)
     try:
         agent = ReAct(

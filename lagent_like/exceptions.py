@@ -22,13 +22,19 @@ Two kinds of mistakes reach this package and they go to different people:
     │   ├── ModelHTTPError         an error status (4xx at once; 429 and 5xx after retries)
     │   └── ModelResponseError     a success status whose body is not a chat completion
     ├── ModelInputError            turned into an ActionReturn, never raised to callers
-    │   └── ParseError             arguments unparsable or not matching the API
+    │   ├── ParseError             arguments unparsable or not matching the API
+    │   └── ArgumentError          one argument refused by its type or schema
     └── ToolError                  raised by a tool: its message is written for the model
         └── TransientToolError     a failure worth retrying (rate limit, flaky network)
 
 A third kind comes from tools themselves: a tool raises :class:`ToolError` with a
 message meant for the model (the call's ``errmsg`` is exactly that message), or
 :class:`TransientToolError` when trying again may succeed, which retry policies honour.
+
+A doubtful definition that still works (a docstring entry without a colon, a documented
+parameter the function lacks, an unknown section) is not raised: it is a
+:class:`DefinitionWarning` (a ``UserWarning``) naming the function, and a finding of
+``lagent-like lint``.
 
 A fourth kind comes from the model server an agent talks to: the model client retries
 what may pass (no connection, a timeout, HTTP 429 and 5xx) by itself, and raises a
@@ -42,7 +48,9 @@ from collections.abc import Iterable
 from typing import Optional
 
 __all__ = [
+    "ArgumentError",
     "DefinitionError",
+    "DefinitionWarning",
     "LagentLikeError",
     "ModelClientError",
     "ModelConnectionError",
@@ -66,6 +74,14 @@ class LagentLikeError(Exception):
 
 class DefinitionError(LagentLikeError, ValueError):
     """A programmer's mistake, raised where it is made (definition time)."""
+
+
+class DefinitionWarning(UserWarning):
+    """A tool definition was read as well as possible, but something in it is doubtful.
+
+    The message names the function and says how it was read. Filter it like any
+    warning: ``warnings.simplefilter("ignore", DefinitionWarning)``.
+    """
 
 
 class ToolDefinitionError(DefinitionError):
@@ -199,6 +215,31 @@ class ParseError(ModelInputError):
     def __init__(self, err_msg: str) -> None:
         self.err_msg = err_msg
         super().__init__(err_msg)
+
+
+class ArgumentError(ModelInputError):
+    """One argument does not fit its parameter's type or schema.
+
+    What a validator (``BaseAction.argument_checks``) raises; a tool's own validator
+    raises it too, and the parsers report it like a refusal of the built-in checks.
+
+    Attributes:
+        expected: what was expected, in JSON words (``'integer'``, ``"one of ['C', 'F']"``).
+        value: what arrived.
+        path: where inside the argument, e.g. ``'[2]'`` or ``'.city'`` (empty at the top).
+    """
+
+    def __init__(self, expected: str, value: object, path: str = "") -> None:
+        super().__init__(expected)
+        self.expected = expected
+        self.value = value
+        self.path = path
+
+    def describe(self, name: str) -> str:
+        """``"'a' expected integer, got string 'x'"`` for parameter ``name``."""
+        from ._private.families import Refusal
+
+        return Refusal(self.expected, self.value, self.path).describe(name, self.value)
 
 
 class ToolError(LagentLikeError):

@@ -12,8 +12,11 @@ as a :class:`LintFinding`::
     findings = lint_targets(["mytools"])      # or lint_action(Weather())
     print(format_findings(findings))
 
-Mistakes that make a definition impossible (a docstring naming a parameter the
-signature lacks, ``run`` next to ``@tool_api`` methods, ...) are raised by the package
+What was doubtful in a definition that still loads (a docstring entry without a colon,
+a documented parameter the function lacks, an unknown section) is a
+``doubtful-definition`` finding, as it was a ``DefinitionWarning`` at definition time.
+Mistakes that make a definition impossible (a positional-only parameter, ``run`` next
+to ``@tool_api`` methods, ...) are raised by the package
 as :class:`~lagent_like.exceptions.ToolDefinitionError` when the class is defined;
 :func:`lint_targets` reports those, raised while importing a module, as
 ``definition-error`` findings. The command ``lagent-like lint`` prints the findings.
@@ -54,6 +57,7 @@ SEVERITIES: dict[str, str] = {
     "no-description": "error",
     "param-no-description": "warning",
     "default-string-type": "warning",
+    "doubtful-definition": "warning",
     "illegal-name": "warning",
     "large-description": "warning",
     "no-tools": "warning",
@@ -187,6 +191,14 @@ def _parameter_findings(tool: _Tool, api: _Api) -> list[LintFinding]:
     return findings
 
 
+def _doubtful_findings(tool: _Tool, api: _Api) -> list[LintFinding]:
+    """What was doubtful when the API was described (also issued as ``DefinitionWarning``)."""
+    notes = api.spec.doc_warnings if api.spec else ()
+    return [
+        _finding("doubtful-definition", tool.name, api.name, f"{note}; fix the docstring") for note in notes
+    ]
+
+
 def _name_finding(tool: _Tool, api: _Api, alias: str) -> Optional[LintFinding]:
     parts = [("tool name", tool.name)] + ([("API name", api.short)] if tool.is_toolkit else [])
     illegal = [(kind, value) for kind, value in parts if not LEGAL_NAME.fullmatch(value)]
@@ -222,6 +234,7 @@ def _api_findings(tool: _Tool, api: _Api, alias: str) -> list[LintFinding]:
             )
         )
     findings.extend(_parameter_findings(tool, api))
+    findings.extend(_doubtful_findings(tool, api))
     name_finding = _name_finding(tool, api, alias)
     if name_finding is not None:
         findings.append(name_finding)

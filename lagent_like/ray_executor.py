@@ -215,7 +215,7 @@ class RayActionExecutor(AsyncActionExecutor):
         def run(request: RunRequest) -> Awaitable[Outcome]:
             return pool.run(request, route.key, session_id, call_id)
 
-        core = call_core(route, command, self._context(route, session_id, call_id), self._hooks.hooks)
+        core = call_core(route, command, self._context(route, session_id, call_id), self._hook_methods)
         return await drive_async(core, self._thread_pool(), self._sleep, run)
 
     def _direct_or_call(

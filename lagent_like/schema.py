@@ -79,12 +79,11 @@ class ActionReturn:
         """Render the result for a model's observation.
 
         Text items are joined with newlines; other items (images, files) become
-        ``[type](content)``. A call without a result renders its ``errmsg``.
+        ``[type](content)``. As in Lagent, only ``result`` is rendered: a failed call
+        renders as ``""`` and its message is ``errmsg``.
         """
-        if self.result is None:
-            return self.errmsg or ""
         parts = []
-        for item in self.result:
+        for item in self.result or ():
             if item.get("type") == "text":
                 parts.append(str(item.get("content", "")))
             else:

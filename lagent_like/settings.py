@@ -47,15 +47,20 @@ class ToolSettings:
             (one breaker per API), or ``None`` for none.
         blocking: ``False`` runs a cheap sync API inline on an async executor's loop
             instead of in a worker thread.
+        validation: how arguments are checked: ``"coerce"``, ``"strict"`` or ``"off"``
+            (``@tool_api(validation=...)`` overrides it per API).
     """
 
     timeout: Any = UNSET
     retry: Any = UNSET
     circuit_breaker: Any = UNSET
     blocking: bool = True
+    validation: Any = UNSET
 
     def __post_init__(self) -> None:
         problems = []
+        if self.validation is not UNSET and self.validation not in ("coerce", "strict", "off"):
+            problems.append(f"validation must be one of ['coerce', 'strict', 'off'], got {self.validation!r}")
         timeout = self.timeout
         numeric = isinstance(timeout, (int, float)) and not isinstance(timeout, bool)
         if timeout is not UNSET and timeout is not None and not (numeric and timeout > 0):

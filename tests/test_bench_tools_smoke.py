@@ -19,6 +19,7 @@ def test_tools_benchmark_reports_every_row() -> None:
     assert list(rows) == [
         "PythonInterpreter print(1), cold",
         "PythonInterpreter print(1), warm",
+        "IPythonInterpreter new session, first call",
         "IPythonInterpreter x + 1, warm session",
         "local HTTP GET, bare requests",
         "ArxivSearch call through the executor",

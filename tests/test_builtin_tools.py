@@ -19,7 +19,7 @@ import pytest
 from local_http_server import LocalServer, Reply
 
 from lagent_like import ActionExecutor, ActionStatusCode, AsyncActionExecutor
-from lagent_like.actions import bing_map
+from lagent_like.actions import bing_map, web_browser
 from lagent_like.actions.bing_map import BINGMap
 from lagent_like.actions.google_scholar_search import GoogleScholar
 from lagent_like.actions.google_search import GoogleSearch
@@ -583,3 +583,54 @@ def test_the_twins_are_listed_after_every_sync_builtin() -> None:
     names = list_tools()
     start = names.index("WebBrowser") + 1
     assert names[start : start + len(TWINS)] == [f"Async{name}" for _, name in TWINS]
+
+
+# --- descriptions: Lagent's, byte for byte -------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["ArxivSearch", "BINGMap", "GoogleScholar", "GoogleSearch", "PPT"])
+def test_builtin_descriptions_are_the_ones_lagent_0_2_4_gives(name: str) -> None:
+    from record_lagent_builtins import FIXTURE, without_parameter_description
+
+    from lagent_like import get_tool_cls
+
+    recorded = json.loads(FIXTURE.read_text(encoding="utf-8"))[name]
+    assert without_parameter_description(get_tool_cls(name)().description) == recorded
+
+
+def test_async_google_search_takes_lagent_0_5s_coroutine_search_override(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from lagent_like.actions.google_search import AsyncGoogleSearch
+
+    async def fake_search(self: Any, search_term: str, search_type: Any = None, **kwargs: Any) -> Any:
+        return 200, {"answerBox": {"answer": "Beijing"}}
+
+    monkeypatch.setattr(AsyncGoogleSearch, "_search", fake_search)
+    tool: Any = AsyncGoogleSearch(api_key="abc")
+    ret = asyncio.run(tool({"query": "capital of China"}))
+    assert (ret.state, ret.result) == (
+        ActionStatusCode.SUCCESS,
+        [{"type": "text", "content": "Answer box: Beijing"}],
+    )
+
+
+def test_web_browser_refuses_a_redirect_from_a_public_page_to_a_local_one(
+    server: LocalServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # This test's 127.0.0.1 plays a public host; 'localhost' stays what it is.
+    monkeypatch.setattr(web_browser, "_is_public", lambda host: host == "127.0.0.1")
+    port = server.base.rsplit(":", 1)[1]
+    server.replies["/a"] = Reply(302, "", headers={"Location": f"http://localhost:{port}/secret"})
+    server.replies["/b"] = Reply(302, "", headers={"Location": "/p"})
+    server.replies["/p"] = Reply(200, PAGE, content_type="text/html")
+    server.replies["/secret"] = Reply(200, "<p>internal</p>", content_type="text/html")
+    tool = WebBrowser(searcher_type=SerperSearch(api_key="k", base_url=server.base))
+    refused = output(tool({"url": f"{server.base}/a"}, "open_url"))
+    followed = output(tool({"url": f"{server.base}/b"}, "open_url"))
+    assert refused == {
+        "error": f"WebBrowser: could not send the request to {server.base}/a: "
+        f"a redirect to http://localhost:{port}/secret (private or local); not followed"
+    }
+    assert followed == {"type": "text", "content": "Paris\nThe capital of France.\none\ntwo & three"}
+    assert [r["path"] for r in server.requests] == ["/a", "/b", "/p"]

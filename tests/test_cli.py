@@ -26,7 +26,7 @@ from lagent_like.cli import main
 
 BUILTINS = ["BaseAction", "InvalidAction", "NoAction", "FinishAction"]
 CLI_TOOLS = ["CliCalc", "CliEcho", "CliBoom", "CliNeedsKey", "CliBroken"]
-PARAMETER_DESCRIPTION = "If you call this tool, you must pass arguments in JSON format {key: value}, where key is the parameter name."
+PARAMETER_DESCRIPTION = "If you call this tool, you must pass arguments in the JSON format {key: value}, where the key is the parameter name."
 SCRIPT = Path(sys.executable).with_name("lagent-like")
 
 TOOLS_MODULE = textwrap.dedent(
@@ -478,11 +478,11 @@ from lagent_like import BaseAction
 
 
 class CliLintBadDoc(BaseAction):
-    def run(self, x: int) -> int:
+    def run(self, x: int, /) -> int:
         """Double.
 
         Args:
-            y: not a parameter
+            x: a number
         """
         return 2 * x
 '''
@@ -629,8 +629,8 @@ def test_lint_definition_error_is_a_finding_exiting_1(run_cli: RunCli, tmp_path:
     proc = run_cli("lint", "cli_lint_broken")
     assert (proc.returncode, proc.stderr) == (1, "")
     assert proc.stdout == (
-        "error CliLintBadDoc.run: the docstring describes ['y'], which the signature does not have; "
-        "parameters are ['x'] (module 'cli_lint_broken' cannot be imported, so none of its tools is "
+        "error CliLintBadDoc.run: parameter 'x' is positional-only; tools receive keyword arguments "
+        "(module 'cli_lint_broken' cannot be imported, so none of its tools is "
         "linted) [definition-error]\n1 error, 0 warnings\n"
     )
 

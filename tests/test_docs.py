@@ -18,7 +18,7 @@ import pytest
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 PAGES = sorted(DOCS.glob("*.rst"))
 #: Pages whose code needs an optional extra: the module it imports, by page.
-EXTRAS = {"mcp.rst": "mcp"}
+EXTRAS = {"mcp.rst": "mcp", "inspector.rst": "starlette"}
 
 
 def python_blocks(text: str) -> list[tuple[int, str]]:

@@ -17,7 +17,7 @@ from lagent_like import (
     tool_api,
 )
 
-PARAMETER_DESCRIPTION = "If you call this tool, you must pass arguments in JSON format {key: value}, where key is the parameter name."
+PARAMETER_DESCRIPTION = "If you call this tool, you must pass arguments in the JSON format {key: value}, where the key is the parameter name."
 
 
 class ExecWeather(BaseAction):

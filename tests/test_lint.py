@@ -633,18 +633,17 @@ def test_class_that_cannot_be_instantiated_is_sized_from_its_class_description(
 
 
             class LintModBadDoc(BaseAction):
-                def run(self, x: int) -> int:
+                def run(self, x: int, /) -> int:
                     """Double.
 
                     Args:
                         x: a number
-                        y: not a parameter
                     """
                     return 2 * x
             ''',
             "LintModBadDoc.run",
-            "the docstring describes ['y'], which the signature does not have; parameters are ['x']",
-            id="docstring-signature-mismatch",
+            "parameter 'x' is positional-only; tools receive keyword arguments",
+            id="positional-only-parameter",
         ),
         pytest.param(
             '''

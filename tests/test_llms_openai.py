@@ -645,3 +645,24 @@ def test_a_tool_call_round_trip_through_an_executor() -> None:
         answer = client(messages, tools=executor.to_openai_tools())
     assert answer == "The sum is 5"
     assert messages[-1] == {"role": "tool", "tool_call_id": "call_0", "content": "5"}
+
+
+def test_the_client_backs_off_with_a_given_retry_policy_the_one_executors_use() -> None:
+    from lagent_like import RetryPolicy
+
+    policy = RetryPolicy(max_attempts=3, base_delay=0.2, max_delay=0.3, jitter=0.5)
+    delays: list[float] = []
+    with FakeOpenAIServer([{"status": 500}, {"status": 503}, "ok"]) as server:
+        client = OpenAIChat(
+            "m", base_url=server.base_url, api_key="", retry=policy, sleep=delays.append, random=lambda: 0.5
+        )
+        assert client("hi") == "ok"
+    # The policy's doubling and cap; its jitter shortens each pause by random() * jitter.
+    assert (delays, server.hits) == (pytest.approx([0.15, 0.225], abs=1e-12), 3)
+    assert client.retry_policy is policy
+    assert (client.max_retries, client.backoff, client.max_delay) == (2, 0.2, 0.3)
+
+
+def test_a_retry_that_is_not_a_policy_is_refused_by_name() -> None:
+    with pytest.raises(ValueError, match=r"^OpenAIChat: retry must be a RetryPolicy or None, got 3$"):
+        OpenAIChat("m", retry=3)  # type: ignore[arg-type]

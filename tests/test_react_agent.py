@@ -82,15 +82,15 @@ def test_system_prompt_describes_each_tool() -> None:
         '    Parameters: [{"name": "a", "type": "NUMBER", "description": "the first addend"}, '
         '{"name": "b", "type": "NUMBER", "description": "the second addend"}]\n'
         '    Required: ["a", "b"]\n'
-        "    If you call this tool, you must pass arguments in JSON format {key: value}, "
-        "where key is the parameter name.\n"
+        "    If you call this tool, you must pass arguments in the JSON format {key: value}, "
+        "where the key is the parameter name.\n"
         "\n"
         "Calc.multiply: Multiply two integers.\n"
         '    Parameters: [{"name": "a", "type": "NUMBER", "description": "the first factor"}, '
         '{"name": "b", "type": "NUMBER", "description": "the second factor"}]\n'
         '    Required: ["a", "b"]\n'
-        "    If you call this tool, you must pass arguments in JSON format {key: value}, "
-        "where key is the parameter name."
+        "    If you call this tool, you must pass arguments in the JSON format {key: value}, "
+        "where the key is the parameter name."
     )
     assert agent.system_prompt == DEFAULT_SYSTEM_TEMPLATE.format(
         tool_descriptions=descriptions, tool_names="Calc.add, Calc.multiply"
@@ -348,8 +348,8 @@ def test_custom_template_is_rendered_with_the_tools() -> None:
         "Ledger: Write an entry.\n"
         '    Parameters: [{"name": "entry", "type": "STRING", "description": "what to write"}]\n'
         '    Required: ["entry"]\n'
-        "    If you call this tool, you must pass arguments in JSON format {key: value}, "
-        "where key is the parameter name.\n"
+        "    If you call this tool, you must pass arguments in the JSON format {key: value}, "
+        "where the key is the parameter name.\n"
         'Reply as JSON like {"a": 1}.'
     )
     assert agent.system_prompt == expected

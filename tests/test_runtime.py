@@ -988,7 +988,12 @@ def test_async_hook_methods_work_on_the_sync_executor() -> None:
             return ActionReturn(
                 args=action_return.args,
                 type=action_return.type,
-                result=[{"type": "text", "content": f"async {action_return.format_result()}"}],
+                result=[
+                    {
+                        "type": "text",
+                        "content": f"async {action_return.format_result() or action_return.errmsg}",
+                    }
+                ],
                 state=action_return.state,
             )
 

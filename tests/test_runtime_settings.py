@@ -76,7 +76,7 @@ class SetWho(BaseAction):
 CALLS = [
     {"id": "call_1", "type": "function", "function": {"name": "SetWho__me", "arguments": '{"tag": "a"}'}},
     {"id": "call_2", "type": "function", "function": {"arguments": "{}"}},
-    {"id": "call_3", "type": "function", "function": {"name": "SetWho.me", "arguments": {"tag": 3}}},
+    {"id": "call_3", "type": "function", "function": {"name": "SetWho.me", "arguments": {"tag": [3]}}},
 ]
 MESSAGES = [
     {"role": "tool", "tool_call_id": "call_1", "content": "call_1 a"},
@@ -88,7 +88,7 @@ MESSAGES = [
     {
         "role": "tool",
         "tool_call_id": "call_3",
-        "content": "SetWho.me: 'tag' expected string or null, got integer 3",
+        "content": "SetWho.me: 'tag' expected string or null, got array [3]",
     },
 ]
 

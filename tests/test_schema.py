@@ -46,8 +46,8 @@ def test_format_result_joins_text_and_renders_other_items() -> None:
     assert ret.format_result() == "line one\n[image](/tmp/plot.png)\nline two"
 
 
-def test_format_result_of_a_failed_call_is_its_errmsg() -> None:
-    assert ActionReturn(errmsg="bad", state=ActionStatusCode.API_ERROR).format_result() == "bad"
+def test_format_result_renders_only_the_result_as_lagent_does() -> None:
+    assert ActionReturn(errmsg="bad", state=ActionStatusCode.API_ERROR).format_result() == ""
     assert ActionReturn().format_result() == ""
 
 

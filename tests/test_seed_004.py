@@ -8,7 +8,7 @@ import sys
 
 from lagent_like import ActionExecutor, ArxivSearch, IPythonInterpreter, list_tools
 
-PARAMETER_DESCRIPTION = "If you call this tool, you must pass arguments in JSON format {key: value}, where key is the parameter name."
+PARAMETER_DESCRIPTION = "If you call this tool, you must pass arguments in the JSON format {key: value}, where the key is the parameter name."
 
 
 #: The tutorial's ``list_tools()`` before its own ``Bold`` and ``PhraseEmphasis``.

@@ -186,6 +186,8 @@ Case = Union[Accepted, Refused]
 ACCEPTED: dict[str, Accepted] = {
     "str": Accepted("text", "s", "abc", "'abc'"),
     "str-empty": Accepted("text", "s", "", "''"),
+    "str-from-int": Accepted("text", "s", 3, "'3'"),
+    "str-from-float": Accepted("text", "s", 2.5, "'2.5'"),
     "int": Accepted("count", "n", 3, "3"),
     "int-from-str": Accepted("count", "n", "3", "3"),
     "int-from-negative-str": Accepted("count", "n", "-4", "-4"),
@@ -231,6 +233,7 @@ ACCEPTED: dict[str, Accepted] = {
     "Union[int, str]-int": Accepted("either", "v", 3, "3"),
     "Union[int, str]-str": Accepted("either", "v", "abc", "'abc'"),
     "Union[int, str]-digits-stay-str": Accepted("either", "v", "007", "'007'"),
+    "Union[int, str]-fraction-becomes-str": Accepted("either", "v", 2.5, "'2.5'"),
     "Any-null": Accepted("anything", "v", None, "None"),
     "Any-nested": Accepted("anything", "v", [1, {"a": None}], "[1, {'a': None}]"),
     "docstring-int-from-str": Accepted("doc_typed", "n", "3", "3"),
@@ -242,7 +245,7 @@ ACCEPTED: dict[str, Accepted] = {
 
 REFUSED: dict[str, Refused] = {
     "str-from-object": Refused("text", "s", {"a": 1}, "'s' expected string, got object {'a': 1}"),
-    "str-from-int": Refused("text", "s", 3, "'s' expected string, got integer 3"),
+    "str-from-bool": Refused("text", "s", True, "'s' expected string, got boolean true"),
     "str-from-null": Refused("text", "s", None, "'s' expected string, got null"),
     "int-from-fraction": Refused("count", "n", 2.5, "'n' expected integer, got number 2.5"),
     "int-from-word": Refused("count", "n", "abc", "'n' expected integer, got string 'abc'"),
@@ -265,7 +268,7 @@ REFUSED: dict[str, Refused] = {
     "list[int]-bad-item": Refused("ints", "xs", [1, "x"], "'xs[1]' expected integer, got string 'x'"),
     "list[int]-fraction-item": Refused("ints", "xs", [1, 2.5], "'xs[1]' expected integer, got number 2.5"),
     "list[int]-from-null": Refused("ints", "xs", None, "'xs' expected array, got null"),
-    "List[str]-bad-item": Refused("strs", "names", ["a", 1], "'names[1]' expected string, got integer 1"),
+    "List[str]-bad-item": Refused("strs", "names", ["a", None], "'names[1]' expected string, got null"),
     "List[str]-from-bare-str": Refused("strs", "names", "a", "'names' expected array, got string 'a'"),
     "tuple[int, ...]-bad-item": Refused(
         "int_tuple", "ns", [1, "x"], "'ns[1]' expected integer, got string 'x'"
@@ -273,8 +276,10 @@ REFUSED: dict[str, Refused] = {
     "tuple[int, str]-too-short": Refused(
         "pair", "pair", [1], "'pair' expected array of 2 items, got array [1]"
     ),
-    "tuple[int, str]-bad-item": Refused("pair", "pair", [1, 2], "'pair[1]' expected string, got integer 2"),
-    "set[str]-bad-item": Refused("tags", "tags", ["a", 1], "'tags[1]' expected string, got integer 1"),
+    "tuple[int, str]-bad-item": Refused(
+        "pair", "pair", [1, True], "'pair[1]' expected string, got boolean true"
+    ),
+    "set[str]-bad-item": Refused("tags", "tags", ["a", [1]], "'tags[1]' expected string, got array [1]"),
     "dict[str, int]-bad-value": Refused(
         "counts",
         "counts",
@@ -337,8 +342,8 @@ REFUSED: dict[str, Refused] = {
     ),
     "Optional[int]-from-word": Refused("maybe", "n", "x", "'n' expected integer or null, got string 'x'"),
     "Optional[int]-from-fraction": Refused("maybe", "n", 2.5, "'n' expected integer or null, got number 2.5"),
-    "Union[int, str]-from-fraction": Refused(
-        "either", "v", 2.5, "'v' expected integer or string, got number 2.5"
+    "Union[int, str]-from-array": Refused(
+        "either", "v", [2.5], "'v' expected integer or string, got array [2.5]"
     ),
     "Union[int, str]-from-null": Refused("either", "v", None, "'v' expected integer or string, got null"),
     "docstring-int-from-word": Refused("doc_typed", "n", "x", "'n' expected integer, got string 'x'"),
@@ -697,3 +702,15 @@ def test_self_referential_dataclass_is_validated_at_every_depth() -> None:
     ]
     ret = executor("ValTree.walk", '{"root": {"value": 1, "children": [{"value": "x"}]}}')
     assert ret.errmsg == "ValTree.walk: 'root.children[0].value' expected integer, got string 'x'"
+
+
+def test_a_refused_argument_raises_the_one_public_argument_error() -> None:
+    from lagent_like import ArgumentError, ModelInputError
+
+    validators, _ = ValTypes().argument_checks("point")
+    with pytest.raises(ArgumentError) as info:
+        validators["point"]({"x": 1, "y": "b"})
+    assert isinstance(info.value, ModelInputError)
+    assert (info.value.expected, info.value.value, info.value.path) == ("integer", "b", ".y")
+    assert info.value.describe("point") == "'point.y' expected integer, got string 'b'"
+    assert Invalid is ArgumentError

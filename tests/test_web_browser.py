@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 import pytest
-from typing_extensions import Literal
+from typing_extensions import Literal, TypedDict
 
 pytest.importorskip(
     "starlette", reason="the inspector needs the optional 'web' extra: pip install 'lagent-like[web]'"
@@ -43,6 +43,8 @@ FLAGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
+#: Set to a directory to also keep the screenshots there (docs/_static copies come from it).
+KEEP_SCREENSHOTS = os.environ.get("LAGENT_LIKE_SCREENSHOTS")
 NEEDS_DIALECTS = pytest.mark.xfail(strict=True, reason="needs the dialects branch")
 
 if not os.path.exists(CHROMIUM):
@@ -50,6 +52,13 @@ if not os.path.exists(CHROMIUM):
         f"no Chromium at {CHROMIUM}: apt-get install chromium (or set LAGENT_LIKE_CHROMIUM)",
         allow_module_level=True,
     )
+
+
+def shoot(page: Any, path: Path) -> None:
+    """Screenshot the visible part of ``page`` to ``path`` (and to ``KEEP_SCREENSHOTS``)."""
+    page.screenshot(path=str(path))
+    if KEEP_SCREENSHOTS:
+        shutil.copy(path, Path(KEEP_SCREENSHOTS) / path.name)
 
 
 @pytest.fixture(scope="module")
@@ -142,7 +151,7 @@ def test_search_fill_the_form_call_and_read_the_result(
     assert page.locator("#search-count").inner_text() == "1 of 3 APIs"
     page.get_by_role("button", name="Forecast.daily").click()
     assert page.locator("#tool-title").inner_text() == "Forecast.daily"
-    page.screenshot(path=str(tmp_path / "inspector-catalogue.png"))
+    shoot(page, tmp_path / "inspector-catalogue.png")
     page.get_by_label("city (required)").fill("Paris")
     page.get_by_label("days (optional)").fill("3")
     page.get_by_label("unit (optional)").select_option(label='"fahrenheit"')
@@ -159,7 +168,7 @@ def test_search_fill_the_form_call_and_read_the_result(
         result.locator(".items pre").inner_text() == "Paris: 3 day(s) in fahrenheit, hourly=True, hours=[9]"
     )
     result.scroll_into_view_if_needed()
-    page.screenshot(path=str(tmp_path / "inspector-call.png"))
+    shoot(page, tmp_path / "inspector-call.png")
 
 
 def test_exports_are_shown_side_by_side_and_copyable(page: Any, server: InspectorServer) -> None:
@@ -186,7 +195,7 @@ def test_dirty_json_in_the_raw_box_is_read(page: Any, server: InspectorServer, t
     result.locator(".result-title").wait_for()
     assert result.locator(".items pre").inner_text() == "no alerts in IDF"
     result.scroll_into_view_if_needed()
-    page.screenshot(path=str(tmp_path / "inspector-raw.png"))
+    shoot(page, tmp_path / "inspector-raw.png")
 
 
 @NEEDS_DIALECTS
@@ -237,14 +246,16 @@ def test_open_a_recorded_trace_and_step_through_it(
     assert page.locator("#turn-heading").inner_text() == "Turn 1: tool call"
     assert "Forecast.daily" in turn.inner_text()
     assert "Oslo: 2 day(s) in celsius" in turn.inner_text()
-    page.screenshot(path=str(tmp_path / "inspector-trace.png"), full_page=True)
+    page.locator("#turn-heading").scroll_into_view_if_needed()
+    shoot(page, tmp_path / "inspector-trace.png")
     page.get_by_role("button", name="Next turn").click()
     page.wait_for_function("document.getElementById('turn-position').textContent === 'Turn 2 of 3'")
     assert page.locator("#turn-heading").inner_text() == "Turn 2: unreadable action"
     failed = page.locator(".failed-parse")
     assert failed.locator("section").nth(0).locator("pre").inner_text() == TRACE_REPLIES[1]
     assert "Action Input" in failed.locator("section").nth(1).inner_text()
-    page.screenshot(path=str(tmp_path / "inspector-trace-failed.png"), full_page=True)
+    failed.scroll_into_view_if_needed()
+    shoot(page, tmp_path / "inspector-trace-failed.png")
     page.get_by_role("button", name="Next turn").click()
     page.wait_for_function("document.getElementById('turn-position').textContent === 'Turn 3 of 3'")
     assert page.get_by_role("button", name="Next turn").is_disabled()
@@ -294,3 +305,67 @@ def test_every_field_has_a_label_and_status_is_written_in_words(page: Any, serve
     # The selected tool is marked by aria-current, not only by its colour.
     assert page.get_by_role("button", name="Forecast.daily").get_attribute("aria-current") == "true"
     assert page.get_by_role("button", name="Remove hours item 1").count() == 1
+
+
+def web_hostile(note: str) -> str:
+    """Echo a note. <img src=x onerror="window.pwned = 1"><script>window.pwned = 2</script>
+
+    Args:
+        note: <b onmouseover="window.pwned = 3">bold</b>
+    """
+    return '<img src=x onerror="window.pwned = 4">'
+
+
+def test_text_from_tools_is_shown_as_text_never_run(page: Any) -> None:
+    with InspectorServer(ActionExecutor([web_hostile])) as running:
+        page.goto(running.url)
+        page.get_by_role("button", name="web_hostile").click()
+        page.get_by_label("note (required)").fill("<i>x</i>")
+        page.get_by_role("button", name="Call", exact=True).click()
+        result = page.get_by_role("region", name="Result")
+        result.locator(".result-title").wait_for()
+        assert result.locator(".items pre").inner_text() == '<img src=x onerror="window.pwned = 4">'
+        assert "window.pwned = 2" in page.locator("#tool-detail > p").first.inner_text()
+        assert page.evaluate("window.pwned") is None
+        assert page.locator("#tool-detail img, #tool-detail script, #tool-detail b").count() == 0
+
+
+class Spot(TypedDict):
+    """A place on the map."""
+
+    lat: float
+    lon: float
+
+
+def web_route(
+    start: Spot, stops: list[Spot], mode: Literal["car", "bike"], note: Optional[str] = None
+) -> str:
+    """Plan a route.
+
+    Args:
+        start: where to start
+        stops: where to stop on the way
+        mode: how to travel
+        note: a note for the driver
+    """
+    return f"{start} via {stops} by {mode}, note={note}"
+
+
+def test_form_fills_nested_objects_arrays_of_objects_and_enums(page: Any) -> None:
+    with InspectorServer(ActionExecutor([web_route])) as running:
+        page.goto(running.url)
+        page.get_by_role("button", name="web_route").click()
+        start = page.get_by_role("group", name="start (required)")
+        start.get_by_label("lat (required)").fill("48.5")
+        start.get_by_label("lon (required)").fill("2.25")
+        page.get_by_role("button", name="Add an item to stops").click()
+        stop = page.get_by_role("group", name="stops item 1")
+        stop.get_by_label("lat (required)").fill("45")
+        stop.get_by_label("lon (required)").fill("4.5")
+        page.get_by_label("mode (required)").select_option(label='"bike"')
+        page.get_by_role("button", name="Call", exact=True).click()
+        result = page.get_by_role("region", name="Result")
+        result.locator(".result-title").wait_for()
+        assert result.locator(".items pre").inner_text() == (
+            "{'lat': 48.5, 'lon': 2.25} via [{'lat': 45.0, 'lon': 4.5}] by bike, note=None"
+        )

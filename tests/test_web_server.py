@@ -130,6 +130,20 @@ def test_page_opens_with_the_token_in_the_url(server: InspectorServer) -> None:
     assert '"name": "WebCalc.add"' in response.text or '"name":"WebCalc.add"' in response.text
 
 
+def test_page_lets_only_its_own_script_run_and_cannot_be_framed(server: InspectorServer) -> None:
+    first = requests.get(server.url, timeout=10)
+    second = requests.get(server.url, timeout=10)
+    policy = first.headers["Content-Security-Policy"]
+    nonce = policy.split("script-src 'nonce-", 1)[1].split("'", 1)[0]
+    assert f'<script nonce="{nonce}">' in first.text
+    assert first.text.count("<script") == 3  # settings and catalogue (JSON, inert) and the script
+    assert "frame-ancestors 'none'" in policy and "connect-src 'self'" in policy
+    assert "default-src 'none'" in policy
+    assert second.headers["Content-Security-Policy"] != policy
+    assert first.headers["X-Content-Type-Options"] == "nosniff"
+    assert first.headers["Referrer-Policy"] == "no-referrer"
+
+
 @pytest.mark.parametrize(
     "query",
     [pytest.param("", id="no-token"), pytest.param("?token=wrong", id="wrong-token")],

@@ -27,6 +27,8 @@ _SPEC_ATTR = "__lagent_like_api__"
 
 def _coroutine_api(spec: ApiSpec) -> Callable[..., Any]:
     sync = spec.func
+    if sync is None:  # every tool_api method has one; a spec without is not a method
+        raise TypeError(f"cannot make an async twin of the API {spec.name!r}: it has no function")
 
     @functools.wraps(sync)
     async def api(self: Any, *args: Any, **kwargs: Any) -> Any:

@@ -11,27 +11,32 @@ from __future__ import annotations
 import inspect
 import itertools
 import types
+import warnings
 from dataclasses import dataclass, fields
 from functools import cached_property
 from typing import Any, Callable, Optional
 
 from ..context import ToolContext
-from ..exceptions import ToolDefinitionError
+from ..exceptions import DefinitionWarning, ToolDefinitionError
 from . import docstrings
+from .families import COERCE, OFF
 from .json_schema import parameter_schema
-from .signature import EMPTY as _EMPTY
-from .signature import ParamTuple, read_parameters
+from .schema_validation import SchemaCompiler
 from .types import (
-    LAGENT_CLASSES,
     PLAIN_TYPES,
     alias_origin,
+    declared_class_of_word,
     describe_annotation,
     describe_type_word,
     is_plain,
     strip_annotated,
 )
 from .typing_compat import get_args, get_type_hints
-from .validation import compile_validator, exact_type
+from .validation import compile_validator, exact_type, validator_of
+
+_EMPTY: Any = inspect.Parameter.empty
+#: One parameter as ``(name, kind, default)``, from ``inspect.signature``.
+ParamTuple = tuple[str, Any, Any]
 
 _POSITIONAL_ONLY = inspect.Parameter.POSITIONAL_ONLY
 _KEYWORD_ONLY = inspect.Parameter.KEYWORD_ONLY
@@ -56,6 +61,7 @@ class DescribeOptions:
     returns_named_value: bool = False
     include_arguments: Optional[list[str]] = None
     exclude_arguments: Optional[list[str]] = None
+    validation: Optional[str] = None
     #: MCP display name and hints (``lagent_like.mcp._metadata``); not in the description.
     title: Optional[str] = None
     annotations: Optional[dict[str, bool]] = None
@@ -111,6 +117,10 @@ class Param:
         return entry
 
 
+#: ``(validators, exact classes, check of the arguments together)`` of one API in one mode.
+_ModeChecks = tuple[dict[str, Any], dict[str, Any], Optional[Callable[[Any], Any]]]
+
+
 @dataclass(frozen=True, eq=False)
 class ApiSpec:
     """Everything known about one API: what describing produces and everything else reads.
@@ -134,6 +144,10 @@ class ApiSpec:
         is_async: ``func`` is a coroutine function.
         schema: the JSON Schema of the arguments as given (tools described by a
             schema), or ``None`` to derive it from the parameters.
+        whole: with ``schema``: the check of the arguments together (what the schema says
+            beyond each parameter: pattern properties, dependencies, conditions), or ``None``.
+        doc_warnings: what was doubtful in the definition and how it was read (also
+            issued as ``DefinitionWarning`` and reported by ``lagent-like lint``).
     """
 
     name: str
@@ -146,6 +160,8 @@ class ApiSpec:
     accepts_any_kwargs: bool = False
     is_async: bool = False
     schema: Optional[dict[str, Any]] = None
+    whole: Optional[Callable[[Any], Any]] = None
+    doc_warnings: tuple[str, ...] = ()
 
     @cached_property
     def description(self) -> dict[str, Any]:
@@ -192,6 +208,41 @@ class ApiSpec:
                     exact[p.name] = kind
         return validators, exact
 
+    def checks_in(self, mode: str) -> _ModeChecks:
+        """``(validators, exact classes, check of the arguments together)`` in validation ``mode``."""
+        if mode == OFF:
+            return {}, {}, None
+        if mode == COERCE:
+            return (*self.checks, self.whole)
+        known = self._other_modes.get(mode)
+        if known is None:
+            known = self._other_modes[mode] = self._compile_checks(mode)
+        return known
+
+    @cached_property
+    def _other_modes(
+        self,
+    ) -> dict[str, tuple[dict[str, Any], dict[str, Any], Optional[Callable[[Any], Any]]]]:
+        return {}
+
+    def _compile_checks(
+        self, mode: str
+    ) -> tuple[dict[str, Any], dict[str, Any], Optional[Callable[[Any], Any]]]:
+        validators, exact = dict(self.checks[0]), dict(self.checks[1])
+        whole = None
+        if self.schema is not None:  # described by a schema: compiled again from it
+            compiler = SchemaCompiler(self.schema, mode)
+            props = self.schema.get("properties", {})
+            for p in self.params:
+                if p.name in props:
+                    validators[p.name] = validator_of(compiler.compile(props[p.name], p.name))
+            if self.whole is not None:
+                whole = compiler.compile(self.schema, "parameters", top=True)
+        for p in self.params:
+            if p.check is None and p.declared is not NO_DEFAULT:
+                validators[p.name] = compile_validator(p.declared, mode)
+        return validators, exact, whole
+
     @cached_property
     def _schema(self) -> dict[str, Any]:
         if self.schema is not None:
@@ -215,7 +266,8 @@ class ApiSpec:
 
     def json_schema(self) -> dict[str, Any]:
         """The JSON Schema of the arguments, for function calling; a fresh copy."""
-        return copy_description(self._schema)  # type: ignore[no-any-return]
+        schema: dict[str, Any] = copy_description(self._schema)
+        return schema
 
     def __getstate__(self) -> dict[str, Any]:
         # The views are rebuilt where the spec is unpickled (validators are closures).
@@ -347,9 +399,10 @@ def build_api_spec(func: Callable[..., Any], opts: DescribeOptions) -> ApiSpec:
     if not callable(func):
         raise ToolDefinitionError(owner, [f"tool_api needs a function, got {type(func).__name__}"])
     try:
-        all_params = read_parameters(func)
+        signature = inspect.signature(func)
     except (TypeError, ValueError) as exc:
         raise ToolDefinitionError(owner, [f"has no readable signature: {exc}"]) from None
+    all_params: list[ParamTuple] = [(p.name, p.kind, p.default) for p in signature.parameters.values()]
     params = all_params
     if params and params[0][0] in _SELF_NAMES and params[0][1] is not _KEYWORD_ONLY:
         params = params[1:]
@@ -365,18 +418,15 @@ def build_api_spec(func: Callable[..., Any], opts: DescribeOptions) -> ApiSpec:
                 problems.append(f"parameter {param[0]!r} is positional-only; tools receive keyword arguments")
             kept.append(param)
 
-    try:
-        info = docstrings.parse_docstring(func.__doc__)
-    except docstrings.DocstringSyntaxError as exc:
-        problems.append(str(exc))
-        info = docstrings.DocInfo()
+    info = docstrings.parse_docstring(func.__doc__)
+    notes = info.warnings
     if info.params:
         known = set(next(zip(*all_params), ()))
         stray = [n for n in info.params if n.lstrip("*") not in known] if info.params.keys() - known else []
         if stray:
-            problems.append(
-                f"the docstring describes {stray}, which the signature does not have; "
-                f"parameters are {[p[0] for p in kept]}"
+            notes.append(
+                f"the docstring describes {stray}, which the signature does not have "
+                f"(left out); parameters are {[p[0] for p in kept]}"
             )
     hints = _resolve_hints(func, problems)
     context: list[str] = []
@@ -392,6 +442,8 @@ def build_api_spec(func: Callable[..., Any], opts: DescribeOptions) -> ApiSpec:
     return_data = _return_data(info, opts, problems) if opts is not DEFAULT_OPTIONS else []
     if problems:
         raise ToolDefinitionError(owner, problems)
+    for note in notes:
+        warnings.warn(f"{owner}: {note}", DefinitionWarning, stacklevel=definition_stacklevel())
 
     described_params: list[Param] = []
     for name, _, default in described:
@@ -400,8 +452,9 @@ def build_api_spec(func: Callable[..., Any], opts: DescribeOptions) -> ApiSpec:
         declared = hint
         if hint is _EMPTY:
             word = describe_type_word(doc_type)
-            if word is not None:
-                declared = LAGENT_CLASSES[word]
+            checked_as = declared_class_of_word(doc_type)
+            if checked_as is not None:
+                declared = checked_as
             type_name, enum, label = word or "STRING", None, None
         else:
             type_info = PLAIN_TYPES.get(hint) if type(hint) is type else None
@@ -430,7 +483,20 @@ def build_api_spec(func: Callable[..., Any], opts: DescribeOptions) -> ApiSpec:
         context_params,
         accepts_any_kwargs,
         _is_coroutine_function(func),
+        doc_warnings=tuple(notes),
     )
+
+
+def definition_stacklevel() -> int:
+    """The ``stacklevel`` that points a warning at the user's definition (the decorator
+    line or the ``class`` statement), past this package's own frames."""
+    frame = inspect.currentframe()
+    level = 0  # this frame; 1 is the caller of warnings.warn
+    package = __name__.rsplit(".", 2)[0] + "."
+    while frame is not None and (frame.f_globals.get("__name__") or "").startswith(package):
+        frame = frame.f_back
+        level += 1
+    return level
 
 
 def _is_coroutine_function(func: Callable[..., Any]) -> bool:

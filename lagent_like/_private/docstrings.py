@@ -1,24 +1,22 @@
-"""Read the parts of a docstring that tool descriptions need.
+"""Read the parts of a docstring that tool descriptions need, tolerating real-world ones.
 
-docstring-parser detects the style (Google, NumPy, reST/Sphinx) and splits sections.
-Two things it does not do are done here: reducing reST roles (``:class:`str```) to
-their text, and reading the ``name (type): description`` items that Lagent's
-``returns_named_value`` and ``explode_return`` options put under ``Returns:``.
+docstring-parser reads the sections (Google, NumPy, reST/Sphinx). This thin adapter
+adds what it does not do: picking the style by cheap markers (its automatic mode runs
+every parser), reducing reST roles (``:class:`str```) to their text, reading the
+``name (type): description`` items that Lagent's ``returns_named_value`` and
+``explode_return`` options put under ``Returns:``, and tolerance. Docstrings written
+for people rather than for docstring-parser (``Args: None``, an entry without a colon,
+an empty section, a section the parser cannot read) never stop a class from loading:
+what can be read is read, and each doubtful spot becomes a note in
+:attr:`DocInfo.warnings`, which the caller turns into a warning and a lint finding.
 """
 
 from __future__ import annotations
 
+import inspect
 import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
-
-from .google_docstring import (
-    GoogleDoc,
-    clean_lines,
-    plain_lines,
-    read_google_lines,
-    returns_section,
-)
 
 _ROLE = re.compile(r":[\w.+-]+(?::[\w.+-]+)*:`~?([^`]+)`")
 _TITLED = re.compile(r"^(.*?)\s*<[^<>]+>$", re.DOTALL)
@@ -34,19 +32,41 @@ _REST_MARKER = re.compile(
 )
 _NUMPY_MARKER = re.compile(r"^\s*-{3,}\s*$", re.M)
 _PARSERS: dict[str, Callable[[str], Any]] = {}
+#: docstring-parser's ``ParseError`` and ``DocstringStyle.NUMPYDOC``, bound with the parsers.
+_LIBRARY: dict[str, Any] = {}
+
+# Google section titles docstring-parser reads (its defaults, plus Napoleon's other
+# names for parameters), and those whose entries are parameters.
+_PARAM_TITLES = ("Args", "Arguments", "Parameters", "Params", "Keyword Args", "Keyword Arguments")
+_OTHER_TITLES = ("Raises", "Exceptions", "Except", "Attributes", "Example", "Examples", "Returns", "Yields")
+# Napoleon's titles that hold no parameter: left out of the description without a note.
+_QUIET_TITLES = frozenset(
+    {"Note", "Notes", "Warning", "Warnings", "See Also", "Todo", "References", "Methods", "Warns"}
+)
+_KNOWN_TITLES = frozenset(_PARAM_TITLES + _OTHER_TITLES) | _QUIET_TITLES
+_TITLE_LINE = re.compile(r"^([A-Z][\w ]*?):[ \t]*$")
+# Any line's first word before a colon: run on the raw docstring, so at any indentation.
+_COLUMN0_COLON = re.compile(r"^[ \t]*([A-Z][\w ]*?):(.*)$", re.M)
+# ``Args: None`` and the like on one line: no parameters (or no return value).
+_NOTHING_LINE = re.compile(
+    r"^(?:Args|Arguments|Parameters|Params|Returns|Yields|Raises):\s*(?:None|none|N/?A|n/a|-+|Nothing)\.?\s*$"
+)
+_NOTHING_ENTRY = frozenset({"none", "none.", "n/a", "na", "-", "--", "nothing", "no arguments", "no args"})
 
 
 def _parser(style: str) -> Callable[[str], Any]:
-    """docstring-parser's parser for ``style``, imported and built on first use.
-
-    Google docstrings mostly take the fast path, so many programs never need it.
-    """
+    """docstring-parser's parser for ``style``, imported and built on first use."""
     if not _PARSERS:
-        from docstring_parser.google import GoogleParser
+        from docstring_parser import DocstringStyle, ParseError
+        from docstring_parser.google import DEFAULT_SECTIONS, GoogleParser, Section, SectionType
         from docstring_parser.numpydoc import NumpydocParser
         from docstring_parser.rest import parse as parse_rest
 
-        _PARSERS.update(google=GoogleParser().parse, numpy=NumpydocParser().parse, rest=parse_rest)
+        keyword = [Section(title, "param", SectionType.MULTIPLE) for title in _PARAM_TITLES[4:]]
+        quiet = [Section(title, "note", SectionType.SINGULAR) for title in sorted(_QUIET_TITLES)]
+        google = GoogleParser(sections=[*DEFAULT_SECTIONS, *keyword, *quiet])
+        _LIBRARY.update(ParseError=ParseError, NUMPYDOC=DocstringStyle.NUMPYDOC)
+        _PARSERS.update(google=google.parse, numpy=NumpydocParser().parse, rest=parse_rest)
     return _PARSERS[style]
 
 
@@ -73,16 +93,19 @@ class DocInfo:
         description: short and long description joined by a blank line.
         params: parameter name -> ``(type text or None, description)`` in docstring order.
         returns_text: the first ``Returns`` entry as parsed (type, colon, description).
-        returns_raw: the Google ``Returns`` section with its relative indentation, which
-            tells items from their continuation lines; empty for other styles.
+        google_text: the Google docstring as read (its ``Returns`` section, whose
+            relative indentation tells items from their continuation lines, is found
+            only when an option asks for it); empty for other styles.
         named_returns: named return values when the style names them itself (NumPy).
+        warnings: what was doubtful and how it was read, one sentence each.
     """
 
     description: str = ""
     params: dict[str, tuple[Optional[str], str]] = field(default_factory=dict)
     returns_text: str = ""
-    returns_raw: str = ""
+    google_text: str = ""
     named_returns: list[ReturnItem] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
 
 
 def reduce_roles(text: str) -> str:
@@ -107,14 +130,14 @@ def _style(text: str) -> str:
 
 
 class DocstringSyntaxError(ValueError):
-    """docstring-parser could not read a docstring; the message says why."""
+    """Kept for callers that catch it; :func:`parse_docstring` no longer raises it."""
 
 
 def parse_docstring(doc: Optional[str]) -> DocInfo:
-    """Parse a raw ``__doc__`` (any style) into a :class:`DocInfo`.
+    """Parse a raw ``__doc__`` (any style) into a :class:`DocInfo`; never raises.
 
-    Raises:
-        DocstringSyntaxError: the docstring is malformed for its style.
+    What cannot be read as written is read as well as possible and noted in
+    :attr:`DocInfo.warnings`.
     """
     if not doc or not doc.strip():
         return DocInfo()
@@ -122,50 +145,135 @@ def parse_docstring(doc: Optional[str]) -> DocInfo:
         # One line with no section title (they end with a colon), role or style
         # marker: all description.
         return DocInfo(doc.expandtabs().strip())  # as inspect.cleandoc expands tabs
-    lines = plain_lines(doc)
-    if lines is not None:
-        style = "google"  # the only reading of the shape plain_lines accepts
+    if "`" in doc:
+        doc = reduce_roles(doc)
+    style = _style(doc)
+    notes: list[str] = []
+    if style == "google" and _needs_care(doc):
+        text = _tolerant_google(inspect.cleandoc(doc), notes)
+    elif doc.lstrip().split("\n", 1)[0].rstrip().endswith(":"):
+        # A first line that is a section title (``Args:``): docstring-parser's own
+        # cleandoc would dedent the entries below it, and the leading newline stops it.
+        text = "\n" + inspect.cleandoc(doc)
     else:
-        lines = clean_lines(doc)
-        if "`" in doc:
-            lines = reduce_roles("\n".join(lines)).split("\n")
-        style = _style("\n".join(lines))
-        if style != "google":
-            return parse_with_library("\n".join(lines), style)
-    fast = read_google_lines(lines)
-    if fast is not None:
-        return _from_google(fast)
-    text = "\n".join(lines)
-    info = parse_with_library(text, style)
-    info.returns_raw = returns_section(text)
+        text = doc  # docstring-parser cleans it
+    try:
+        info = parse_with_library(text, style)
+    except DocstringSyntaxError as exc:
+        error = str(exc)
+        text = inspect.cleandoc(text)
+        if style == "google" and not notes:
+            # An entry docstring-parser refuses (``Args: None``): without it, once more.
+            text = _tolerant_google(text, notes)
+            try:
+                return _finish(parse_with_library("\n" + text, style), text, notes)
+            except DocstringSyntaxError as again:
+                error = str(again)
+        notes.append(f"{error}; only the description before the sections is used")
+        info = DocInfo(_head(text))
+    return _finish(info, text if style == "google" else "", notes)
+
+
+def _finish(info: DocInfo, google_text: str, notes: list[str]) -> DocInfo:
+    info.google_text = google_text
+    info.warnings = notes
     return info
 
 
-def _from_google(doc: GoogleDoc) -> DocInfo:
-    if doc.short and doc.long:
-        description = doc.short + ("\n\n" if doc.blank_after_short else "\n") + doc.long
-    else:
-        description = doc.short or doc.long
-    info = DocInfo(description, doc.params)
-    if doc.returns is not None:
-        type_name, description = doc.returns
-        info.returns_text = (f"{type_name}: " if type_name else "") + description
-        info.returns_raw = doc.returns_raw
-    return info
+def _needs_care(text: str) -> bool:
+    """Whether a Google docstring has a title line to look at before parsing it.
+
+    Those are an unknown title after a known one (docstring-parser drops its text) and
+    ``Args: None`` on one line. Entries docstring-parser refuses are found when it does.
+    """
+    seen = False
+    for title, rest in _COLUMN0_COLON.findall(text):
+        if rest.strip():
+            if title in _KNOWN_TITLES and _NOTHING_LINE.match(f"{title}: {rest}"):
+                return True
+        elif title in _KNOWN_TITLES:
+            seen = True
+        elif seen:
+            return True
+    return False
+
+
+def _head(text: str) -> str:
+    """The text before the first Google section title."""
+    lines = text.split("\n")
+    for index, line in enumerate(lines):
+        match = _TITLE_LINE.match(line)
+        if match and match.group(1) in _KNOWN_TITLES:
+            return "\n".join(lines[:index]).strip()
+    return text.strip()
+
+
+def _tolerant_google(text: str, notes: list[str]) -> str:
+    """``text`` with what stops docstring-parser's Google reader taken out, noted in ``notes``.
+
+    Taken out: ``Args: None`` lines, empty sections, parameter entries without a colon
+    (``None`` silently, others with a note). Noted only: unknown section titles after
+    the first known one, whose text docstring-parser leaves out of the description.
+    """
+    lines = [line for line in text.split("\n") if not _NOTHING_LINE.match(line)]
+    kept: list[str] = []
+    seen_title = False
+    index = 0
+    while index < len(lines):
+        line = lines[index]
+        match = _TITLE_LINE.match(line)
+        title = match.group(1) if match else None
+        if title is None or title not in _KNOWN_TITLES:
+            if title is not None and seen_title:
+                notes.append(f"unknown section {title + ':'!r} is left out of the description")
+            kept.append(line)
+            index += 1
+            continue
+        seen_title = True
+        end = index + 1
+        while end < len(lines) and (not lines[end] or lines[end][0].isspace()):
+            end += 1
+        body = _entries(title, lines[index + 1 : end], notes)
+        if body:
+            kept += [line, *body]
+        index = end
+    return "\n".join(kept)
+
+
+def _entries(title: str, body: list[str], notes: list[str]) -> list[str]:
+    """A section's lines, without parameter entries that have no colon; ``[]`` if none is left."""
+    content = [line for line in body if line.strip()]
+    if not content:
+        return []
+    if title not in _PARAM_TITLES:
+        return body
+    indent = len(content[0]) - len(content[0].lstrip())
+    kept: list[str] = []
+    dropping = False
+    for line in body:
+        stripped = line.strip()
+        if stripped and len(line) - len(line.lstrip()) <= indent:
+            dropping = ":" not in stripped
+            if dropping and stripped.lower() not in _NOTHING_ENTRY:
+                notes.append(
+                    f"the {title}: entry {stripped!r} has no colon (name: description) and is ignored"
+                )
+        if not dropping:
+            kept.append(line)
+    return kept if any(line.strip() for line in kept) else []
 
 
 def parse_with_library(text: str, style: str) -> DocInfo:
     """Parse a cleaned docstring with docstring-parser's parser for ``style``.
 
     Raises:
-        DocstringSyntaxError: the docstring is malformed for its style.
+        DocstringSyntaxError: docstring-parser cannot read it.
     """
-    from docstring_parser import DocstringStyle, ParseError
-
+    parse = _parser(style)
     try:
-        parsed = _parser(style)(text)
-    except ParseError as exc:
-        raise DocstringSyntaxError(f"cannot parse the {style} docstring: {exc}") from None
+        parsed = parse(text)
+    except _LIBRARY["ParseError"] as exc:
+        raise DocstringSyntaxError(f"cannot read the {style} docstring's sections ({exc})") from None
     short, long = (parsed.short_description or "").strip(), (parsed.long_description or "").strip()
     separator = "\n\n" if parsed.blank_after_short_description else "\n"
     info = DocInfo(description=separator.join(p for p in (short, long) if p))
@@ -176,13 +284,36 @@ def parse_with_library(text: str, style: str) -> DocInfo:
         first = returns[0]
         head = f"{first.type_name}: " if first.type_name else ""
         info.returns_text = head + (first.description or "")
-        if parsed.style is DocstringStyle.NUMPYDOC:
+        if parsed.style is _LIBRARY["NUMPYDOC"]:
             info.named_returns = [
                 ReturnItem(r.return_name, r.type_name, (r.description or "").strip())
                 for r in returns
                 if r.return_name
             ]
     return info
+
+
+def _returns_raw(info: DocInfo) -> str:
+    return returns_section(inspect.cleandoc(info.google_text)) if info.google_text else ""
+
+
+def returns_section(text: str) -> str:
+    """The first Google ``Returns``/``Yields`` section, dedented, keeping relative indentation.
+
+    Relative indentation tells items from their continuation lines; ``inspect.cleandoc``
+    would dedent the first line apart from the others and lose it.
+    """
+    lines = text.split("\n")
+    for index, line in enumerate(lines):
+        match = _TITLE_LINE.match(line)
+        if match and match.group(1) in ("Returns", "Yields"):
+            end = index + 1
+            while end < len(lines) and (not lines[end] or lines[end][0].isspace()):
+                end += 1
+            body = lines[index + 1 : end]
+            margin = min((len(b) - len(b.lstrip()) for b in body if b.strip()), default=0)
+            return "\n".join(b[margin:] for b in body).strip()
+    return ""
 
 
 def _indent(line: str) -> int:
@@ -217,7 +348,7 @@ def named_return_items(info: DocInfo) -> list[ReturnItem]:
     """The ``Returns:`` entries read as named values (``returns_named_value=True``)."""
     if info.named_returns:
         return info.named_returns
-    return parse_items((info.returns_raw or info.returns_text).splitlines())
+    return parse_items((_returns_raw(info) or info.returns_text).splitlines())
 
 
 def exploded_return_items(info: DocInfo) -> list[ReturnItem]:
@@ -226,7 +357,7 @@ def exploded_return_items(info: DocInfo) -> list[ReturnItem]:
     The first line describes the returned value as a whole and the lines below it list
     its members, unless the section starts with the member list itself.
     """
-    lines = [line for line in (info.returns_raw or info.returns_text).splitlines() if line.strip()]
+    lines = [line for line in (_returns_raw(info) or info.returns_text).splitlines() if line.strip()]
     if lines and not _BULLET.match(lines[0].strip()):
         lines = lines[1:]
     return parse_items(lines)

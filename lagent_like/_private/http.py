@@ -25,27 +25,26 @@ model client as its ``Model*Error`` exceptions, retried with the same ``RetryPol
 back-off. Tool bodies are read up to a size cap (:data:`MAX_RESPONSE_BYTES`), so a
 server cannot fill an agent's memory.
 
-Secrets: every message built here goes through :func:`redact` with the caller's
-secrets in every form they may take in a message (:func:`secret_forms`: with or without
-trailing whitespace, URL-encoded, escaped as ``repr`` or JSON quote them), so an API key
-never reaches an ``errmsg``, an exception or a log line. ``requests`` is imported inside
-the functions: importing ``lagent_like`` must stay cheap and must not need it.
+Secrets: every message built here goes through
+:func:`~lagent_like._private.secrets.redact` with the caller's secrets (every spelling of
+them, see :mod:`lagent_like._private.secrets`, re-exported here), so an API key never
+reaches an ``errmsg``, an exception or a log line. ``requests`` is imported inside the
+functions: importing ``lagent_like`` must stay cheap and must not need it.
 """
 
 from __future__ import annotations
 
 import json
-import logging
-import os
 import threading
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Optional
-from urllib.parse import quote, quote_plus, urlsplit
+from typing import TYPE_CHECKING, Any, Callable, Optional
+from urllib.parse import urljoin, urlsplit
 
 from ..exceptions import ToolError, TransientToolError
 from ..schema import ActionReturn, ActionStatusCode
 from .log import logger
+from .secrets import REDACTED, excerpt, hide_in_library_logs, read_key, redact, secret_forms
 
 if TYPE_CHECKING:
     import requests
@@ -68,9 +67,6 @@ __all__ = [
     "send",
     "shared_session",
 ]
-
-#: What a secret is replaced with in messages.
-REDACTED = "***"
 
 #: Connections kept open per host by the shared session (threads of one executor
 #: calling the same API concurrently each need one).
@@ -120,99 +116,6 @@ def close_session() -> None:
         session, _session = _session, None
     if session is not None:
         session.close()
-
-
-# -- secrets ----------------------------------------------------------------------------
-
-
-def read_key(given: Optional[str], *env_names: str) -> Optional[str]:
-    """An API key: ``given``, else the first set environment variable, whitespace stripped.
-
-    Keys are often read from files and arrive with a trailing newline, which no key
-    contains and which ``requests`` refuses in a header (quoting the value back).
-
-    Returns:
-        The key, or ``None`` when none is given or set (or it is blank).
-    """
-    candidates = [given] if given is not None else [os.environ.get(name) for name in env_names]
-    for candidate in candidates:
-        if candidate and candidate.strip():
-            return candidate.strip()
-    return None
-
-
-def secret_forms(secret: str) -> list[str]:
-    """Every spelling of ``secret`` a message may quote, longest first.
-
-    The secret as given and without surrounding whitespace, each URL-encoded (as a
-    path and as a form value), escaped as Python's ``repr`` and JSON quote it (a key
-    ending in a newline shows as ``key\\n`` in ``requests``' header errors).
-    """
-    bases = {secret, secret.strip()}
-    forms = set(bases)
-    for base in bases:
-        forms.update(
-            (quote(base, safe=""), quote(base), quote_plus(base), repr(base)[1:-1], json.dumps(base)[1:-1])
-        )
-    return sorted((form for form in forms if form.strip()), key=len, reverse=True)
-
-
-def redact(text: str, secrets: Iterable[Optional[str]] = ()) -> str:
-    """``text`` with every form of every non-empty secret replaced by :data:`REDACTED`.
-
-    Args:
-        text: a message that may quote a secret (an error string, a URL, a body).
-        secrets: the values to hide; ``None`` and blank strings are ignored.
-
-    Returns:
-        The redacted text.
-    """
-    forms = sorted(
-        {form for secret in secrets if secret for form in secret_forms(secret)}, key=len, reverse=True
-    )
-    for form in forms:
-        text = text.replace(form, REDACTED)
-    return text
-
-
-class _RedactingFilter(logging.Filter):
-    """Redacts the keys sent so far from urllib3's log lines (it logs each URL, query included).
-
-    Attached to urllib3's connection-pool logger on the first request, not at import:
-    importing the package changes no global state.
-    """
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.secrets: set[str] = set()
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        if self.secrets:
-            record.msg, record.args = redact(record.getMessage(), list(self.secrets)), None
-        return True
-
-
-_log_filter = _RedactingFilter()
-_log_filter_lock = threading.Lock()
-
-
-def _hide_in_library_logs(secrets: list[str]) -> None:
-    if not secrets or _log_filter.secrets.issuperset(secrets):
-        return
-    with _log_filter_lock:
-        _log_filter.secrets.update(secrets)
-        pool_logger = logging.getLogger("urllib3.connectionpool")
-        if _log_filter not in pool_logger.filters:
-            pool_logger.addFilter(_log_filter)
-
-
-def excerpt(text: str, secrets: Iterable[Optional[str]], limit: int) -> str:
-    """``text`` on one line, redacted, then cut to ``limit`` characters with ``...``.
-
-    Redacted before it is shortened, so that no cut-off piece of a secret survives.
-    """
-    flat = " ".join(redact(text, secrets).split())
-    return flat if len(flat) <= limit else flat[: limit - 3] + "..."
 
 
 def display_url(url: str) -> str:
@@ -293,7 +196,7 @@ def send(
     import requests
 
     hidden = [s for s in secrets if s]
-    _hide_in_library_logs(hidden)
+    hide_in_library_logs(hidden)
     where = display_url(url)
     try:
         response = session.request(method, url, timeout=timeout, **kwargs)
@@ -404,6 +307,16 @@ def _tool_error(tool: str, failure: HttpFailure, timeout: float, secrets: list[s
     )
 
 
+def _redirect_hook(check: Callable[[str], None]) -> Callable[..., None]:
+    """A ``requests`` response hook that shows ``check`` every redirect's target first."""
+
+    def hook(response: requests.Response, *args: Any, **kwargs: Any) -> None:
+        if response.is_redirect:
+            check(urljoin(response.url, response.headers["Location"]))
+
+    return hook
+
+
 def http_request(
     tool: str,
     method: str,
@@ -415,6 +328,7 @@ def http_request(
     headers: Optional[Mapping[str, str]] = None,
     secrets: Iterable[Optional[str]] = (),
     max_bytes: int = MAX_RESPONSE_BYTES,
+    check_redirect: Optional[Callable[[str], None]] = None,
 ) -> HttpReply:
     """Make one request through the shared session, for a tool, and read its body.
 
@@ -428,6 +342,9 @@ def http_request(
         headers: extra request headers (an API key goes here).
         secrets: values that must not appear in any message (the API key).
         max_bytes: the longest body read.
+        check_redirect: called with the absolute URL of each redirect before it is
+            followed; it raises ``requests.RequestException`` to refuse it (the request
+            then ends as a :class:`ToolError` quoting that exception).
 
     Returns:
         The 2xx answer with its body.
@@ -451,6 +368,7 @@ def http_request(
             params=params,
             json=json,
             headers=dict(headers or {}),
+            hooks={"response": [_redirect_hook(check_redirect)]} if check_redirect else None,
             stream=True,
         )
     except HttpFailure as failure:

@@ -142,6 +142,18 @@ def _python_paths() -> list[str]:
     return found
 
 
+def _package_paths(spec: SandboxSpec) -> list[str]:
+    """The entries of this process's ``sys.path`` that the sandbox shows (site-packages...)."""
+    roots = [*_python_paths(), *spec.read_only_paths]
+    return [
+        path
+        for path in sys.path
+        if path
+        and os.path.isdir(path)
+        and any(path == root or path.startswith(root.rstrip("/") + "/") for root in roots)
+    ]
+
+
 def _ancestors(path: str) -> list[str]:
     """The directories above ``path``, ``/`` excluded (``/a/b/c`` -> ``/a``, ``/a/b``)."""
     parts = os.path.normpath(path).split(os.sep)[1:-1]
@@ -253,7 +265,7 @@ def start_worker(
     with open(_BOOT, encoding="utf-8") as f:
         boot = f.read()
     sandboxed = spec.isolation == "sandbox"
-    config = dict(config, sandboxed=sandboxed)
+    config = dict(config, sandboxed=sandboxed, sys_path=_package_paths(spec))
     info_r: Optional[int] = None
     fds = list(pass_fds)
     if sandboxed:
@@ -262,11 +274,20 @@ def start_worker(
         info_r, info_w = os.pipe()
         fds.append(info_w)
         argv = [*_bwrap_argv(bwrap, spec, pid1=module == "python_worker"), "--info-fd", str(info_w), "--"]
-        argv += [sys.executable, "-I", "-c", boot, _WORKER_ROOT, module, json.dumps(config)]
+        argv += [sys.executable, "-I", "-S", "-c", boot, _WORKER_ROOT, module, json.dumps(config)]
         env, cwd = dict(_ENV), "/"
     else:
-        argv = [sys.executable, "-I", "-c", boot, os.path.dirname(_WORKER_DIR), module, json.dumps(config)]
-        env = dict(_ENV, HOME=cwd, TMPDIR=cwd)
+        argv = [
+            sys.executable,
+            "-I",
+            "-S",
+            "-c",
+            boot,
+            os.path.dirname(_WORKER_DIR),
+            module,
+            json.dumps(config),
+        ]
+        env = dict(_ENV, HOME=cwd, TMPDIR=cwd) if cwd != "/" else dict(_ENV)
     try:
         proc = subprocess.Popen(
             argv,

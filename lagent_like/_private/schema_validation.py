@@ -1,153 +1,68 @@
-"""Check a model's arguments against a JSON Schema, for tools defined by a schema.
+"""Compile a JSON Schema into checks: the one validator of every tool.
 
-Tools made from a function are checked against its annotations (``validation.py``);
-tools made from a JSON-schema function definition (``SchemaTool``) have no
-annotations, only the schema. This module compiles the subset of JSON Schema that
-function specs use into the same kind of validator (value in, possibly coerced value
-out, :class:`Invalid` on failure) with the same lossless coercions (the type checks
-themselves return a :class:`Refusal` rather than raise), so both kinds of
-tool behave alike for a model. Compiling also checks the schema itself and collects
-every problem in it (unknown type words, patterns that do not compile, impossible
-bounds, dangling ``$ref``) so the programmer learns of all of them at once.
+Tools defined by a schema (``SchemaTool``, MCP) are checked against it; tools made from
+a function are checked against the schema of its annotations (``validation.py`` builds
+it with ``json_schema.schema_of(..., python=True)``, which also records the Python
+values to build). Either way this module compiles JSON Schema 2020-12 into a check
+(value in, the possibly converted value or a :class:`~.families.Refusal` out), with
+the conversions of each validation mode (the checks of the type families come from
+``families.py``), so both kinds of tool behave alike for a model. Compiling also
+checks the schema itself and collects every problem in it (unknown type words,
+patterns that do not compile, impossible bounds, dangling ``$ref``, unsupported
+keywords) so the programmer learns of all of them at once. This module walks a schema
+(types, references, what a refusal says); the checks of the keywords themselves are in
+``schema_keywords.py``, and the Python values an annotation's schema builds in
+``python_values.py``.
+
+The dialect, everything in which this validator departs from JSON Schema 2020-12
+(also in ``docs/function-calling.rst``, "Schema dialect"):
+
+* ``oneOf`` is handled as ``anyOf``: a value that fits several members is accepted,
+  converted by the first member it fits as it is (else the first that converts it);
+* values are converted before they are checked, per validation mode (``"3"`` is an
+  integer in mode ``"coerce"``); the tool receives the converted value;
+* type words of other dialects are read as JSON types (``int``, ``float``, ``bool``,
+  ``str``, ``list``, ``tuple``, ``dict``, and ``any`` for no type), OpenAPI's
+  ``nullable: true`` adds ``null``, draft-4 boolean ``exclusiveMinimum``/
+  ``exclusiveMaximum`` and draft-7 ``dependencies`` and list-form ``items`` (with
+  ``additionalItems``) keep their old meaning;
+* at the top of a tool's parameters, a missing ``additionalProperties`` means
+  ``false`` (arguments a tool does not name are refused), and ``required`` names
+  without ``properties`` (BFCL) are parameters of any type;
+* ``format`` and the other annotations are not checked; ``unevaluatedProperties``,
+  ``unevaluatedItems`` (other than ``true``), ``$dynamicRef``, ``$dynamicAnchor`` and
+  ``$recursiveRef`` are refused at definition; ``$ref`` must be local (``#/...``);
+* an annotation's schema (``json_schema.schema_of(..., python=True)``) says more than
+  JSON Schema can: a ``Literal`` takes its values exactly (``"1"`` is not ``1``), a
+  ``set`` drops duplicates instead of refusing them, and dataclasses, Enum members and
+  tuples are built from the checked values (``python_values.py``).
 """
 
 from __future__ import annotations
 
-import operator
-import re
 from collections.abc import Mapping
-from typing import Any, Callable, Optional
+from typing import Any, Optional
 
+from . import families as fam
+from .families import ITSELF, Check, Refusal, accept, is_number, json_equal
+from .json_schema import PYTHON
+from .python_values import python_check
+from .schema_keywords import KeywordCompiler
 from .text import did_you_mean, preview
-from .validation import SCALAR_CHECKS, Check, Invalid, Refusal, Validator, _parse_json_text, validator_of
 
-__all__ = ["TYPE_WORDS", "SchemaCompiler", "canonical_types", "resolve_ref"]
+__all__ = ["TYPE_WORDS", "SchemaCompiler", "canonical_types", "json_equal", "resolve_ref"]
 
 #: Canonical JSON Schema type of each type word real specs use (dialects included).
-TYPE_WORDS: dict[str, str] = {
-    "string": "string",
-    "str": "string",
-    "integer": "integer",
-    "int": "integer",
-    "number": "number",
-    "float": "number",
-    "boolean": "boolean",
-    "bool": "boolean",
-    "array": "array",
-    "list": "array",
-    "tuple": "array",
-    "object": "object",
-    "dict": "object",
-    "null": "null",
-    "any": "any",
-}
+TYPE_WORDS: dict[str, str] = {word: f.json for word, f in fam.FAMILY_OF_SCHEMA_WORD.items()}
 
-#: Keywords with a meaning this module does not check; a schema using them is refused.
+#: Keywords whose meaning this validator does not check; a schema using them is refused.
 UNSUPPORTED = frozenset(
-    [
-        "not",
-        "if",
-        "then",
-        "else",
-        "patternProperties",
-        "propertyNames",
-        "minProperties",
-        "maxProperties",
-        "contains",
-        "minContains",
-        "maxContains",
-        "dependentRequired",
-        "dependentSchemas",
-        "dependencies",
-        "additionalItems",
-        "unevaluatedItems",
-        "unevaluatedProperties",
-    ]
+    {"unevaluatedItems", "unevaluatedProperties", "$dynamicRef", "$dynamicAnchor", "$recursiveRef"}
 )
 
 
-#: What a type check returns for a value of none of its types (its message is the
-#: schema's whole expectation, worded by ``_combine``).
-_REFUSED = Refusal("")
-
-
-def _check_array(value: Any) -> Any:
-    value = _parse_json_text(value, list)
-    if isinstance(value, (list, tuple)):
-        return list(value)
-    return _REFUSED
-
-
-def _check_object(value: Any) -> Any:
-    value = _parse_json_text(value, dict)
-    if isinstance(value, dict):
-        return value
-    return _REFUSED
-
-
-def _accept(value: Any) -> Any:
-    return value
-
-
-def _refuse(value: Any) -> Any:
-    raise Invalid("nothing (the schema allows no value here)", value)
-
-
-def _is_number(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
-
-
-#: The check (with lossless coercion) of each canonical type: the value or a ``Refusal``.
-_TYPE_CHECKS: dict[str, Check] = {
-    "string": SCALAR_CHECKS[str],
-    "integer": SCALAR_CHECKS[int],
-    "number": SCALAR_CHECKS[float],
-    "boolean": SCALAR_CHECKS[bool],
-    "null": SCALAR_CHECKS[type(None)],
-    "array": _check_array,
-    "object": _check_object,
-    "any": _accept,
-}
-
-#: Whether a value already is of a canonical type, without coercion.
-_IS_TYPE: dict[str, Callable[[Any], bool]] = {
-    "string": lambda v: isinstance(v, str),
-    "integer": lambda v: type(v) is int,
-    "number": _is_number,
-    "boolean": lambda v: isinstance(v, bool),
-    "null": lambda v: v is None,
-    "array": lambda v: isinstance(v, (list, tuple)),
-    "object": lambda v: isinstance(v, dict),
-    "any": lambda v: True,
-}
-
-#: Keywords that only make sense for one type: names the value when no type is given.
-_FAMILIES: tuple[tuple[str, frozenset[str]], ...] = (
-    ("number", frozenset({"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"})),
-    ("string", frozenset({"minLength", "maxLength", "pattern"})),
-    ("array", frozenset({"minItems", "maxItems", "uniqueItems", "items", "prefixItems"})),
-    ("object", frozenset({"properties", "required", "additionalProperties"})),
-)
-
-_COMPARE: dict[str, Callable[[Any, Any], bool]] = {
-    ">=": operator.ge,
-    ">": operator.gt,
-    "<=": operator.le,
-    "<": operator.lt,
-}
-
-
-def json_equal(a: Any, b: Any) -> bool:
-    """Equality as JSON sees it: ``1 == 1.0``, but ``True != 1``."""
-    if isinstance(a, bool) or isinstance(b, bool):
-        return type(a) is type(b) and a == b
-    if _is_number(a) and _is_number(b):
-        return bool(a == b)
-    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
-        return len(a) == len(b) and all(map(json_equal, a, b))
-    if isinstance(a, dict) and isinstance(b, dict):
-        return a.keys() == b.keys() and all(json_equal(a[k], b[k]) for k in a)
-    return type(a) is type(b) and bool(a == b)
+def _refuse_all(value: Any) -> Any:
+    return Refusal("nothing (the schema allows no value here)", value)
 
 
 def canonical_types(value: Any) -> tuple[list[str], list[Any]]:
@@ -174,13 +89,6 @@ def resolve_ref(root: Any, ref: str) -> Optional[Any]:
     return node
 
 
-def _nested(validator: Validator, value: Any, path: str) -> Any:
-    try:
-        return validator(value)
-    except Invalid as exc:
-        raise Invalid(exc.expected, exc.value, path + exc.path) from None
-
-
 def _count_phrase(low: Optional[int], high: Optional[int], unit: str) -> Optional[str]:
     low = low or None  # "at least 0" says nothing
     if low is not None and high is not None:
@@ -190,35 +98,53 @@ def _count_phrase(low: Optional[int], high: Optional[int], unit: str) -> Optiona
     return f"of at most {high} {unit}" if high is not None else None
 
 
-def _typed(kinds: list[str]) -> Check:
-    """The check of a schema's ``type``: the (coerced) value, or a ``Refusal``."""
+def _as_list(check: Check) -> Check:
+    def to_list(value: Any) -> Any:
+        out = check(value)
+        return out if type(out) is Refusal or type(out) is list else list(out)
+
+    return to_list
+
+
+def _typed(kinds: list[str], mode: str) -> Check:
+    """The check of a schema's ``type``: the (converted) value, or a ``Refusal`` naming every type."""
+    checks = {k: fam.FAMILY_OF_JSON[k].checks[mode] for k in kinds}
+    if "array" in checks:
+        checks["array"] = _as_list(checks["array"])
     if len(kinds) == 1:
-        return _TYPE_CHECKS[kinds[0]]
+        return checks[kinds[0]]
+    # A value that already has one of the types keeps it (found by its class, the common
+    # case); conversion, in the order of the types, is the fallback.
+    by_class: dict[Any, Check] = {}
+    for kind in reversed(kinds):
+        by_class.update(dict.fromkeys(fam.FAMILY_OF_JSON[kind].classes, checks[kind]))
+    if "number" in kinds and "integer" not in kinds:
+        by_class[int] = checks["number"]
+    if "boolean" not in kinds:
+        by_class.pop(bool, None)
+    refusal = fam.refusal(" or ".join(kinds))
 
     def check(value: Any) -> Any:
-        # A value that already has one of the types keeps it; coercion is the fallback.
+        own = by_class.get(type(value))
+        if own is not None:
+            return own(value)
         for kind in kinds:
-            if _IS_TYPE[kind](value):
-                return _TYPE_CHECKS[kind](value)
+            if fam.fits(kind, value):
+                return checks[kind](value)
         for kind in kinds:
-            result = _TYPE_CHECKS[kind](value)
+            result = checks[kind](value)
             if type(result) is not Refusal:
                 return result
-        return _REFUSED
+        return refusal
 
     return check
 
 
-def _combine(expected: str, nullable: bool, level: list[Validator], nested: list[Validator]) -> Validator:
-    """The validator of one schema: its own checks (``level``), then the nested ones.
-
-    The validator is made by ``validator_of`` from a check that returns a ``Refusal``,
-    so the parsers, which call that check, refuse a wrong argument without raising.
-    """
+def _combine(expected: str, nullable: bool, level: list[Check], nested: list[Check]) -> Check:
+    """The check of one schema: its own steps (``level``, refused with one sentence), then the nested ones."""
     if not (level or nested or nullable):
-        return _accept
-    # Every check of this level fails with one sentence naming all of them.
-    refusal = Refusal(expected)
+        return accept
+    refusal = fam.refusal(expected)
 
     def check(value: Any) -> Any:
         if value is None and nullable:
@@ -227,55 +153,64 @@ def _combine(expected: str, nullable: bool, level: list[Validator], nested: list
         try:
             for step in level:
                 out = step(out)
-                if type(out) is Refusal:  # the type check refuses by returning
+                if type(out) is Refusal:
                     return refusal
-        except (Invalid, ValueError, TypeError, OverflowError):  # a coercion may raise on odd text
+        except (ValueError, TypeError, OverflowError):  # a comparison may raise on odd values
             return refusal
-        try:
-            for step in nested:
-                out = step(out)
-        except Invalid as exc:
-            return Refusal(exc.expected, exc.value, exc.path)
+        for step in nested:
+            result = step(out)
+            if type(result) is Refusal:
+                return result if result.value is not ITSELF else result.at("", out)
+            out = result
         return out
 
-    return validator_of(check)
+    return check
 
 
-class SchemaCompiler:
-    """Compiles the schemas of one tool into validators, collecting definition problems.
+class SchemaCompiler(KeywordCompiler):
+    """Compiles the schemas of one tool into checks, collecting definition problems.
 
     Args:
         root: the tool's parameters schema; local ``$ref`` are resolved in it.
+        mode: the validation mode, ``"coerce"`` or ``"strict"`` (``"off"`` compiles nothing).
 
     Attributes:
         problems: every problem found so far, each starting with where it is
             (``parameters.properties.city``) and naming the keyword.
     """
 
-    def __init__(self, root: Mapping[str, Any]) -> None:
-        self.root = root
-        self.problems: list[str] = []
-        self._refs: dict[str, Validator] = {}
+    def compile(self, schema: Any, path: str, top: bool = False) -> Check:
+        """The check of ``schema`` (found at ``path``, for problem messages).
 
-    def _problem(self, path: str, text: str) -> None:
-        self.problems.append(f"{path}: {text}")
-
-    def compile(self, schema: Any, path: str) -> Validator:
-        """The validator of ``schema`` (found at ``path``, for problem messages)."""
-        if schema is True or schema == {}:
-            return _accept
+        With ``top``, ``schema`` is a tool's whole parameters schema whose properties the
+        parser checks one by one: the check covers everything else (pattern properties,
+        additional properties, counts, dependencies, conditions) on the arguments object.
+        """
+        if schema is True or (isinstance(schema, Mapping) and not schema):
+            return accept
         if schema is False:
-            return _refuse
+            return _refuse_all
         if not isinstance(schema, Mapping):
             self._problem(path, f"a schema must be an object or a boolean, got {preview(schema)}")
-            return _accept
+            return accept
+        info = schema.get(PYTHON)
+        if info is not None:  # an annotation's node: builds a Python value
+            return python_check(self.compile, schema, info, path, self.mode)
+        if len(schema) == 1 and "type" in schema:  # a bare type, the common case: the families' checks
+            kinds, unknown = canonical_types(schema["type"])
+            if kinds and not unknown:
+                return _typed(kinds, self.mode) if "any" not in kinds else accept
         for key in sorted(UNSUPPORTED & schema.keys()):
-            self._problem(path, f"the keyword {key!r} is not supported")
+            if schema[key] is not True:
+                self._problem(path, f"the keyword {key!r} is not supported")
         kinds = self.types(schema, path)
-        level: list[Validator] = [_typed(kinds)] if kinds and "any" not in kinds else []
-        level += self._values(schema, path) + self._numbers(schema, path)
-        level += self._strings(schema, path) + self._arrays(schema, path)
-        nested = self._items(schema, path) + self._object(schema, path) + self._choices(schema, path)
+        level = [_typed(kinds, self.mode)] if kinds and "any" not in kinds and not top else []
+        level += self._values(schema, path) + self._numbers(schema, path) + self._strings(schema, path)
+        level += (
+            self._arrays(schema, path) + self._counts_of_object(schema, path) + self._negation(schema, path)
+        )
+        nested = self._items(schema, path) + self._object(schema, path, top) + self._choices(schema, path)
+        nested += self._conditional(schema, path) + self._dependent_schemas(schema, path)
         if "$ref" in schema:
             nested.insert(0, self._ref(schema["$ref"], path))
         nullable = schema.get("nullable") is True
@@ -306,8 +241,12 @@ class SchemaCompiler:
             self._problem(path, "'type' is an empty list")
         return kinds
 
-    def expectation(self, schema: Mapping[str, Any], kinds: list[str]) -> str:
+    def expectation(self, schema: Any, kinds: Optional[list[str]] = None) -> str:
         """What ``schema`` asks for, in words a model acts on: ``integer >= 1``."""
+        if not isinstance(schema, Mapping):
+            return "any value" if schema is not False else "nothing"
+        if kinds is None:
+            kinds = canonical_types(schema["type"])[0] if "type" in schema else []
         if "const" in schema:
             noun = f"exactly {schema['const']!r}"
         elif isinstance(schema.get("enum"), list):
@@ -315,11 +254,12 @@ class SchemaCompiler:
         elif kinds:
             noun = " or ".join("any value" if k == "any" else k for k in kinds)
         else:
-            noun = next((name for name, keys in _FAMILIES if keys & schema.keys()), "value")
+            family = next((fam.FAMILY_OF_KEYWORD[k] for k in schema if k in fam.FAMILY_OF_KEYWORD), None)
+            noun = family.json if family is not None else "value"
         if schema.get("nullable") is True and "null" not in kinds:
             noun += " or null"
         parts = [noun, " and ".join(f"{op} {bound}" for op, bound, _ in self._bounds(schema))]
-        if _is_number(schema.get("multipleOf")):
+        if is_number(schema.get("multipleOf")):
             parts.append(f"that is a multiple of {schema['multipleOf']}")
         parts.append(_count_phrase(schema.get("minLength"), schema.get("maxLength"), "characters") or "")
         if isinstance(schema.get("pattern"), str):
@@ -327,223 +267,29 @@ class SchemaCompiler:
         parts.append(_count_phrase(schema.get("minItems"), schema.get("maxItems"), "items") or "")
         if schema.get("uniqueItems") is True:
             parts.append("with unique items")
+        if "contains" in schema:
+            inner = self.expectation(schema["contains"])
+            low, high = schema.get("minContains", 1), schema.get("maxContains")
+            count = _count_phrase(low, high, "items") if (low, high) != (1, None) else None
+            parts.append(f"with {count[3:]} that are {inner}" if count else f"with an item that is {inner}")
+        parts.append(
+            _count_phrase(schema.get("minProperties"), schema.get("maxProperties"), "properties") or ""
+        )
+        if "propertyNames" in schema:
+            parts.append(f"whose keys are each {self.expectation(schema['propertyNames'])}")
+        for key, names in self._dependent_required(schema).items():
+            parts.append(f"where {key!r} needs {names!r}")
+        if "not" in schema:
+            parts.append(f"and not {self.expectation(schema['not'])}")
         return " ".join(p for p in parts if p)
 
-    # --- keywords checked on the value itself (after the type's coercion) -----------
-
-    def _values(self, schema: Mapping[str, Any], path: str) -> list[Validator]:
-        options: Optional[list[Any]] = None
-        if "enum" in schema:
-            options = schema["enum"]
-            if not isinstance(options, list) or not options:
-                self._problem(path, f"'enum' must be a non-empty list, got {preview(options)}")
-                return []
-        if "const" in schema:
-            options = [schema["const"]]
-        if options is None:
-            return []
-        allowed = list(options)
-
-        def check(value: Any) -> Any:
-            for option in allowed:
-                if json_equal(value, option):
-                    return option
-            raise Invalid("", value)
-
-        return [check]
-
-    def _number(self, schema: Mapping[str, Any], key: str, path: str) -> Optional[Any]:
-        value = schema.get(key)
-        if value is None or _is_number(value):
-            return value
-        self._problem(path, f"{key!r} must be a number, got {preview(value)}")
-        return None
-
-    def _bounds(self, schema: Mapping[str, Any]) -> list[tuple[str, Any, str]]:
-        """``[('>=', 1, 'minimum'), ('<', 10, 'exclusiveMaximum')]``, draft-4 boolean exclusives included."""
-        bounds = []
-        for plain, exclusive, strict_op, op in (
-            ("minimum", "exclusiveMinimum", ">", ">="),
-            ("maximum", "exclusiveMaximum", "<", "<="),
-        ):
-            flag = schema.get(exclusive)
-            if _is_number(schema.get(plain)):
-                bounds.append((strict_op if flag is True else op, schema[plain], plain))
-            if _is_number(flag):
-                bounds.append((strict_op, flag, exclusive))
-        return bounds
-
-    def _numbers(self, schema: Mapping[str, Any], path: str) -> list[Validator]:
-        for key in ("minimum", "maximum"):
-            self._number(schema, key, path)
-        for key in ("exclusiveMinimum", "exclusiveMaximum"):
-            if not isinstance(schema.get(key), bool):
-                self._number(schema, key, path)
-        bounds = self._bounds(schema)
-        tests = [(_COMPARE[op], bound) for op, bound, _ in bounds]
-        for low_op, low, low_key in (b for b in bounds if b[0] in (">", ">=")):
-            for high_op, high, high_key in (b for b in bounds if b[0] in ("<", "<=")):
-                if low > high:
-                    self._problem(path, f"{low_key!r} {low} is greater than {high_key!r} {high}")
-                elif low == high and (low_op == ">" or high_op == "<"):
-                    self._problem(path, f"{low_key!r} {low} and {high_key!r} {high} leave no number")
-        step = self._number(schema, "multipleOf", path)
-        if step is not None and step <= 0:
-            self._problem(path, f"'multipleOf' must be greater than 0, got {step}")
-            step = None
-        if not tests and step is None:
-            return []
-
-        def check(value: Any) -> Any:
-            if _is_number(value):
-                if not all(compare(value, bound) for compare, bound in tests):
-                    raise Invalid("", value)
-                if step is not None:
-                    ratio = value / step
-                    if abs(ratio - round(ratio)) > 1e-9 * max(1.0, abs(ratio)):
-                        raise Invalid("", value)
-            return value
-
-        return [check]
-
-    def _counts(self, schema: Mapping[str, Any], low_key: str, high_key: str, path: str) -> tuple[int, float]:
-        found: list[Any] = []
-        for key, fallback in ((low_key, 0), (high_key, float("inf"))):
-            value = schema.get(key, fallback)
-            if key in schema and (type(value) is not int or value < 0):
-                self._problem(path, f"{key!r} must be a non-negative integer, got {preview(value)}")
-                value = fallback
-            found.append(value)
-        if found[0] > found[1]:
-            self._problem(path, f"{low_key!r} {found[0]} is greater than {high_key!r} {found[1]}")
-        return found[0], found[1]
-
-    def _strings(self, schema: Mapping[str, Any], path: str) -> list[Validator]:
-        low, high = self._counts(schema, "minLength", "maxLength", path)
-        pattern = None
-        if "pattern" in schema:
-            try:
-                pattern = re.compile(schema["pattern"])
-            except (re.error, TypeError) as exc:
-                self._problem(path, f"'pattern' {schema['pattern']!r} does not compile: {exc}")
-        if not low and high == float("inf") and pattern is None:
-            return []
-
-        def check(value: Any) -> Any:
-            if isinstance(value, str) and (
-                not low <= len(value) <= high or (pattern is not None and not pattern.search(value))
-            ):
-                raise Invalid("", value)
-            return value
-
-        return [check]
-
-    def _arrays(self, schema: Mapping[str, Any], path: str) -> list[Validator]:
-        low, high = self._counts(schema, "minItems", "maxItems", path)
-        unique = schema.get("uniqueItems", False)
-        if not isinstance(unique, bool):
-            self._problem(path, f"'uniqueItems' must be true or false, got {preview(unique)}")
-            unique = False
-        if not low and high == float("inf") and not unique:
-            return []
-
-        def check(value: Any) -> Any:
-            if isinstance(value, list):
-                if not low <= len(value) <= high:
-                    raise Invalid("", value)
-                if unique and any(json_equal(a, b) for i, a in enumerate(value) for b in value[i + 1 :]):
-                    raise Invalid("", value)
-            return value
-
-        return [check]
-
-    # --- keywords that check parts of the value, each reporting its own path --------
-
-    def _items(self, schema: Mapping[str, Any], path: str) -> list[Validator]:
-        items = schema.get("items")
-        prefix_schemas = schema.get("prefixItems", items if isinstance(items, list) else [])
-        if not isinstance(prefix_schemas, list):
-            self._problem(path, f"'prefixItems' must be a list of schemas, got {preview(prefix_schemas)}")
-            prefix_schemas = []
-        prefix = [self.compile(s, f"{path}.prefixItems[{i}]") for i, s in enumerate(prefix_schemas)]
-        rest = (
-            self.compile(items, f"{path}.items")
-            if "items" in schema and not isinstance(items, list)
-            else None
-        )
-        if not prefix and rest is None:
-            return []
-
-        def check(value: Any) -> Any:
-            if not isinstance(value, list):
-                return value
-            out = [_nested(v, x, f"[{i}]") for i, (v, x) in enumerate(zip(prefix, value))]
-            tail = value[len(prefix) :]
-            if rest is None:
-                return out + tail
-            return out + [_nested(rest, x, f"[{i}]") for i, x in enumerate(tail, len(prefix))]
-
-        return [check]
-
-    def _object(self, schema: Mapping[str, Any], path: str) -> list[Validator]:
-        props = schema.get("properties", {})
-        if not isinstance(props, Mapping):
-            self._problem(path, f"'properties' must map names to schemas, got {preview(props)}")
-            props = {}
-        fields = {name: self.compile(s, f"{path}.properties.{name}") for name, s in props.items()}
-        required = self.required(schema, props, path)
-        extra = schema.get("additionalProperties", True)
-        if not isinstance(extra, (bool, Mapping)):
-            self._problem(path, f"'additionalProperties' must be a boolean or a schema, got {preview(extra)}")
-            extra = True
-        more = None if extra is False else self.compile(extra, f"{path}.additionalProperties")
-        if not fields and not required and more is _accept:
-            return []
-        names = list(props)
-
-        def check(value: Any) -> Any:
-            if not isinstance(value, dict):
-                return value
-            if any(k not in value for k in required):
-                raise Invalid(f"object with required keys {required!r}", value)
-            if more is None and any(k not in fields for k in value):
-                raise Invalid(f"object with only the keys {names!r}", value)
-            return {k: _nested(fields.get(k, more or _accept), v, f".{k}") for k, v in value.items()}
-
-        return [check]
-
-    def required(self, schema: Mapping[str, Any], props: Mapping[str, Any], path: str) -> list[str]:
-        """The ``required`` names of an object schema, each checked to be a property."""
-        required = schema.get("required", [])
-        if not isinstance(required, list) or not all(isinstance(r, str) for r in required):
-            self._problem(path, f"'required' must be a list of property names, got {preview(required)}")
-            return []
-        for name in required:
-            if name not in props:
-                hint = did_you_mean(name, props)
-                self._problem(path, f"'required' names {name!r}, which is not a property.{hint}".rstrip("."))
-        return [r for r in required if r in props]
-
-    def _choices(self, schema: Mapping[str, Any], path: str) -> list[Validator]:
-        steps: list[Validator] = []
-        for key in ("allOf", "anyOf", "oneOf"):
-            if key not in schema:
-                continue
-            members = schema[key]
-            if not isinstance(members, list) or not members:
-                self._problem(path, f"{key!r} must be a non-empty list of schemas, got {preview(members)}")
-                continue
-            validators = [self.compile(m, f"{path}.{key}[{i}]") for i, m in enumerate(members)]
-            steps.append(_all_of(validators) if key == "allOf" else _first_of(validators))
-        return steps
-
-    def _ref(self, ref: Any, path: str) -> Validator:
+    def _ref(self, ref: Any, path: str) -> Check:
         if not isinstance(ref, str) or not ref.startswith("#"):
             self._problem(path, f"'$ref' {ref!r} is not a local reference (#/$defs/...)")
-            return _accept
+            return accept
         if ref not in self._refs:
             target = resolve_ref(self.root, ref)
-            self._refs[ref] = _accept  # stands in while compiling a schema that refers to itself
+            self._refs[ref] = accept  # stands in while compiling a schema that refers to itself
             if target is None:
                 self._problem(path, f"'$ref' {ref!r} does not resolve")
             else:
@@ -555,34 +301,3 @@ class SchemaCompiler:
             return refs[ref](value)
 
         return check
-
-
-def _all_of(validators: list[Validator]) -> Validator:
-    def check(value: Any) -> Any:
-        for validator in validators:
-            value = validator(value)
-        return value
-
-    return check
-
-
-def _first_of(validators: list[Validator]) -> Validator:
-    """``anyOf``/``oneOf``: the first member the value fits as it is, else the first that coerces it."""
-
-    def check(value: Any) -> Any:
-        failures = []
-        coerced: list[Any] = []
-        for validator in validators:
-            try:
-                out = validator(value)
-            except Invalid as exc:
-                failures.append(exc.expected if not exc.path else f"{exc.expected} at {exc.path}")
-                continue
-            if json_equal(out, value):
-                return out
-            coerced.append(out)
-        if coerced:
-            return coerced[0]
-        raise Invalid(" or ".join(dict.fromkeys(failures)), value)
-
-    return check

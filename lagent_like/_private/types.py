@@ -1,76 +1,43 @@
 """Map Python annotations and docstring type words to Lagent's type names.
 
-Lagent describes every parameter with one of a few type names. The mapping is two
-lookup tables (one for classes, one for words found in docstrings) walked along the
-class's MRO, so subclasses (``bool`` before ``int``, ``OrderedDict``) resolve naturally.
+Lagent describes every parameter with one of a few type names. Which class or word
+stands for which name is the one table of type families (``families.py``); classes are
+looked up along their MRO, so subclasses (``bool`` before ``int``, ``OrderedDict``)
+resolve naturally. This module adds what only annotations have: ``Annotated`` labels,
+``Literal`` and ``Enum`` values, unions, TypedDict key qualifiers.
 """
 
 from __future__ import annotations
 
-import collections.abc
 import dataclasses
 import enum
 import re
+import sys
 import types
 from typing import Any, NamedTuple, Optional, Union
 
-from .typing_compat import Annotated, Literal, get_args, get_origin, is_typeddict
+from . import families as fam
+from .typing_compat import Annotated, Literal, get_args, get_origin, get_type_hints, is_typeddict
 
-STRING = "STRING"
-NUMBER = "NUMBER"
-FLOAT = "FLOAT"
-BOOLEAN = "BOOLEAN"
-ARRAY = "Array"
-OBJECT = "OBJECT"
+STRING = fam.STRING.lagent
+NUMBER = fam.INTEGER.lagent
+FLOAT = fam.NUMBER.lagent
+BOOLEAN = fam.BOOLEAN.lagent
+ARRAY = fam.ARRAY.lagent
+OBJECT = fam.OBJECT.lagent
 
-#: Lagent type name of each class (and of the ABCs that parametrised aliases use).
+#: Lagent type name of each class (and of the ABCs that parametrised aliases use): a view
+#: of the family table, without ``object``/``Any``/``None`` (which describe as strings).
 CLASS_TYPES: dict[Any, str] = {
-    str: STRING,
-    bytes: STRING,
-    bool: BOOLEAN,
-    int: NUMBER,
-    float: FLOAT,
-    list: ARRAY,
-    tuple: ARRAY,
-    set: ARRAY,
-    frozenset: ARRAY,
-    collections.abc.Sequence: ARRAY,
-    collections.abc.Set: ARRAY,
-    collections.abc.Iterable: ARRAY,
-    dict: OBJECT,
-    collections.abc.Mapping: OBJECT,
+    cls: f.lagent for cls, f in fam.FAMILY_OF_CLASS.items() if f is not fam.ANY and f is not fam.NULL
 }
 
 #: Lagent type name of the first word of a docstring type (``list of str``, ``Optional[int]``).
-WORD_TYPES: dict[str, str] = {
-    "str": STRING,
-    "string": STRING,
-    "bytes": STRING,
-    "int": NUMBER,
-    "integer": NUMBER,
-    "float": FLOAT,
-    "number": FLOAT,
-    "bool": BOOLEAN,
-    "boolean": BOOLEAN,
-    "list": ARRAY,
-    "tuple": ARRAY,
-    "set": ARRAY,
-    "sequence": ARRAY,
-    "iterable": ARRAY,
-    "array": ARRAY,
-    "dict": OBJECT,
-    "mapping": OBJECT,
-    "object": OBJECT,
-}
+WORD_TYPES: dict[str, str] = {word: f.lagent for word, f in fam.FAMILY_OF_WORD.items()}
 
 #: The Python class a Lagent type name stands for (to check docstring-typed parameters).
 LAGENT_CLASSES: dict[str, type] = {
-    STRING: str,
-    NUMBER: int,
-    FLOAT: float,
-    BOOLEAN: bool,
-    ARRAY: list,
-    OBJECT: dict,
+    f.lagent: f.classes[0] for f in reversed(fam.FAMILIES) if f not in (fam.ANY, fam.NULL)
 }
 
 #: Wrappers whose first argument is the type a model sees.
@@ -80,6 +47,35 @@ _TRANSPARENT_WORDS = frozenset({"optional", "annotated", "typing"})
 UNION_ORIGINS: tuple[Any, ...] = (Union,)
 if hasattr(types, "UnionType"):
     UNION_ORIGINS += (types.UnionType,)
+
+
+def _special_forms(name: str) -> tuple[Any, ...]:
+    """``typing.<name>`` and typing-extensions' own, when they differ (Python 3.9's ``Literal``)."""
+    import typing
+
+    forms = [getattr(typing, name, None)]
+    extensions = sys.modules.get("typing_extensions")
+    if extensions is not None:
+        forms.append(getattr(extensions, name, None))
+    return tuple(f for f in dict.fromkeys(forms) if f is not None)
+
+
+#: What ``get_origin`` returns for ``Literal[...]`` (typing's and typing-extensions').
+LITERAL_ORIGINS: tuple[Any, ...] = tuple(dict.fromkeys((Literal, *_special_forms("Literal"))))
+
+#: TypedDict key qualifiers, which say nothing about the value's type, by name: on
+#: Python 3.10 typing-extensions (perhaps imported after this module) has its own.
+_REQUIRED, _NOT_REQUIRED = "Required", "NotRequired"
+_QUALIFIER_NAMES = frozenset({_REQUIRED, _NOT_REQUIRED, "ReadOnly"})
+
+
+def _qualifier(origin: Any) -> Optional[str]:
+    """``'Required'``, ``'NotRequired'`` or ``'ReadOnly'`` for those special forms, else ``None``."""
+    if origin is None or isinstance(origin, type):
+        return None
+    name = getattr(origin, "_name", None)
+    return name if name in _QUALIFIER_NAMES else None
+
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
@@ -104,27 +100,58 @@ def strip_annotated(annotation: Any) -> tuple[Any, tuple[Any, ...]]:
     Other annotations pass through with no metadata.
     """
     meta: tuple[Any, ...] = ()
-    if get_origin(annotation) is Annotated:
+    origin = get_origin(annotation)
+    while _qualifier(origin):  # Required[X], NotRequired[X], ReadOnly[X] in a TypedDict
+        annotation = get_args(annotation)[0]
+        origin = get_origin(annotation)
+    if origin is Annotated:
         annotation, *rest = get_args(annotation)
         meta = tuple(rest)
+        while _qualifier(get_origin(annotation)):
+            annotation = get_args(annotation)[0]
     while hasattr(annotation, "__supertype__"):  # typing.NewType
         annotation = annotation.__supertype__
     return annotation, meta
 
 
+def typed_dict_fields(cls: type) -> tuple[dict[str, Any], list[str]]:
+    """``(hint of each key, the required keys in order)`` of a TypedDict class.
+
+    ``Required``/``NotRequired`` are read from the resolved hints, so they count under
+    ``from __future__ import annotations`` too, where the class's own
+    ``__required_keys__`` cannot see them inside the annotation strings.
+    """
+    hints = get_type_hints(cls, include_extras=True)
+    declared = getattr(cls, "__required_keys__", hints.keys())
+    required = []
+    for key, hint in hints.items():
+        qualifiers = _qualifiers(hint)
+        if _REQUIRED in qualifiers or (key in declared and _NOT_REQUIRED not in qualifiers):
+            required.append(key)
+    return hints, required
+
+
+def _qualifiers(hint: Any) -> set[str]:
+    found = set()
+    while True:
+        origin = get_origin(hint)
+        name = _qualifier(origin)
+        if name:
+            found.add(name)
+        elif origin is not Annotated:
+            return found
+        hint = get_args(hint)[0]
+
+
 def _type_of_values(values: list[Any]) -> str:
-    names = {CLASS_TYPES.get(type(v), STRING) for v in values}
+    names = {fam.family_of_class(type(v)).lagent for v in values}
     return names.pop() if len(names) == 1 else STRING
 
 
 def _class_type(cls: type) -> str:
     if dataclasses.is_dataclass(cls) or is_typeddict(cls):
         return OBJECT
-    for klass in cls.__mro__:
-        name = CLASS_TYPES.get(klass)
-        if name is not None:
-            return name
-    return STRING
+    return fam.family_of_class(cls).lagent
 
 
 #: Ready answers for plain classes, the common case, without any ``typing`` introspection.
@@ -191,7 +218,7 @@ def _describe(annotation: Any, origin: Any) -> TypeInfo:
             return members[0]
         names = {m.name for m in members}
         return TypeInfo(names.pop() if len(names) == 1 else STRING)
-    if origin is Literal:
+    if origin in LITERAL_ORIGINS:
         values = list(get_args(annotation))
         return TypeInfo(_type_of_values(values), values)
     if origin is not None:
@@ -221,3 +248,19 @@ def describe_type_word(text: Optional[str]) -> Optional[str]:
         if word not in _TRANSPARENT_WORDS:
             return WORD_TYPES.get(word, STRING)
     return STRING
+
+
+def declared_class_of_word(text: Optional[str]) -> Optional[type]:
+    """The class a docstring-typed parameter is checked against, or ``None`` for no check.
+
+    ``None`` when the docstring gives no type or says ``Any`` (or ``None``): those accept
+    anything. Words the table does not know are checked as strings, as they are described.
+    """
+    if not text:
+        return None
+    for word in _WORD.findall(text):
+        word = word.lower()
+        if word not in _TRANSPARENT_WORDS:
+            family = fam.FAMILY_OF_WORD.get(word, fam.STRING)
+            return None if family in (fam.ANY, fam.NULL) else LAGENT_CLASSES[family.lagent]
+    return str

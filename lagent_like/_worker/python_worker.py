@@ -74,13 +74,11 @@ def describe_error(exc: BaseException, job: dict[str, Any]) -> str:
             text += "\n(network access is disabled for this tool)"
     elif isinstance(exc, RecursionError):
         text += "\n(the recursion is too deep)"
-    elif (
-        isinstance(exc, NameError)
-        and job["mode"] == "expr"
-        and getattr(exc, "name", None) is not None
-        and job["expr"].startswith(exc.name)
-    ):
-        text += f"\n(the code must define `def {exc.name}():` returning the answer)"
+    elif isinstance(exc, NameError) and job["mode"] == "expr":
+        # NameError.name is new in Python 3.10; before, only the message names it.
+        name = getattr(exc, "name", None) or str(exc).partition("'")[2].partition("'")[0]
+        if name and job["expr"].startswith(name):
+            text += f"\n(the code must define `def {name}():` returning the answer)"
     return text
 
 

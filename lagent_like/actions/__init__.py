@@ -2,7 +2,9 @@
 arguments (``JsonParser``, ``TupleParser``) and run them (``ActionExecutor``)."""
 
 from .._private.describe import ApiSpec, Param
-from ..registry import TOOL_REGISTRY
+
+# Lagent 0.2 exports the registry functions from this package too.
+from ..registry import TOOL_REGISTRY, get_tool, get_tool_cls, list_tools
 from .action_executor import ActionExecutor
 
 # The shipped tools, registered in this order after the built-ins (the order of
@@ -16,6 +18,7 @@ from .function_tool import FunctionTool
 from .google_scholar_search import AsyncGoogleScholar, GoogleScholar
 from .google_search import AsyncGoogleSearch, GoogleSearch
 from .ipython_interpreter import AsyncIPythonInterpreter, IPythonInterpreter
+from .object_toolkit import ObjectToolkit
 from .parser import BaseParser, JsonParser, TupleParser
 from .ppt import PPT, AsyncPPT
 from .python_interpreter import AsyncPythonInterpreter, PythonInterpreter
@@ -62,6 +65,7 @@ __all__ = [
     "InvalidAction",
     "JsonParser",
     "NoAction",
+    "ObjectToolkit",
     "PPT",
     "Param",
     "PythonInterpreter",
@@ -69,6 +73,9 @@ __all__ = [
     "ToolMeta",
     "TupleParser",
     "WebBrowser",
+    "get_tool",
+    "get_tool_cls",
+    "list_tools",
     "tool_api",
     "tool_from_schema",
 ]

@@ -45,6 +45,9 @@ class ActionExecutor(ExecutorBase):
         max_workers: threads for sync tools with timeouts and for batches.
         sleep: how to wait between retries (injectable for tests).
         random: jitter source in [0, 1) for retries (injectable for tests).
+        validation: how arguments are checked (``"coerce"``, ``"strict"`` or ``"off"``) by
+            the tools and APIs that set no mode of their own; ``None`` leaves them at
+            ``"coerce"``. The tools are adjusted in place (``BaseAction.use_validation``).
 
     Policies cost nothing when none is set: calls then take a direct path. Hooks,
     sessions and tools taking a ``ToolContext`` use the full call core.
@@ -72,8 +75,8 @@ class ActionExecutor(ExecutorBase):
             return self._call_unrouted(name, command)
         if route.direct:
             return invoke(route, command)
-        core = call_core(route, command, self._context(route, session_id, call_id), self._hooks.hooks)
-        return drive_sync(core, self._thread_pool(), self._sleep)
+        core = call_core(route, command, self._context(route, session_id, call_id), self._hook_methods)
+        return drive_sync(core, self._thread_pool, self._sleep)
 
     def batch(
         self, calls: Sequence[Any], session_id: Optional[str] = None, max_concurrency: Optional[int] = None
@@ -115,3 +118,13 @@ class ActionExecutor(ExecutorBase):
             call_id, name, arguments = _read_tool_call(call)
             records.append(None if name is None else self(name, arguments, None, _id_text(call_id)))
         return tool_messages(tool_calls, records)
+
+
+def __getattr__(name: str) -> Any:
+    # Lagent 0.5 defines AsyncActionExecutor in this module; it lives in async_executor,
+    # looked up on first access so that importing this module stays as it was.
+    if name == "AsyncActionExecutor":
+        from .async_executor import AsyncActionExecutor
+
+        return AsyncActionExecutor
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

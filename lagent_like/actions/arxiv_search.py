@@ -39,9 +39,10 @@ def _text(entry: ET.Element, path: str) -> str:
 
 
 class ArxivSearch(BaseAction):
-    """Search information from Arxiv.org. Useful for when you need to answer questions about Physics,
-    Mathematics, Computer Science, Quantitative Biology, Quantitative Finance, Statistics, Electrical
-    Engineering, and Economics from scientific articles on arxiv.org.
+    """Search information from Arxiv.org. \
+Useful for when you need to answer questions about Physics, Mathematics, \
+Computer Science, Quantitative Biology, Quantitative Finance, Statistics, \
+Electrical Engineering, and Economics from scientific articles on arxiv.org.
 
     Args:
         top_k_results: how many papers one search returns.

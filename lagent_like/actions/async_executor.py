@@ -78,7 +78,7 @@ class AsyncActionExecutor(ExecutorBase):
             return self._call_unrouted(name, command)
         if route.direct:
             return await ainvoke(route, command)
-        core = call_core(route, command, self._context(route, session_id, call_id), self._hooks.hooks)
+        core = call_core(route, command, self._context(route, session_id, call_id), self._hook_methods)
         return await drive_async(core, self._thread_pool(), self._sleep)
 
     def _direct_or_call(

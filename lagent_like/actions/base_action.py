@@ -14,11 +14,12 @@ import inspect
 import itertools
 import types
 from abc import ABCMeta
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Callable, Optional, Union
 
 from .._private.describe import NO_DEFAULT, ApiSpec, Param, copy_description
 from .._private.docstrings import DocstringSyntaxError, parse_docstring
+from .._private.families import COERCE, check_mode
 from .._private.text import as_text, did_you_mean, preview
 from .._private.validation import Validator
 from ..exceptions import ToolDefinitionError
@@ -29,7 +30,7 @@ from .invoke import Route, invoke
 from .parser import BaseParser, JsonParser
 from .tool_api import SPEC_ATTR, api_spec_of, tool_api
 
-__all__ = ["BaseAction", "ToolMeta", "tool_api"]
+__all__ = ["TOOL_REGISTRY", "BaseAction", "ToolMeta", "tool_api"]  # TOOL_REGISTRY: Lagent 0.2's path
 
 #: Where an instance keeps all of ``BaseAction``'s own state: one name no tool uses.
 _STATE = "__tool_state__"
@@ -152,7 +153,10 @@ class _ToolState:
     the tool's alone.
     """
 
-    __slots__ = ("apis", "description", "enable", "given", "is_toolkit", "name", "parser", "routes", "specs")
+    __slots__ = (
+        "apis", "description", "enable", "given", "is_toolkit", "name", "parser", "routes", "specs",
+        "validation",
+    )  # fmt: skip
 
     def __init__(
         self,
@@ -161,8 +165,11 @@ class _ToolState:
         enable: bool,
         given: tuple[Any, ...],
         specs: dict[str, ApiSpec],
+        validation: str = COERCE,
     ) -> None:
         self.name = name
+        #: The validation mode of the APIs and tool that set none (an executor's).
+        self.validation = validation
         self.description = description
         self.enable = enable
         #: ``(description, parser class, apis)`` as given: how a copy is rebuilt.
@@ -239,12 +246,12 @@ def _view(entry: dict[str, Any], base: Optional[ApiSpec]) -> ApiSpec:
 
 
 def _source(
-    cls: type, description: Optional[dict[str, Any]], apis: Union[ApiSpec, Sequence[ApiSpec], None]
+    cls: ToolMeta, description: Optional[dict[str, Any]], apis: Union[ApiSpec, Sequence[ApiSpec], None]
 ) -> tuple[dict[str, Any], dict[str, tuple[Optional[ApiSpec], Optional[str]]]]:
     """The description to copy, and API key -> (its spec, the attribute of its method)."""
     if apis is None:
-        found = cls.__tool_apis__  # type: ignore[attr-defined]
-        source = description if description is not None else cls.__tool_description__  # type: ignore[attr-defined]
+        found = cls.__tool_apis__
+        source = description if description is not None else cls.__tool_description__
         if "api_list" in source:
             return source, {spec.name: (spec, attr) for attr, spec in found.items() if attr != "run"}
         return source, ({"run": (found["run"], "run")} if "run" in found else {})
@@ -266,9 +273,10 @@ def _setup(
     parser: type[BaseParser],
     enable: bool,
     apis: Union[ApiSpec, Sequence[ApiSpec], None],
+    validation: str = COERCE,
 ) -> None:
     """Build ``action``'s state: its description, specs, parser and direct routes."""
-    cls = type(action)
+    cls: ToolMeta = type(action)
     source, found = _source(cls, description, apis)
     copied: dict[str, Any] = copy_description(source)
     name = copied.get("name") if isinstance(copied, dict) else None
@@ -287,7 +295,7 @@ def _setup(
     if problems:
         raise ToolDefinitionError(f"{cls.__qualname__} with {parser.__name__}", problems)
     specs = {key: _view(entry, found.get(key, (None, None))[0]) for key, entry in entries}
-    state = _ToolState(name, copied, bool(enable), (description, parser, apis), specs)
+    state = _ToolState(name, copied, bool(enable), (description, parser, apis), specs, validation)
     action.__dict__[_STATE] = state
     for key, (spec, attr) in found.items():
         if key in specs and spec is not None:
@@ -295,7 +303,8 @@ def _setup(
             if func is not None:
                 state.apis[key] = func
     state.parser = parser(action)
-    hint = getattr(state.parser, "PARAMETER_DESCRIPTION", "")
+    language = getattr(type(state.parser), "parameter_description", None)  # BaseParser.in_language
+    hint = language() if callable(language) else getattr(state.parser, "PARAMETER_DESCRIPTION", "")
     if hint:
         for _, entry in entries:
             entry["parameter_description"] = hint
@@ -353,6 +362,21 @@ def unknown_api(action: BaseAction, inputs: Any, name: Any) -> ActionReturn:
     )
 
 
+def validation_mode(action: BaseAction, key: str) -> str:
+    """How API ``key``'s arguments are checked: the most specific explicit setting.
+
+    ``@tool_api(validation=...)``, else the tool's (``Tool(validation=...)`` or its
+    ``ToolSettings``), else the executor's (:meth:`BaseAction.use_validation`), else
+    ``"coerce"``.
+    """
+    state = state_of(action)
+    spec = state.specs.get(key)
+    if spec is not None and spec.options.validation is not None:
+        return spec.options.validation
+    own = settings_of(action).validation
+    return state.validation if own is UNSET else str(own)
+
+
 def settings_of(action: BaseAction) -> ToolSettings:
     """The runtime settings of ``action`` (``ToolSettings()`` when it sets none)."""
     settings = getattr(action, "__tool_settings__", None)
@@ -385,6 +409,9 @@ class BaseAction(metaclass=ToolMeta):
         retry: this tool's :class:`~lagent_like.policies.RetryPolicy` (``None``: none).
         circuit_breaker: this tool's breaker factory (``None``: none).
         blocking: whether this tool's sync APIs need a worker thread (async executor).
+        validation: how arguments are checked: ``"coerce"``, ``"strict"`` or ``"off"``
+            (``None``: the executor's, by default ``"coerce"``; an API's
+            ``@tool_api(validation=...)`` wins).
     """
 
     __tool_settings__: ToolSettings = ToolSettings()
@@ -400,6 +427,7 @@ class BaseAction(metaclass=ToolMeta):
         retry: Any = UNSET,
         circuit_breaker: Any = UNSET,
         blocking: Optional[bool] = None,
+        validation: Optional[str] = None,
     ) -> None:
         given = {
             key: value
@@ -408,21 +436,65 @@ class BaseAction(metaclass=ToolMeta):
         }
         if blocking is not None:
             given["blocking"] = bool(blocking)
+        if validation is not None:
+            given["validation"] = check_mode(validation, type(self).__qualname__)
         if given:
             self.__tool_settings__ = dataclasses.replace(settings_of(self), **given)
         _setup(self, description, parser, enable, apis)
 
+    @classmethod
+    def from_object(
+        cls,
+        obj: Any,
+        include: Optional[Iterable[str]] = None,
+        exclude: Optional[Iterable[str]] = None,
+        name: Optional[str] = None,
+        **options: Any,
+    ) -> BaseAction:
+        """A toolkit whose APIs are the public methods of ``obj``, called on ``obj`` itself.
+
+        Each method is described from its hints and docstring as ``tool_api`` would;
+        ``obj`` is only read (no property runs, nothing is set on it). Methods that
+        cannot be described are left out with a ``DefinitionWarning``, unless named in
+        ``include``. ``options`` go to :class:`~lagent_like.actions.object_toolkit.ObjectToolkit`
+        (``description``, ``parser``, ``enable``).
+
+        Args:
+            obj: any object, e.g. a client or a service instance.
+            include: expose only these methods.
+            exclude: leave these methods out.
+            name: the tool name; defaults to ``type(obj).__name__``.
+
+        Raises:
+            ToolDefinitionError: a name in ``include``/``exclude`` is not a method, a
+                method in ``include`` cannot be described, or no method is left.
+        """
+        from .object_toolkit import ObjectToolkit  # the module imports this one
+
+        return ObjectToolkit(obj, include, exclude, name, **options)
+
     def __getstate__(self) -> dict[str, Any]:
         # The state holds a parser and compiled readers: rebuilt from what was given.
         values = dict(self.__dict__)
-        values[_STATE] = (*values[_STATE].given, values[_STATE].enable)
+        values[_STATE] = (*values[_STATE].given, values[_STATE].enable, values[_STATE].validation)
         return values
 
     def __setstate__(self, values: dict[str, Any]) -> None:
         values = dict(values)
-        description, parser, apis, enable = values.pop(_STATE)
+        description, parser, apis, enable, validation = values.pop(_STATE)
         self.__dict__.update(values)
-        _setup(self, description, parser, enable, apis)
+        _setup(self, description, parser, enable, apis, validation)
+
+    def use_validation(self, mode: str) -> None:
+        """Take ``mode`` for the APIs whose tool and API set none (an executor's ``validation``).
+
+        The parser and routes are rebuilt; an executor calls this before building its own.
+        """
+        check_mode(mode, type(self).__qualname__)
+        state = state_of(self)
+        if mode != state.validation:
+            description, parser, apis = state.given
+            _setup(self, description, parser, state.enable, apis, mode)
 
     def json_schema(self, name: str = "run") -> dict[str, Any]:
         """The JSON Schema of API ``name``'s arguments, for function calling.
@@ -485,10 +557,23 @@ class BaseAction(metaclass=ToolMeta):
         """How the parser checks the arguments of API ``name`` (a view of its spec).
 
         Returns ``(validators, exact)``: per parameter, a function that returns the
-        value (coerced where nothing is lost) or raises ``Invalid``; and, for parameters
-        whose check passes exactly the values of one class, that class, so a call whose
-        values already have it skips the check. Parameters absent from ``validators``
-        are not checked.
+        value (converted as the validation mode allows) or raises
+        :class:`~lagent_like.ArgumentError`; and, for parameters whose check passes
+        exactly the values of one class, that class, so a call whose values already
+        have it skips the check. Parameters absent from ``validators`` are not checked.
         """
         spec = state_of(self).specs.get(name) if isinstance(name, str) else None
-        return spec.checks if spec is not None else ({}, {})
+        if spec is None:
+            return {}, {}
+        validators, exact, _ = spec.checks_in(validation_mode(self, name))
+        return validators, exact
+
+
+def __getattr__(name: str) -> Any:
+    # Lagent 0.5 defines AsyncActionMixin in this module; it lives in async_executor,
+    # which imports this one, so it is looked up on first access.
+    if name == "AsyncActionMixin":
+        from .async_executor import AsyncActionMixin
+
+        return AsyncActionMixin
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -36,15 +36,19 @@ class _RefusalAction(BaseAction, register=False):
         description: Optional[dict[str, Any]] = None,
         parser: type[BaseParser] = BaseParser,
     ) -> None:
-        super().__init__(description, parser)
+        # Disabled, as in Lagent: the executor calls it itself, it is never offered.
+        super().__init__(description, parser, enable=False)
         self._err_msg = err_msg if err_msg is not None else self.DEFAULT_MESSAGE
 
+    # The docstrings of run are Lagent's, so that the descriptions are byte-identical.
     @tool_api
     def run(self, err_msg: Optional[str] = None) -> ActionReturn:
-        """Report that the call could not be carried out, and what to do instead.
+        """Return the error message.
 
         Args:
-            err_msg: what was wrong with the call.
+            err_msg (str, optional): The error message. If err_msg is not None,
+                it will be returned, otherwise the default error message will
+                be returned. Defaults to None.
         """
         return ActionReturn(
             args={"text": err_msg},
@@ -104,10 +108,10 @@ class FinishAction(BaseAction):
 
     @tool_api
     def run(self, response: str) -> ActionReturn:
-        """Give the final answer to the user.
+        """Return the final result.
 
         Args:
-            response: the final answer.
+            response (str): The final result.
         """
         text = _final_text(response)
         return ActionReturn(

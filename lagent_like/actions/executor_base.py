@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, TypedDict, Union
 
 from .._private.aliases import assign_aliases
 from .._private.describe import copy_description
+from .._private.families import check_mode
 from .._private.text import as_text, close_matches, did_you_mean, preview
 from ..context import DEFAULT_SESSION, ToolContext
 from ..exceptions import ToolDefinitionError, ToolNotFoundError
@@ -33,6 +34,7 @@ from .builtin_actions import FinishAction, InvalidAction, NoAction
 from .function_calling import FunctionCallingMixin, _read_tool_call
 from .function_tool import FunctionTool
 from .invoke import BreakerSlot, Route, invoke
+from .runtime import NO_HOOKS, HookMethods
 
 if TYPE_CHECKING:
     from .._private.daemon_pool import DaemonThreadPool
@@ -135,7 +137,9 @@ class ExecutorBase(FunctionCallingMixin):
         max_workers: Optional[int] = None,
         sleep: Optional[Callable[[float], Any]] = None,
         random: Optional[Callable[[], float]] = None,
+        validation: Optional[str] = None,
     ) -> None:
+        self._validation = None if validation is None else check_mode(validation, type(self).__name__)
         self._settings = {
             "timeout": timeout,
             "retry": retry,
@@ -151,6 +155,7 @@ class ExecutorBase(FunctionCallingMixin):
         self._breakers: dict[str, BreakerSlot] = {}
         self._lock = threading.RLock()
         self._routes: dict[str, Route] = {}
+        self._hook_methods = NO_HOOKS
         self._built = False
         self._hooks = HookList(on_change=self.refresh)
         self.invalid_action = invalid_action if invalid_action is not None else InvalidAction()
@@ -167,6 +172,9 @@ class ExecutorBase(FunctionCallingMixin):
         if problems:
             raise ToolDefinitionError("ActionExecutor", problems)
         self.actions: dict[str, BaseAction] = {a.name: a for a in given if a is not None}
+        if self._validation is not None:
+            for action in self.actions.values():
+                action.use_validation(self._validation)
         self._names: dict[str, Route] = {}
         self._aliases: dict[str, str] = {}
         self._canonical: dict[str, str] = {}
@@ -237,6 +245,7 @@ class ExecutorBase(FunctionCallingMixin):
                     routes[long_name] = names[action.name]
                     canonical[long_name] = action.name
         # Built aside and swapped in whole, so a call never sees a half-built table.
+        self._hook_methods = HookMethods.of(self._hooks.hooks)
         self._names = names
         self._aliases = aliases
         self._canonical = canonical
@@ -259,7 +268,10 @@ class ExecutorBase(FunctionCallingMixin):
     def _context(self, route: Route, session_id: Optional[str], call_id: Optional[str]) -> ToolContext:
         """The context of one call of ``route``."""
         session = session_id if session_id is not None else DEFAULT_SESSION
-        return ToolContext(session, self.session_state(session), route.tool, route.key, call_id, self)
+        state = self._sessions.get(session)
+        if state is None:
+            state = self.session_state(session)
+        return ToolContext(session, state, route.tool, route.key, call_id, self)
 
     def breaker_state(self, name: str) -> Optional[dict[str, Any]]:
         """The circuit breaker of API ``name`` as a dict for monitoring, or ``None`` if it has none yet."""
@@ -385,6 +397,8 @@ class ExecutorBase(FunctionCallingMixin):
         tool = _as_action(action, "add_action", problems)
         if tool is None:
             raise ToolDefinitionError("ActionExecutor", problems)
+        if self._validation is not None:
+            tool.use_validation(self._validation)
         with self._lock:
             previous = self.actions
             self.actions = {**previous, tool.name: tool}

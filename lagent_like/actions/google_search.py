@@ -9,6 +9,7 @@ widely than keys should be. Serper's JSON is rendered as plain text a model can 
 
 from __future__ import annotations
 
+import inspect
 import os
 from typing import Any, Optional, Union
 
@@ -80,6 +81,10 @@ def _results(items: Any, k: int) -> list[str]:
 class GoogleSearch(BaseAction):
     """Google search through the Serper API.
 
+    The description a model sees is Lagent's, in Chinese as Lagent has it (in English:
+    "An API that searches Google. Use it when you need a short, clear answer to a
+    specific question. The input should be a search query.").
+
     Args:
         api_key: the Serper key; ``None`` reads ``SERPER_API_KEY`` at each call.
         base_url: Serper's endpoint root (a local server in tests).
@@ -116,14 +121,21 @@ class GoogleSearch(BaseAction):
         )
 
     def run(self, query: str, k: int = 10) -> Union[str, ActionReturn]:
-        """Search Google for a query; useful to find a short, up-to-date answer to a specific question.
+        """一个可以从谷歌搜索结果的API。当你需要对于一个特定问题找到简短明了的回答时，可以使用它。输入应该是一个搜索查询。
 
         Args:
             query: the search content
             k: select first k results in the search results as response
-        """
+        """  # noqa: RUF002 - Lagent's description, byte for byte
         try:
-            status, response = self._search(query, k=k)
+            found = self._search(query, k=k)
+            if inspect.iscoroutine(found):
+                # Lagent 0.5's AsyncGoogleSearch is overridden with ``async def _search``;
+                # the twin runs this method in a worker thread, which has no loop.
+                import asyncio  # here: importing the package must not import asyncio
+
+                found = asyncio.run(found)
+            status, response = found
         except HttpStatusError as exc:
             # Returned as the API's output: the action fills in ``args`` and ``type``.
             return exc.to_action_return()

@@ -22,6 +22,7 @@ from .._private.text import preview
 from ..context import ToolContext
 from ..exceptions import ParseError, ToolError
 from ..schema import ActionReturn, ActionStatusCode, ActionValidCode
+from .parser import render_outputs
 
 if TYPE_CHECKING:
     from ..policies import CircuitBreaker, RetryPolicy
@@ -159,6 +160,11 @@ def record(
     executor's (its args, type and ``valid`` filled in).
     """
     if error is None:
+        if route.render is None and type(outputs) in _SCALARS and route.max_output_chars is None:
+            text = outputs if type(outputs) is str else str(outputs)
+            return ActionReturn(
+                args, None, route.tool, [{"type": "text", "content": text}], attempts=attempts
+            )
         if isinstance(outputs, ActionReturn):
             return _adopt(route, outputs, args, attempts)
         try:
@@ -175,28 +181,25 @@ def record(
 def _render(route: Route, outputs: Any) -> list[dict[str, Any]]:
     if route.render is not None:
         return route.render(outputs)
-    from .parser import render_outputs
-
     return render_outputs(outputs)
 
 
 def _adopt(route: Route, own: ActionReturn, args: dict[str, Any], attempts: int) -> ActionReturn:
-    """A record the tool (or a hook) built, completed in place: it is the tool's object."""
+    """A record the tool built itself, completed in place (it is the tool's object)."""
     if not own.args:
         own.args = args
     if not own.type:
         own.type = route.tool
-    if own.valid and not route.keep_valid:
-        own.valid = _OPEN
     own.attempts = attempts
-    if route.max_output_chars is not None and own.result:
-        own.result, full = _capped(own.result, route.max_output_chars)
-        own.full_result = full if full is not None else own.full_result
-    return own
+    return adopt(route, own)
 
 
 def adopt(route: Route, own: ActionReturn) -> ActionReturn:
-    """A record a hook answered with, made the executor's (``valid`` and output cap)."""
+    """A record built by a tool or a hook, made the executor's: ``valid`` and output cap.
+
+    The one place where a record is changed after it was built: records the call
+    step builds itself are complete from the start.
+    """
     if own.valid and not route.keep_valid:
         own.valid = _OPEN
     if route.max_output_chars is not None and own.result:

@@ -23,6 +23,7 @@ session when its conversation ends.
 from __future__ import annotations
 
 import contextlib
+import copy
 import dataclasses
 import json
 import os
@@ -38,7 +39,6 @@ import weakref
 from collections.abc import Sequence
 from typing import Any, Optional
 
-from .._private.describe import copy_description
 from .._private.sandbox import SandboxSpec, check_spec, start_worker
 from ..context import DEFAULT_SESSION, ToolContext
 from ..exceptions import ToolError
@@ -56,15 +56,6 @@ _NO_NETWORK = (
     "Do not make external web requests or API calls as they will fail."
 )
 _NETWORK = "Internet access for this session is enabled."
-
-
-def _with_network(description: dict[str, Any]) -> dict[str, Any]:
-    """A copy of ``description`` that tells the model the network is on."""
-    copied: dict[str, Any] = copy_description(description)
-    for api in [copied, *copied.get("api_list", [])]:
-        if isinstance(api.get("description"), str):
-            api["description"] = api["description"].replace(_NO_NETWORK, _NETWORK)
-    return copied
 
 
 class _Crashed(Exception):
@@ -89,9 +80,13 @@ class _Worker:
         name: the session id, for messages.
         limits: the limits the worker applies to itself before running any code.
         spec: how the worker is confined.
+        module: the :mod:`lagent_like._worker` module to run.
+        extra: more configuration for that module.
     """
 
-    def __init__(self, name: str, limits: _Limits, spec: SandboxSpec) -> None:
+    def __init__(
+        self, name: str, limits: _Limits, spec: SandboxSpec, module: str, extra: dict[str, Any]
+    ) -> None:
         self.name = name
         self.lock = threading.Lock()
         self.workdir = (
@@ -100,16 +95,16 @@ class _Worker:
         jobs_r, jobs_w = os.pipe()
         replies_r, replies_w = os.pipe()
         config = dict(
-            dataclasses.asdict(limits),
+            extra,
+            **dataclasses.asdict(limits),
             network=spec.network,
             jobs_fd=jobs_r,
             replies_fd=replies_w,
-            uid=1_000_000 + secrets.randbelow(2_000_000_000),
+            # A fresh uid for the session (used only by a root worker inside a sandbox).
+            uid=1_000_000 + secrets.randbelow(2_000_000_000) if spec.isolation == "sandbox" else None,
         )
         try:
-            self.proc = start_worker(
-                "ipython_worker", config, spec, [jobs_r, replies_w], cwd=self.workdir or "/"
-            )
+            self.proc = start_worker(module, config, spec, [jobs_r, replies_w], cwd=self.workdir or "/")
         except BaseException:
             for fd in (jobs_w, replies_r):
                 os.close(fd)
@@ -124,7 +119,7 @@ class _Worker:
         #: The most bytes read for one reply: UTF-8 text of the capped output, and a header.
         self.cap = 4 * limits.max_output_chars + 4 * 4096
 
-    def execute(self, code: str, timeout: float) -> tuple[bool, str, bool]:
+    def execute(self, code: str, timeout: float, grace: float = 0.0) -> tuple[bool, str, bool]:
         """Run ``code`` and return ``(ok, text, restart)``.
 
         ``restart`` is true when the code hit the process limit: whatever it forked (a
@@ -136,8 +131,8 @@ class _Worker:
         """
         nonce = secrets.token_hex(16)
         payload = code.encode("utf-8", "surrogatepass")
-        head = json.dumps({"nonce": nonce, "length": len(payload)}).encode() + b"\n"
-        deadline = time.monotonic() + timeout
+        head = json.dumps({"nonce": nonce, "length": len(payload), "timeout": timeout}).encode() + b"\n"
+        deadline = time.monotonic() + timeout + grace
         writer = threading.Thread(target=self._write, args=(head + payload,), daemon=True)
         writer.start()
         while True:
@@ -263,6 +258,8 @@ class IPythonInterpreter(BaseAction):
             the message names what is missing.
     """
 
+    #: The module of :mod:`lagent_like._worker` a session runs.
+    _worker_module = "ipython_worker"
     #: Runs code a model wrote: ``serve-mcp`` and ``inspect`` offer it only when named.
     runs_code = True
 
@@ -283,7 +280,10 @@ class IPythonInterpreter(BaseAction):
         enable: bool = True,
     ) -> None:
         if network and description is None:
-            description = _with_network(type(self).__tool_description__)
+            # Lagent's description says internet access is disabled: it must say the truth.
+            description = copy.deepcopy(type(self).__tool_description__)
+            if isinstance(description.get("description"), str):
+                description["description"] = description["description"].replace(_NO_NETWORK, _NETWORK)
         super().__init__(description, parser, enable)
         check_spec(type(self).__name__, isolation, disk_mb, read_only_paths)
         self._session_timeout = float(timeout)
@@ -295,6 +295,8 @@ class IPythonInterpreter(BaseAction):
             max_output_chars=_positive("max_output_chars", max_output_chars),
         )
         self._spec = SandboxSpec(isolation, bool(network), int(disk_mb), tuple(read_only_paths))
+        #: More configuration for the worker module (see subclasses).
+        self._worker_extra: dict[str, Any] = {}
         self._workers: dict[str, _Worker] = {}
         self._workers_lock = threading.Lock()
         self._finalizer = weakref.finalize(self, _stop_all, self._workers, self._workers_lock)
@@ -307,17 +309,36 @@ class IPythonInterpreter(BaseAction):
             command (:class:`str`): Python code
             timeout (:class:`Optional[int]`): Upper bound of waiting time for Python script execution.
         """  # noqa: E501 - Lagent's description, word for word
+        ok, text = self._run_cell(command, timeout, context)
+        if not ok:
+            raise ToolError(text)
+        return text
+
+    def _limit(self, timeout: Optional[float]) -> float:
+        """The seconds a call may run: the model's ``timeout`` may only lower the operator's."""
+        if timeout is None:
+            return self._session_timeout
+        if not float(timeout) > 0:
+            raise ToolError(f"timeout must be a positive number of seconds, got {timeout}")
+        return min(self._session_timeout, float(timeout))
+
+    def _run_cell(
+        self, code: str, timeout: Optional[float], context: Optional[ToolContext], grace: float = 0.0
+    ) -> tuple[bool, str]:
+        """Run ``code`` in the context's session: ``(ok, text)``.
+
+        The worker is told the limit; the parent waits ``grace`` seconds longer before it
+        restarts the session (a worker that stops the code itself keeps the session).
+
+        Raises:
+            ToolError: the session was restarted (timeout, crash, limit, abuse of the replies).
+        """
         session = context.session_id if context is not None else DEFAULT_SESSION
-        limit = self._session_timeout
-        if timeout is not None:
-            if not float(timeout) > 0:
-                raise ToolError(f"timeout must be a positive number of seconds, got {timeout}")
-            # The operator's limit wins: the model may only ask for less time.
-            limit = min(limit, float(timeout))
+        limit = self._limit(timeout)
         worker = self._worker(session)
         with worker.lock:
             try:
-                ok, text, restart = worker.execute(command, limit)
+                ok, text, restart = worker.execute(code, limit, grace)
             except TimeoutError:
                 self._restart(session, worker)
                 raise ToolError(
@@ -336,14 +357,14 @@ class IPythonInterpreter(BaseAction):
                         f"the code wrote {what} into the interpreter's reply channel; "
                         "the session was restarted and its state was lost"
                     ) from None
-                code = worker.exit_code()
-                if code is not None and code > 128 and self._spec.isolation == "sandbox":
-                    code = 128 - code  # bubblewrap exits with 128 + the signal that killed the worker
+                status = worker.exit_code()
+                if status is not None and status > 128 and self._spec.isolation == "sandbox":
+                    status = 128 - status  # bubblewrap exits with 128 + the signal that killed the worker
                 self._restart(session, worker)
-                how = f"exited with code {code}" if code is not None and code >= 0 else "crashed"
-                if code is not None and code < 0:
-                    how = f"was killed by signal {-code}"
-                    if -code == signal.SIGXCPU and self._limits.cpu_seconds is not None:
+                how = f"exited with code {status}" if status is not None and status >= 0 else "crashed"
+                if status is not None and status < 0:
+                    how = f"was killed by signal {-status}"
+                    if -status == signal.SIGXCPU and self._limits.cpu_seconds is not None:
                         how += f" (it used its CPU time limit of {self._limits.cpu_seconds} s)"
                 raise ToolError(
                     f"the Python process {how}; the session was restarted and its state was lost"
@@ -354,9 +375,7 @@ class IPythonInterpreter(BaseAction):
                     "\nthe processes the code started were stopped; "
                     "the session was restarted and its state was lost"
                 )
-        if not ok:
-            raise ToolError(text)
-        return text
+        return ok, text
 
     def reset(self, session_id: str = DEFAULT_SESSION) -> None:
         """Forget every name of session ``session_id`` (the same as :meth:`end_session`).
@@ -391,15 +410,22 @@ class IPythonInterpreter(BaseAction):
         with self._workers_lock:
             worker = self._workers.get(session)
             if worker is None:
-                worker = self._workers[session] = _Worker(session, self._limits, self._spec)
+                worker = self._workers[session] = _Worker(
+                    session, self._limits, self._spec, self._worker_module, self._worker_extra
+                )
             return worker
+
+    def _new_worker(self, session: str) -> _Worker:
+        return _Worker(session, self._limits, self._spec, self._worker_module, self._worker_extra)
 
     def _restart(self, session: str, old: _Worker) -> None:
         """Replace ``old`` (kill its group) with a fresh worker for ``session``."""
         old.stop()
         with self._workers_lock:
             if self._workers.get(session) is old:
-                self._workers[session] = _Worker(session, self._limits, self._spec)
+                self._workers[session] = _Worker(
+                    session, self._limits, self._spec, self._worker_module, self._worker_extra
+                )
 
 
 def _positive_or_none(name: str, value: Optional[int]) -> Optional[int]:

@@ -18,7 +18,7 @@ import ast
 import dataclasses
 import json
 import re
-from typing import TYPE_CHECKING, Any, Callable, Union
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Optional, Union
 
 from .._private.lenient_json import loads_lenient
 from .._private.text import as_text, close_matches, did_you_mean, fenced_blocks, preview
@@ -64,6 +64,7 @@ class _ApiArgs:
         "order",
         "required",
         "types",
+        "whole",
     )
 
     def __init__(
@@ -75,7 +76,10 @@ class _ApiArgs:
         types: tuple[str, ...],
         validators: dict[str, Validator],
         exact: dict[str, Any],
+        whole: Optional[Check] = None,
     ) -> None:
+        #: The check of the arguments together (a schema's top-level keywords), or ``None``.
+        self.whole = whole
         self.label = label
         self.order = order
         self.names = frozenset(order)
@@ -91,9 +95,9 @@ class _ApiArgs:
         self.exact = {name: exact.get(name, CHECK) if name in self.checks else ANY for name in order}
 
     @classmethod
-    def of(cls, label: str, spec: ApiSpec) -> _ApiArgs:
-        """The argument facts of the API ``spec`` describes, called ``label``."""
-        validators, exact = spec.checks
+    def of(cls, label: str, spec: ApiSpec, mode: str = "coerce") -> _ApiArgs:
+        """The argument facts of the API ``spec`` describes, called ``label``, in validation ``mode``."""
+        validators, exact, whole = spec.checks_in(mode)
         return cls(
             label,
             tuple(p.name for p in spec.params),
@@ -102,6 +106,7 @@ class _ApiArgs:
             tuple(p.type for p in spec.params),
             validators,
             exact,
+            whole,
         )
 
     def example_object(self) -> str:
@@ -156,22 +161,67 @@ class BaseParser:
         action: the action whose APIs this parser reads.
     """
 
-    #: How a model must pass arguments; inserted into each API description when non-empty.
+    #: How a model must pass arguments, in English; inserted into each API description
+    #: when non-empty (the text of the language chosen by :attr:`LANGUAGE`).
     PARAMETER_DESCRIPTION: str = ""
+    #: The same sentence per language code; ``"en"`` is :attr:`PARAMETER_DESCRIPTION`.
+    PARAMETER_DESCRIPTIONS: ClassVar[dict[str, str]] = {}
+    #: The language of the inserted sentence; see :meth:`in_language`.
+    LANGUAGE: ClassVar[str] = "en"
 
     def __init__(self, action: BaseAction) -> None:
-        from .base_action import api_specs
+        from .base_action import api_specs, validation_mode
 
         self.action = action
         toolkit = action.is_toolkit
         self._args: dict[str, _ApiArgs] = {
-            key: _ApiArgs.of(f"{action.name}.{key}" if toolkit else action.name, spec)
+            key: _ApiArgs.of(
+                f"{action.name}.{key}" if toolkit else action.name, spec, validation_mode(action, key)
+            )
             for key, spec in api_specs(action).items()
         }
         custom = type(self).parse_inputs is not BaseParser.parse_inputs
         self._readers: dict[str, Reader] = {
             key: self._delegate(key) if custom else self._compile(api) for key, api in self._args.items()
         }
+
+    @classmethod
+    def parameter_description(cls) -> str:
+        """The sentence inserted as ``parameter_description``, in :attr:`LANGUAGE`.
+
+        Raises:
+            ValueError: the parser has no sentence in that language.
+        """
+        if cls.LANGUAGE == "en":
+            return cls.PARAMETER_DESCRIPTION
+        try:
+            return cls.PARAMETER_DESCRIPTIONS[cls.LANGUAGE]
+        except KeyError:
+            raise ValueError(_no_language(cls, cls.LANGUAGE)) from None
+
+    @classmethod
+    def in_language(cls, language: str) -> type[BaseParser]:
+        """This parser with its ``parameter_description`` in ``language``.
+
+        ``"en"`` gives Lagent's English sentence (the default), ``"zh"`` the Chinese one
+        of Lagent's tutorial. The result is a subclass, made once per language, to pass
+        where a parser class goes: ``BaseAction(parser=JsonParser.in_language("zh"))``.
+
+        Raises:
+            ValueError: the parser has no sentence in ``language``; the message lists
+                the languages it has.
+        """
+        if language == cls.LANGUAGE:
+            return cls
+        if language != "en" and language not in cls.PARAMETER_DESCRIPTIONS:
+            raise ValueError(_no_language(cls, language))
+        key = (cls, language)
+        made = _LANGUAGE_VARIANTS.get(key)
+        if made is None:
+            made = type(cls.__name__, (cls,), {"LANGUAGE": language, "__module__": cls.__module__})
+            made.__qualname__ = f"{cls.__qualname__}.in_language({language!r})"
+            made = _LANGUAGE_VARIANTS.setdefault(key, made)
+        return made
 
     def _delegate(self, name: str) -> Reader:
         parse_inputs = self.parse_inputs
@@ -240,6 +290,15 @@ def render_outputs(outputs: Any) -> list[dict[str, Any]]:
     return [{"type": "text", "content": content}]
 
 
+#: Parser classes made by ``in_language``, so that each language is one class.
+_LANGUAGE_VARIANTS: dict[tuple[type[BaseParser], str], type[BaseParser]] = {}
+
+
+def _no_language(parser: type[BaseParser], language: str) -> str:
+    known = sorted({"en", *parser.PARAMETER_DESCRIPTIONS})
+    return f"{parser.__name__} has no parameter_description in {language!r}; languages: {known}"
+
+
 def _check(api: _ApiArgs, args: dict[str, Any]) -> Union[dict[str, Any], ParseError]:
     """Check names and types of every argument; return the coerced arguments.
 
@@ -270,9 +329,41 @@ def _check(api: _ApiArgs, args: dict[str, Any]) -> Union[dict[str, Any], ParseEr
             problems.append(f"{name!r} is required")
     if not args.keys() <= api.names:
         _extra_arguments(api, args, checked, problems)
+    if api.whole is not None and not problems:
+        result = api.whole(checked)
+        if type(result) is Refusal:
+            problems.append(result.describe("", checked))
+        else:
+            checked = result
     if problems:
         return ParseError(f"{api.label}: " + "; ".join(problems))
     return checked
+
+
+def _checked(api: _ApiArgs, args: dict[str, Any]) -> Union[dict[str, Any], ParseError]:
+    """Check the values of well-named arguments, in one pass; the coerced arguments.
+
+    Only values not of their parameter's exact class are checked, and the arguments
+    are copied only when a check changed a value. Anything refused (or a check that
+    fails) goes to :func:`_check`, which lists every problem.
+    """
+    exact, checks = api.exact, api.checks
+    changed = None
+    for key, value in args.items():
+        expected = exact.get(key, ANY)
+        if expected is ANY or type(value) is expected:
+            continue
+        try:
+            result = checks[key](value)
+        except Exception:  # noqa: BLE001 - reported by _check
+            return _check(api, args)
+        if type(result) is Refusal:
+            return _check(api, args)
+        if result is not value:
+            if changed is None:
+                changed = dict(args)
+            changed[key] = result
+    return args if changed is None else changed
 
 
 def _extra_arguments(
@@ -301,14 +392,21 @@ class JsonParser(BaseParser):
     position), a value that is not an object, unknown or missing arguments.
     """
 
+    # Lagent's sentences, byte for byte (unchanged from Lagent 0.2.0 to 0.5).
     PARAMETER_DESCRIPTION = (
-        "If you call this tool, you must pass arguments in JSON format {key: value}, "
-        "where key is the parameter name."
+        "If you call this tool, you must pass arguments in the JSON format {key: value}, "
+        "where the key is the parameter name."
     )
+    PARAMETER_DESCRIPTIONS: ClassVar[dict[str, str]] = {
+        # Fullwidth commas, as in the tutorial.
+        "zh": "如果调用该工具，你必须使用Json格式 {key: value} 传参，其中key为参数名称",  # noqa: RUF001
+    }
 
     def _compile(self, api: _ApiArgs) -> Reader:
         names, required, is_open = api.names, api.required, api.open
         exact, checked = api.exact, bool(api.checks)
+        # Arguments checked together (a schema's top-level keywords) always take _check.
+        fast = api.whole is None
 
         def read(inputs: Any) -> Union[dict[str, Any], ParseError]:
             if type(inputs) is str:
@@ -330,14 +428,14 @@ class JsonParser(BaseParser):
                     f"got {type(args).__name__} {preview(args)}"
                 )
             keys = args.keys()
-            if (is_open or keys <= names) and keys >= required:
+            if (is_open or keys <= names) and keys >= required and fast:
                 if not checked:
                     return args
                 # Values of their parameter's exact type need no check (inlined: every call).
                 for key, value in args.items():
                     expected = exact.get(key, ANY)
                     if type(value) is not expected and expected is not ANY:
-                        return _check(api, args)
+                        return _checked(api, args)
                 return args
             return _check(api, args)
 
@@ -367,13 +465,18 @@ class TupleParser(BaseParser):
     """
 
     PARAMETER_DESCRIPTION = (
-        "If you call this tool, you must pass arguments as a Python tuple (arg1, arg2, arg3), "
-        "with the arguments in the order of the parameters."
+        "If you call this tool, you must pass arguments in the tuple format "
+        "like (arg1, arg2, arg3), and the arguments are ordered."
     )
+    # Lagent's tutorial shows no Chinese tuple sentence; this one mirrors its JSON one.
+    PARAMETER_DESCRIPTIONS: ClassVar[dict[str, str]] = {
+        "zh": "如果调用该工具，你必须使用元组格式 (arg1, arg2, arg3) 传参，且参数有序",  # noqa: RUF001
+    }
 
     def _compile(self, api: _ApiArgs) -> Reader:
         order, required, exact = api.order, api.required, api.exact
         size = len(order)
+        fast = api.whole is None
 
         def read(inputs: Any) -> Union[dict[str, Any], ParseError]:
             if type(inputs) is str:
@@ -404,11 +507,13 @@ class TupleParser(BaseParser):
                         + f"; write {api.example_tuple()}"
                     )
             args = dict(zip(order, values))
+            if not fast:
+                return _check(api, args)
             # Values of their parameter's exact type need no check (inlined: every call).
             for key, value in args.items():
                 expected = exact[key]
                 if type(value) is not expected and expected is not ANY:
-                    return _check(api, args)
+                    return _checked(api, args)
             return args
 
         return read

@@ -46,6 +46,9 @@ __all__ = ["PythonInterpreter"]
 #: decides the sandbox itself is stuck.
 _GRACE = 2.0
 
+#: Bytes a new pipe holds without a reader (Linux's default; a smaller write never blocks).
+_PIPE_BUFFER = 65536
+
 #: Seconds a new sandbox may take to report that its zygote is ready.
 _START_TIMEOUT = 30.0
 
@@ -102,13 +105,19 @@ class _Worker:
             return {"ok": False, "kind": "worker"}
         os.close(job_r)
         os.close(reply_w)
-        try:
-            writer = threading.Thread(target=_write_and_close, args=(job_w, json.dumps(job).encode()))
+        data = json.dumps(job).encode()
+        writer = None
+        if len(data) <= _PIPE_BUFFER:
+            _write_and_close(job_w, data)  # fits in the empty pipe: cannot block
+        else:
+            writer = threading.Thread(target=_write_and_close, args=(job_w, data))
             writer.start()
+        try:
             raw, over = _read_capped(reply_r, deadline, cap)
         finally:
             os.close(reply_r)
-        writer.join()
+        if writer is not None:
+            writer.join()
         done = self.message(deadline)
         if done is None:
             return {"ok": False, "kind": "timeout" if time.monotonic() >= deadline else "worker"}

@@ -13,8 +13,7 @@ from __future__ import annotations
 import inspect
 import math
 from collections.abc import Generator
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Awaitable, Callable, Optional, Union
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, NamedTuple, Optional, Union
 
 from .._private.log import logger
 from .._private.text import preview
@@ -25,22 +24,28 @@ if TYPE_CHECKING:
     from .._private.daemon_pool import DaemonThreadPool
     from ..context import ToolContext
 
-__all__ = ["Outcome", "RunRequest", "call_core", "drive_async", "drive_sync", "run_async", "run_blocking"]
+__all__ = [
+    "NO_HOOKS",
+    "HookMethods",
+    "Outcome",
+    "RunRequest",
+    "call_core",
+    "drive_async",
+    "drive_sync",
+    "run_async",
+    "run_blocking",
+]
 
 #: What one attempt ended with: ``(output, None)`` or ``(None, the exception)``.
 Outcome = tuple[Any, Optional[BaseException]]
 
 
-@dataclass
-class _Hook:
-    """Request: run one hook method; answered with its result (``None`` if it failed)."""
-
-    method: Callable[..., Any]
-    args: tuple[Any, ...]
+#: Request: run one hook method, ``(method, arguments)``; answered with its result
+#: (``None`` if it failed). Requests are plain tuples and floats: the hook path is hot.
+_Hook = tuple[Callable[..., Any], tuple[Any, ...]]
 
 
-@dataclass
-class RunRequest:
+class RunRequest(NamedTuple):
     """Request: run the tool once within the route's timeout; answered with an :data:`Outcome`."""
 
     route: Route
@@ -48,12 +53,8 @@ class RunRequest:
     context: Optional[ToolContext]
 
 
-@dataclass
-class _Sleep:
-    """Request: wait before the next attempt."""
-
-    seconds: float
-
+#: Request: wait this many seconds before the next attempt.
+_Sleep = float
 
 Request = Union[_Hook, RunRequest, _Sleep]
 Core = Generator[Request, Any, ActionReturn]
@@ -63,8 +64,25 @@ RunElsewhere = Callable[[RunRequest], Awaitable[Outcome]]
 _FAILED = (ActionStatusCode.API_ERROR, ActionStatusCode.HTTP_ERROR, ActionStatusCode.TIMEOUT)
 
 
+class HookMethods(NamedTuple):
+    """The hook methods to run around a call, in registration order (resolved once)."""
+
+    before: tuple[Callable[..., Any], ...] = ()
+    after: tuple[Callable[..., Any], ...] = ()
+
+    @classmethod
+    def of(cls, hooks: tuple[Any, ...]) -> HookMethods:
+        """The ``before_action`` and ``after_action`` methods of ``hooks``."""
+        before = (getattr(h, "before_action", None) for h in hooks)
+        after = (getattr(h, "after_action", None) for h in hooks)
+        return cls(tuple(m for m in before if m is not None), tuple(m for m in after if m is not None))
+
+
+NO_HOOKS = HookMethods()
+
+
 def call_core(
-    route: Route, command: Any, context: Optional[ToolContext] = None, hooks: tuple[Any, ...] = ()
+    route: Route, command: Any, context: Optional[ToolContext] = None, hooks: HookMethods = NO_HOOKS
 ) -> Core:
     """The policy logic of one call, as a generator of requests (see the module docstring).
 
@@ -72,31 +90,30 @@ def call_core(
         route: the resolved route (its timeout, retry, breaker, formatter and cap apply).
         command: the model's raw arguments.
         context: the call's context, for APIs that take one.
-        hooks: the hooks to run, in order (a snapshot).
+        hooks: the hook methods to run.
     """
     parsed = read(route, command)
     if isinstance(parsed, ActionReturn):
         ret = parsed
     else:
-        ret = yield from _guarded_call(route, parsed, context, hooks)
-    for hook in hooks:
-        after = getattr(hook, "after_action", None)
-        if after is not None:
-            replacement = yield _Hook(after, (route.label, ret, context))
-            if isinstance(replacement, ActionReturn):
-                ret = adopt(route, replacement)
+        ret = yield from _guarded_call(route, parsed, context, hooks.before)
+    for after in hooks.after:
+        replacement = yield after, (route.label, ret, context)
+        if isinstance(replacement, ActionReturn):
+            ret = adopt(route, replacement)
     return ret
 
 
 def _guarded_call(
-    route: Route, args: dict[str, Any], context: Optional[ToolContext], hooks: tuple[Any, ...]
+    route: Route,
+    args: dict[str, Any],
+    context: Optional[ToolContext],
+    befores: tuple[Callable[..., Any], ...],
 ) -> Core:
-    for hook in hooks:
-        before = getattr(hook, "before_action", None)
-        if before is not None:
-            answer = yield _Hook(before, (route.label, args, context))
-            if isinstance(answer, ActionReturn):
-                return adopt(route, answer)
+    for before in befores:
+        answer = yield before, (route.label, args, context)
+        if isinstance(answer, ActionReturn):
+            return adopt(route, answer)
     breaker = route.breaker.get() if route.breaker is not None else None
     if breaker is not None:
         wait = _policy(breaker.before_call, None)
@@ -116,7 +133,7 @@ def _guarded_call(
         state = _state_of(outputs, error)
         if not _policy(retry.should_retry, False, error, state, attempt):
             break
-        yield _Sleep(_policy(retry.delay, 0.0, attempt, route.random or _random))
+        yield float(_policy(retry.delay, 0.0, attempt, route.random or _random))
     ret = record(route, args, outputs, error, attempt)
     if breaker is not None:
         _policy(breaker.record_failure if ret.state in _FAILED else breaker.record_success, None)
@@ -173,23 +190,24 @@ async def _within(coro: Any, route: Route) -> Any:
         raise abandoned(route) from None
 
 
-def _hook_result(request: _Hook) -> Any:
+def _hook_result(request: tuple[Any, ...]) -> Any:
+    method, args = request
     try:
-        answer = request.method(*request.args)
-        if inspect.isawaitable(answer):
+        answer = method(*args)
+        if answer is not None and inspect.isawaitable(answer):
             answer = run_coroutine(answer)  # type: ignore[arg-type]
         return answer
     except Exception:  # noqa: BLE001 - a faulty hook is reported, never propagated
-        logger().warning("hook %s failed", preview(request.method), exc_info=True)
+        logger().warning("hook %s failed", preview(method), exc_info=True)
         return None
 
 
 def drive_sync(
     core: Core,
-    pool: Optional[DaemonThreadPool] = None,
+    pool: Optional[Callable[[], DaemonThreadPool]] = None,
     sleep: Optional[Callable[[float], Any]] = None,
 ) -> ActionReturn:
-    """Answer ``core``'s requests with plain calls; a timeout needs ``pool``.
+    """Answer ``core``'s requests with plain calls; a timeout needs a ``pool`` (a getter).
 
     A sync tool that times out cannot be stopped: its thread runs on, but nobody waits
     for it any more (the pool replaces it).
@@ -198,9 +216,7 @@ def drive_sync(
     try:
         while True:
             request = core.send(answer)
-            if isinstance(request, _Hook):
-                answer = _hook_result(request)
-            elif isinstance(request, RunRequest):
+            if type(request) is RunRequest:
                 route = request.route
                 if route.timeout is None or pool is None or route.is_async:
                     # Async APIs enforce their timeout on their own loop (and get cancelled).
@@ -208,15 +224,18 @@ def drive_sync(
                 else:
                     import concurrent.futures
 
-                    future = pool.submit(run_blocking, request)
+                    threads = pool()
+                    future = threads.submit(run_blocking, request)
                     try:
                         answer = future.result(timeout=route.timeout)
                     except concurrent.futures.TimeoutError:
-                        pool.abandon(future)
+                        threads.abandon(future)
                         answer = None, abandoned(route)
-            else:
-                _policy(sleep or _sleep, None, request.seconds)
+            elif isinstance(request, float):
+                _policy(sleep or _sleep, None, request)
                 answer = None
+            else:
+                answer = _hook_result(request)
     except StopIteration as stop:
         result: ActionReturn = stop.value
         return result
@@ -255,14 +274,15 @@ async def run_async(run: RunRequest, pool: DaemonThreadPool) -> Outcome:
     return outcome
 
 
-async def _hook_result_async(request: _Hook) -> Any:
+async def _hook_result_async(request: tuple[Any, ...]) -> Any:
+    method, args = request
     try:
-        answer = request.method(*request.args)
-        if inspect.isawaitable(answer):
+        answer = method(*args)
+        if answer is not None and inspect.isawaitable(answer):
             answer = await answer
         return answer
     except Exception:  # noqa: BLE001 - a faulty hook is reported, never propagated
-        logger().warning("hook %s failed", preview(request.method), exc_info=True)
+        logger().warning("hook %s failed", preview(method), exc_info=True)
         return None
 
 
@@ -284,24 +304,24 @@ async def drive_async(
     try:
         while True:
             request = core.send(answer)
-            if isinstance(request, _Hook):
-                answer = await _hook_result_async(request)
-            elif run is not None and isinstance(request, RunRequest):
-                answer = await run(request)
-            elif isinstance(request, RunRequest):
-                timeout = request.route.timeout
+            if type(request) is RunRequest:
+                if run is not None:
+                    answer = await run(request)
+                else:
+                    try:
+                        answer = await asyncio.wait_for(run_async(request, pool), request.route.timeout)
+                    except asyncio.TimeoutError:
+                        answer = None, abandoned(request.route)
+            elif isinstance(request, float):
                 try:
-                    answer = await asyncio.wait_for(run_async(request, pool), timeout)
-                except asyncio.TimeoutError:
-                    answer = None, abandoned(request.route)
-            else:
-                try:
-                    pause = (sleep or asyncio.sleep)(request.seconds)
+                    pause = (sleep or asyncio.sleep)(request)
                     if inspect.isawaitable(pause):
                         await pause
                 except Exception:  # noqa: BLE001 - a misbehaving sleep must not end the call
                     logger().warning("sleep between attempts failed", exc_info=True)
                 answer = None
+            else:
+                answer = await _hook_result_async(request)
     except StopIteration as stop:
         result: ActionReturn = stop.value
         return result

@@ -14,39 +14,24 @@ import inspect
 from collections.abc import Mapping
 from typing import Any, Callable, Optional
 
+from .._private import families as fam
 from .._private.describe import ApiSpec, Param, copy_description
+from .._private.families import accept
 from .._private.schema_validation import TYPE_WORDS, SchemaCompiler, canonical_types, resolve_ref
 from .._private.text import preview
-from .._private.types import ARRAY, BOOLEAN, FLOAT, NUMBER, OBJECT, STRING
+from .._private.types import STRING
+from .._private.validation import validator_of
 from ..exceptions import ToolDefinitionError
 from .base_action import BaseAction
 from .parser import BaseParser, JsonParser
 
 __all__ = ["SchemaTool", "schema_spec", "tool_from_schema"]
 
-#: Lagent type name of each canonical JSON Schema type.
-LAGENT_TYPES: dict[str, str] = {
-    "string": STRING,
-    "integer": NUMBER,
-    "number": FLOAT,
-    "boolean": BOOLEAN,
-    "array": ARRAY,
-    "object": OBJECT,
-    "any": STRING,
-}
-
-#: Lagent type name of enum/const values, by their exact class.
-_VALUE_TYPES: dict[type, str] = {
-    str: STRING,
-    bool: BOOLEAN,
-    int: NUMBER,
-    float: FLOAT,
-    list: ARRAY,
-    dict: OBJECT,
-}
+#: Lagent type name of each canonical JSON Schema type (a view of the family table).
+LAGENT_TYPES: dict[str, str] = {f.json: f.lagent for f in fam.FAMILIES}
 
 #: The one Python class of a parameter whose schema is a bare primitive ``type``.
-_EXACT: dict[str, type] = {"string": str, "integer": int, "number": float, "boolean": bool}
+_EXACT: dict[str, type] = {f.json: f.exact for f in fam.FAMILIES if f.exact is not None}
 
 #: Keys that describe a schema without constraining it.
 _ANNOTATIONS = frozenset({"description", "title", "examples", "format", "default", "$comment"})
@@ -84,7 +69,7 @@ def _lagent_type(schema: Any, root: Mapping[str, Any], depth: int = 0) -> str:
         if "const" in schema:
             values = [schema["const"]]
         if values:
-            names = {_VALUE_TYPES.get(type(v), STRING) for v in values if v is not None}
+            names = {fam.family_of_class(type(v)).lagent for v in values if v is not None}
         for key in ("anyOf", "oneOf"):
             members: list[Any] = schema[key] if isinstance(schema.get(key), list) else []
             plain = [m for m in members if not (isinstance(m, Mapping) and m.get("type") == "null")]
@@ -140,7 +125,9 @@ def normalize_schema(schema: Any) -> Any:
     return out
 
 
-def _handler_problems(handler: Any, props: Mapping[str, Any], required: list[str], open_: bool) -> list[str]:
+def _handler_problems(
+    handler: Any, props: Mapping[str, Any], required: list[str], open_: bool, any_extra: bool
+) -> list[str]:
     """What keeps ``handler(**arguments)`` from working for every valid call."""
     if handler is None or not callable(handler):
         return [f"the handler must be a function, got {type(handler).__name__} {preview(handler)}"]
@@ -156,7 +143,13 @@ def _handler_problems(handler: Any, props: Mapping[str, Any], required: list[str
     if missing and not takes_any:
         problems.append(f"the handler has no parameter for the properties {missing}; add them or **kwargs")
     if open_ and not takes_any:
-        problems.append("'additionalProperties' is true but the handler takes no **kwargs")
+        if any_extra:
+            problems.append("'additionalProperties' is true but the handler takes no **kwargs")
+        else:
+            problems.append(
+                "'additionalProperties' or 'patternProperties' let more arguments through "
+                "but the handler takes no **kwargs"
+            )
     for name, param in params.items():
         if param.default is not param.empty or param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
             continue
@@ -234,20 +227,24 @@ def schema_spec(schema: Mapping[str, Any], handler: Callable[..., Any]) -> ApiSp
         problems.append(f"parameters: 'properties' must map names to schemas, got {preview(props)}")
         props = {}
     checks = {key: compiler.compile(s, f"parameters.properties.{key}") for key, s in props.items()}
-    required = compiler.required(params, props, "parameters")
+    required = compiler.required(params, props, "parameters", top=True)
+    if "properties" not in params:
+        # BFCL: required names without properties are parameters of any type.
+        props = {key: {} for key in required}
+        checks = {key: accept for key in required}
+    whole = compiler.compile(params, "parameters", top=True)
     compiler.compile_definitions()
     extra = params.get("additionalProperties", False)
-    if not isinstance(extra, bool):
-        problems.append("parameters: 'additionalProperties' must be true or false at the top level")
-    problems += compiler.problems + _handler_problems(handler, props, required, extra is True)
+    open_ = extra is not False or bool(params.get("patternProperties"))
+    problems += compiler.problems + _handler_problems(handler, props, required, open_, extra is True)
     if problems:
         raise ToolDefinitionError(name if isinstance(name, str) and name else "tool_from_schema", problems)
     normal = normalize_schema(params)
     exported: dict[str, Any] = {
         "type": "object",
-        "properties": normal.pop("properties", {}),
+        "properties": normal.pop("properties", None) or {key: {} for key in props},
         "required": list(required),
-        "additionalProperties": extra,
+        "additionalProperties": normal.pop("additionalProperties", False),
     }
     exported.update((k, v) for k, v in normal.items() if k not in exported)
     described = []
@@ -261,7 +258,7 @@ def schema_spec(schema: Mapping[str, Any], handler: Callable[..., Any]) -> ApiSp
                 entry["description"],
                 key in required,
                 enum=None if enum is None else tuple(enum),
-                check=checks[key],
+                check=validator_of(checks[key]),
                 exact=_is_plain(prop),
             )
         )
@@ -271,9 +268,10 @@ def schema_spec(schema: Mapping[str, Any], handler: Callable[..., Any]) -> ApiSp
         str(function.get("description") or params.get("description") or ""),
         tuple(described),
         func=run,
-        accepts_any_kwargs=extra is True,
+        accepts_any_kwargs=open_,
         is_async=inspect.iscoroutinefunction(run),
         schema=exported,
+        whole=None if whole is accept else whole,
     )
 
 
@@ -289,6 +287,7 @@ class SchemaTool(BaseAction, register=False):
             async. Defaults of optional parameters are the handler's own.
         parser: the parser that reads a model's arguments.
         enable: whether the executor offers and runs this tool.
+        validation: how arguments are checked (``"coerce"``, ``"strict"``, ``"off"``).
 
     Raises:
         ToolDefinitionError: listing every reason the schema or handler cannot be honoured.
@@ -300,10 +299,11 @@ class SchemaTool(BaseAction, register=False):
         handler: Callable[..., Any],
         parser: type[BaseParser] = JsonParser,
         enable: bool = True,
+        validation: Optional[str] = None,
     ) -> None:
         spec = schema_spec(schema, handler)
         self.__tool_handler__: Callable[..., Any] = handler
-        super().__init__(parser=parser, enable=enable, apis=spec)
+        super().__init__(parser=parser, enable=enable, apis=spec, validation=validation)
 
     @property
     def handler(self) -> Callable[..., Any]:

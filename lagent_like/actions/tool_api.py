@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any, Callable, Optional, TypeVar, overload
 
 from .._private.describe import DEFAULT_OPTIONS, ApiSpec, DescribeOptions, build_api_spec
+from .._private.families import check_mode
 from ..exceptions import ToolDefinitionError
 
 __all__ = ["api_spec_of", "tool_api"]
@@ -35,6 +36,7 @@ def tool_api(
     returns_named_value: bool = False,
     include_arguments: Optional[list[str]] = None,
     exclude_arguments: Optional[list[str]] = None,
+    validation: Optional[str] = None,
     title: Optional[str] = None,
     annotations: Optional[Mapping[str, bool]] = None,
 ) -> Callable[[F], F]: ...
@@ -48,6 +50,7 @@ def tool_api(
     returns_named_value: bool = False,
     include_arguments: Optional[list[str]] = None,
     exclude_arguments: Optional[list[str]] = None,
+    validation: Optional[str] = None,
     title: Optional[str] = None,
     annotations: Optional[Mapping[str, bool]] = None,
 ) -> Any:
@@ -64,6 +67,8 @@ def tool_api(
             ``name (type): description`` items into ``return_data``.
         include_arguments: describe only these parameters.
         exclude_arguments: describe all parameters but these.
+        validation: how this API's arguments are checked: ``"coerce"``, ``"strict"`` or
+            ``"off"``; overrides the tool's and the executor's setting.
         title: a display name for MCP hosts (``title`` of the MCP tool definition).
         annotations: MCP hints, e.g. ``{"readOnlyHint": True}`` (``readOnlyHint``,
             ``destructiveHint``, ``idempotentHint``, ``openWorldHint``).
@@ -75,8 +80,10 @@ def tool_api(
         ToolDefinitionError: the function cannot be described; the message names it
             and lists every problem.
     """
-    named = name is not None or explode_return or returns_named_value
+    named = name is not None or explode_return or returns_named_value or validation is not None
     mcp = title is not None or annotations is not None
+    if validation is not None:
+        check_mode(validation, "tool_api")
     if not named and not mcp and include_arguments is None and exclude_arguments is None:
         options = DEFAULT_OPTIONS  # bare @tool_api, the common case
     else:
@@ -86,6 +93,7 @@ def tool_api(
             returns_named_value=returns_named_value,
             include_arguments=_names(include_arguments),
             exclude_arguments=_names(exclude_arguments),
+            validation=validation,
             title=title,
             annotations=dict(annotations) if isinstance(annotations, Mapping) else annotations,
         )

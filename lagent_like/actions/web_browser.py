@@ -8,7 +8,10 @@ backend: anything with ``search(query) -> [(url, snippet, title), ...]``; shippe
 session (timeout, size cap) and turned into readable text with the standard library's
 ``html.parser``. A URL comes from a model, so by default pages on loopback, private and
 link-local addresses are refused (an agent must not become a way into the operator's
-network); ``allow_private_hosts=True`` lifts that (tests, intranets).
+network); ``allow_private_hosts=True`` lifts that (tests, intranets). Every redirect is
+checked the same way. The check resolves a name before the request does: a DNS answer
+that changes in between (rebinding) is not caught, which only a network-level egress
+policy can stop.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from typing import Any, Optional, Protocol, Union
 from urllib.parse import urlsplit
 
 from .._private.async_twin import async_twin
-from .._private.http import http_request, read_key
+from .._private.http import display_url, http_request, read_key
 from ..exceptions import ToolError
 from .base_action import BaseAction, tool_api
 from .parser import BaseParser, JsonParser
@@ -222,6 +225,16 @@ def _is_public(host: str) -> bool:
     return True
 
 
+def _refuse_private_redirect(url: str) -> None:
+    import requests
+
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname or not _is_public(parts.hostname):
+        raise requests.exceptions.InvalidURL(
+            f"a redirect to {display_url(url)} (private or local); not followed"
+        )
+
+
 class WebBrowser(BaseAction):
     """Wrapper around the Web Browser Tool.
 
@@ -272,7 +285,14 @@ class WebBrowser(BaseAction):
             raise ToolError(f"{self.name}: only http:// and https:// URLs can be opened, got {url!r}")
         if not self.allow_private_hosts and not _is_public(parts.hostname):
             raise ToolError(f"{self.name}: {parts.hostname} is a private or local address; not opened")
-        reply = http_request(self.name, "GET", url, timeout=self.timeout)
+        reply = http_request(
+            self.name,
+            "GET",
+            url,
+            timeout=self.timeout,
+            # A public page may redirect to a private one: each hop is checked too.
+            check_redirect=None if self.allow_private_hosts else _refuse_private_redirect,
+        )
         kind = reply.headers.get("Content-Type", "text/html").split(";")[0].strip().lower()
         if kind in ("text/html", "application/xhtml+xml"):
             return page_text(reply.text)

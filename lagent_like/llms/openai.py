@@ -130,6 +130,11 @@ class OpenAIChat:
             :func:`random.random`. ``lambda: 0.0`` gives the pauses without jitter.
         headers: extra request headers, e.g. ``{'api-key': ...}`` for servers that want
             another header than ``Authorization``; they override the client's own.
+        retry: a :class:`~lagent_like.RetryPolicy` to back off with instead of
+            ``max_retries``, ``backoff`` and ``max_delay`` (which then mirror it), e.g.
+            the one an executor retries tools with. Its ``jitter`` only ever shortens a
+            pause here (by up to that fraction); its ``retry_on`` is not used: the
+            client retries what the HTTP failure ladder calls transient.
 
     Raises:
         ValueError: an argument is out of range or of the wrong kind; the message names it.
@@ -163,6 +168,7 @@ class OpenAIChat:
         sleep: Optional[Callable[[float], None]] = None,
         random: Optional[Callable[[], float]] = None,
         headers: Optional[Mapping[str, str]] = None,
+        retry: Optional[RetryPolicy] = None,
     ) -> None:
         check_arguments(
             "OpenAIChat",
@@ -173,6 +179,7 @@ class OpenAIChat:
                 ("max_retries", max_retries, is_count, "an int >= 0"),
                 ("backoff", backoff, is_duration, "a finite number >= 0"),
                 ("max_delay", max_delay, is_duration, "a finite number >= 0"),
+                ("retry", retry, lambda v: v is None or isinstance(v, RetryPolicy), "a RetryPolicy or None"),
             ],
         )
         self.model = model
@@ -195,6 +202,11 @@ class OpenAIChat:
         self._session_lock = threading.Lock()
         self._sleep = sleep if sleep is not None else time.sleep
         self._random = random if random is not None else _random.random
+        self._retry = retry
+        if retry is not None:
+            self.max_retries = retry.max_attempts - 1
+            self.backoff = retry.base_delay
+            self.max_delay = retry.max_delay
 
     @property
     def _secrets(self) -> list[str]:
@@ -344,9 +356,12 @@ class OpenAIChat:
     def retry_policy(self) -> RetryPolicy:
         """The back-off, the executor's :class:`~lagent_like.policies.RetryPolicy`.
 
-        ``max_retries + 1`` attempts, pauses from :attr:`backoff` doubling up to
-        :attr:`max_delay` (read now: the attributes may change).
+        The ``retry`` given, else ``max_retries + 1`` attempts with pauses from
+        :attr:`backoff` doubling up to :attr:`max_delay` (read now: the attributes may
+        change).
         """
+        if self._retry is not None:
+            return self._retry
         return RetryPolicy(
             max_attempts=self.max_retries + 1,
             base_delay=self.backoff,

@@ -21,4 +21,11 @@ from .catalogue import build_catalogue, runs_code
 from .server import InspectorServer, inspect
 from .state import InspectorError, InspectorState
 
-__all__ = ["InspectorError", "InspectorServer", "InspectorState", "build_catalogue", "inspect", "runs_code"]
+__all__ = [
+    "InspectorError",
+    "InspectorServer",
+    "InspectorState",
+    "build_catalogue",
+    "inspect",
+    "runs_code",
+]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hmac
 import json
+import secrets
 from importlib import resources
 from typing import Any, Callable
 
@@ -28,7 +29,7 @@ from .state import InspectorError, InspectorState, code_names
 __all__ = ["LOOPBACK_HOSTS", "MAX_BODY_BYTES", "build_app"]
 
 #: Host header values the server answers: a page must have been opened on loopback.
-LOOPBACK_HOSTS = ["127.0.0.1", "localhost", "[::1]"]
+LOOPBACK_HOSTS = ["127.0.0.1", "localhost"]
 #: The largest request body read (a trace upload or a call's arguments).
 MAX_BODY_BYTES = 20_000_000
 
@@ -42,6 +43,22 @@ def _asset(name: str) -> str:
 def _script_json(value: Any) -> str:
     # Inside <script>, '<' must not start '</script>' or '<!--': escape it in JSON.
     return json.dumps(value, ensure_ascii=False, default=str).replace("<", "\\u003c")
+
+
+def _page_headers(nonce: str) -> dict[str, str]:
+    # Only this page's own script runs, it talks only to this server, and no other
+    # site may frame it: text from tools that slipped into the page would stay inert.
+    policy = (
+        f"default-src 'none'; script-src 'nonce-{nonce}'; style-src 'unsafe-inline'; "
+        "img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; "
+        "form-action 'none'"
+    )
+    return {
+        "Content-Security-Policy": policy,
+        "Cache-Control": "no-store",
+        "Referrer-Policy": "no-referrer",
+        "X-Content-Type-Options": "nosniff",
+    }
 
 
 def _error(status: int, message: str) -> JSONResponse:
@@ -112,10 +129,14 @@ def build_app(state: InspectorState, token: str, title: str = "lagent-like inspe
 
     async def page(request: Request) -> Response:
         catalogue = await run_in_threadpool(state.index_json)
-        html = template.replace("__SETTINGS__", _script_json(settings)).replace(
-            "__CATALOGUE__", catalogue.replace("<", "\\u003c")
+        nonce = secrets.token_urlsafe(16)
+        # The catalogue goes in last: tool text can never become a marker replaced later.
+        html = (
+            template.replace("__NONCE__", nonce)
+            .replace("__SETTINGS__", _script_json(settings))
+            .replace("__CATALOGUE__", catalogue.replace("<", "\\u003c"))
         )
-        return HTMLResponse(html, headers={"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"})
+        return HTMLResponse(html, headers=_page_headers(nonce))
 
     async def tools(request: Request) -> Response:
         if request.query_params.get("refresh") == "1":

@@ -1,0 +1,1 @@
+"""The Lagent compatibility suite's toolkits and cases, shared with the fixture recorder."""
