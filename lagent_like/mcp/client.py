@@ -308,8 +308,12 @@ class MCPToolkit(BaseAction, register=False):
                 f"the MCP server {self._target} did not list its tools: {reason(exc)}"
             ) from exc
         if self._built and definitions(tools) != definitions(self._listing):
+            try:
+                self._build(tools, self.enable)
+            except ToolDefinitionError as exc:  # the old APIs stay: they still describe most tools
+                logger().warning("MCP toolkit %s: the new tool list cannot be used: %s", self.name, exc)
+                return
             self._listing = tools
-            self._build(tools, self.enable)
             for listener in list(self._listeners):
                 try:
                     listener()
