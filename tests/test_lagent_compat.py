@@ -139,21 +139,26 @@ def test_the_suite_covers_successes_and_failures(recorded: dict[str, Any]) -> No
     assert (len(calls), states) == (25, [-1002, -1001, 0])
 
 
-def test_error_formatter_gives_lagents_message_for_a_failing_tool(recorded: dict[str, Any]) -> None:
-    # docs/compatibility.rst: a tool's exception reported as str(exc), as Lagent does.
+def test_validation_off_and_error_formatter_give_lagents_records(recorded: dict[str, Any]) -> None:
+    # docs/compatibility.rst: names-only checks and str(exc) messages, as Lagent.
     from compat.lagent_style import build
 
     classes = build(
         lagent_like.BaseAction, lagent_like.tool_api, lagent_like.ActionReturn, {"register": False}
     )
     executor = ActionExecutor(
-        [classes["CityInfo"](), classes["Arithmetic"]()], error_formatter=lambda exc, ret: str(exc)
+        [classes["CityInfo"](), classes["Arithmetic"]()],
+        validation="off",
+        error_formatter=lambda exc, ret: str(exc),
     )
-    for call_id, name, command in [
+    calls = [
         ("tool-raises", "CityInfo.checked", '{"city": "Lyon", "strict": true}'),
+        ("tool-raises-type-error", "Arithmetic.add", '{"a": 1, "b": "x"}'),
         ("division-by-zero", "Arithmetic.divide", '{"a": 1.5, "b": 0.0}'),
-    ]:
-        assert record(executor(name, command)) == recorded["executors"]["json"]["calls"][call_id]
+        ("toolkit-int", "Arithmetic.add", '{"a": 1, "b": 2}'),
+    ]
+    for call_id, name, command in calls:
+        assert record(executor(name, command)) == recorded["executors"]["json"]["calls"][call_id], call_id
 
 
 @pytest.mark.skipif(

@@ -29,6 +29,7 @@ from mcp.server.stdio import stdio_server  # noqa: E402
 from mcp.shared.exceptions import MCPError  # noqa: E402
 
 from .. import __version__  # noqa: E402
+from .._private.executor_messages import mark_native  # noqa: E402
 from .._private.text import preview  # noqa: E402
 from ..actions.async_executor import AsyncActionExecutor  # noqa: E402
 from ..exceptions import ToolNotFoundError  # noqa: E402
@@ -180,6 +181,7 @@ async def _run_call(
     call_id: Optional[str],
 ) -> ActionReturn:
     """Run one call through the executor without blocking the event loop."""
+    mark_native()  # this task serves a client that sees the aliases: messages name them
     if isinstance(executor, AsyncActionExecutor):
         return await executor(name, arguments, session_id, call_id)
     # A sync executor blocks while its tool runs: give it a worker thread.
