@@ -4,7 +4,8 @@ Run ``python examples/mcp_roundtrip.py`` (needs ``pip install 'lagent-like[mcp]'
 The script plays both sides. Started with ``--serve`` it is an MCP server offering the
 ``Units`` toolkit over stdio, as MCP hosts launch servers. Started plainly, it launches
 itself with ``--serve`` through :class:`~lagent_like.mcp.MCPToolkit`, shows the tools
-as a model would see them, and runs three calls: a good one, one the local schema
+as a model would see them and the MCP metadata kept with them (a title and
+read-only hints declared with ``@tool_api``), and runs three calls: a good one, one the local schema
 check refuses before anything is sent, and one the remote tool rejects.
 """
 
@@ -15,7 +16,7 @@ import sys
 from pathlib import Path
 from typing import Literal
 
-from lagent_like import ActionExecutor, BaseAction, ToolError, tool_api
+from lagent_like import ActionExecutor, ActionStatusCode, BaseAction, ToolError, tool_api
 
 _FACTORS = {"m": 1.0, "km": 1000.0, "mi": 1609.344, "ft": 0.3048}
 
@@ -23,7 +24,7 @@ _FACTORS = {"m": 1.0, "km": 1000.0, "mi": 1609.344, "ft": 0.3048}
 class Units(BaseAction):
     """Unit conversions."""
 
-    @tool_api
+    @tool_api(title="Length converter", annotations={"readOnlyHint": True, "idempotentHint": True})
     def length(
         self, value: float, source: Literal["m", "km", "mi", "ft"], target: Literal["m", "km", "mi", "ft"]
     ) -> str:
@@ -66,6 +67,9 @@ def main() -> None:
             function = tool["function"]
             print(f"  {function['name']}: {function['description']}")
             print(f"    parameters: {json.dumps(function['parameters'])}")
+        print("\nMCP metadata the toolkit keeps (served again as it came):")
+        for name in remote.tool_names:
+            print(f"  {name}: {json.dumps(remote.mcp_extras(name))}")
         calls = [
             ("Remote.Units__length", '{"value": 5, "source": "km", "target": "mi"}'),
             ("Remote.Units__length", '{"value": 5, "source": "km", "target": "parsec"}'),
@@ -73,7 +77,8 @@ def main() -> None:
         ]
         for name, arguments in calls:
             ret = executor(name, arguments)
-            print(f"\n{name} {arguments}\n  state: {ret.state.name}\n  observation: {ret.format_result()}")
+            state = ActionStatusCode(ret.state).name
+            print(f"\n{name} {arguments}\n  state: {state}\n  observation: {ret.format_result()}")
 
 
 def _require_extra() -> None:

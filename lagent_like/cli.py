@@ -104,11 +104,12 @@ def _construct_named(name: str, cls: type) -> Any:
 _INTERNAL_TOOLS = frozenset({"BaseAction", "InvalidAction", "NoAction", "FinishAction"})
 
 
-def select_tools(names: Optional[str]) -> list[Any]:
+def select_tools(names: Optional[str], skip: Optional[Callable[[type], bool]] = None) -> list[Any]:
     """Instances of the tools named in ``names`` (comma-separated), in that order.
 
-    Without names: every registered tool but the internal ones that can be built
-    without arguments, in registration order (tools needing arguments are skipped).
+    Without names: every registered tool but the internal ones (and the classes
+    ``skip`` picks) that can be built without arguments, in registration order (tools
+    needing arguments are skipped).
 
     Raises:
         ToolNotFoundError: a name is not registered.
@@ -122,7 +123,7 @@ def select_tools(names: Optional[str]) -> list[Any]:
     tools = []
     for name, cls in list_tools(with_class=True):
         # The Async* twins would offer every built-in twice.
-        if name in _INTERNAL_TOOLS or cls in ASYNC_TWINS:
+        if name in _INTERNAL_TOOLS or cls in ASYNC_TWINS or (skip is not None and skip(cls)):
             continue
         try:
             tools.append(_construct(name, cls))
@@ -326,15 +327,50 @@ def _cmd_serve_mcp(args: argparse.Namespace) -> int:
     # Imported here: the MCP SDK is an optional extra and only this command needs it.
     try:
         from .mcp import serve_mcp
+        from .mcp._http import resolve_token
     except ImportError as exc:
         raise CliError(str(exc)) from exc
     from . import AsyncActionExecutor
 
-    tools = select_tools(args.tools)
+    withheld: list[str] = []
+
+    def withhold(cls: type) -> bool:
+        # Tools that run code a model wrote (class attribute runs_code = True, as the
+        # interpreters declare) are served only when asked for by name; they are not
+        # even built (an interpreter may start a sandbox).
+        if getattr(cls, "runs_code", False) is not True:
+            return False
+        withheld.append(getattr(cls, "__tool_description__", {}).get("name", cls.__name__))
+        return True
+
+    tools = select_tools(args.tools, None if args.tools or args.allow_code else withhold)
+    if withheld:
+        print(
+            f"{PROG}: not serving the code-executing tools {', '.join(withheld)}; "
+            "name them with --tools or pass --allow-code",
+            file=sys.stderr,
+            flush=True,
+        )
     if not tools:
         raise CliError("no tools to serve: import a module with -m MODULE or name them with --tools A,B")
+    # Never a token on the command line, where every local user can read it: a file,
+    # else the environment, else a new one that serve_mcp prints.
+    token = None
+    if args.transport == "http" and args.token_file is not None:
+        try:
+            token, _ = resolve_token(None, args.token_file)
+        except (OSError, ValueError) as exc:
+            raise CliError(f"cannot read the bearer token: {_reason(exc)}") from exc
     # The async executor runs async tools on the server's loop and sync ones in threads.
-    serve_mcp(AsyncActionExecutor(actions=tools), transport=args.transport, host=args.host, port=args.port)
+    serve_mcp(
+        AsyncActionExecutor(actions=tools),
+        transport=args.transport,
+        host=args.host,
+        port=args.port,
+        token=token,
+        allowed_hosts=args.allow_host,
+        max_client_calls=args.max_client_calls or None,
+    )
     return 0
 
 
@@ -497,6 +533,31 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--host", default="127.0.0.1", metavar="H", help="HTTP address (default 127.0.0.1)")
     serve.add_argument(
         "--port", type=int, default=8000, metavar="N", help="HTTP port, 0 for a free one (default 8000)"
+    )
+    serve.add_argument(
+        "--allow-code",
+        action="store_true",
+        help="also serve tools that run code (PythonInterpreter, ...) when --tools is not given",
+    )
+    serve.add_argument(
+        "--token-file",
+        metavar="PATH",
+        help="HTTP: a file whose first line is the bearer token clients must send (default: "
+        "$LAGENT_LIKE_MCP_TOKEN, else a new token printed at start)",
+    )
+    serve.add_argument(
+        "--allow-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="HTTP: another name clients may use in Host/Origin besides the bind address (repeatable)",
+    )
+    serve.add_argument(
+        "--max-client-calls",
+        type=int,
+        default=4,
+        metavar="N",
+        help="calls of one client that run at once; more wait their turn (default 4, 0 for no limit)",
     )
     inspect = commands.add_parser(
         "inspect", help="serve a local page to look at and try the tools (needs lagent-like[web])"

@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import time
-from typing import List, Optional
+from typing import Any, List, Optional
 
 from typing_extensions import Literal, TypedDict
 
@@ -46,7 +46,7 @@ class McpCalc(BaseAction):
         return a + b
 
     @tool_api
-    def scale(self, point: Point, box: Box, factor: Optional[float] = None) -> dict:
+    def scale(self, point: Point, box: Box, factor: Optional[float] = None) -> dict:  # type: ignore[type-arg]
         """Scale a point and a box.
 
         Args:
@@ -118,7 +118,7 @@ ROUTE_SCHEMA = {
 }
 
 
-def _route(origin: dict, destination: dict, mode: str = "car") -> str:
+def _route(origin: dict[str, Any], destination: dict[str, Any], mode: str = "car") -> str:
     return f"{origin['name']} -> {destination['name']} by {mode}"
 
 
@@ -149,3 +149,88 @@ class McpCounter(BaseAction):
         """Count this session's calls."""
         context.state["n"] = context.state.get("n", 0) + 1
         return f"{context.session_id} call {context.state['n']} (request {context.call_id})"
+
+
+class McpSurrogate(BaseAction):
+    """Answer with text that is not valid Unicode."""
+
+    def run(self, text: str) -> str:
+        """Wrap the text in unpaired surrogates.
+
+        Args:
+            text: the text to wrap
+        """
+        return "\ud800" + text + "\udfff"
+
+
+class McpMemo(BaseAction):
+    """Remember a value per session."""
+
+    def run(self, context: ToolContext, value: Optional[str] = None) -> str:
+        """Store a value when one is given; answer with the stored one.
+
+        Args:
+            value: the value to store
+        """
+        if value is not None:
+            context.state["value"] = value
+        return str(context.state.get("value"))
+
+
+class Area(TypedDict):
+    """An area and its unit."""
+
+    value: float
+    unit: str
+
+
+class McpShapes(BaseAction):
+    """Geometry with MCP metadata: titles, hints and structured results."""
+
+    @tool_api(title="Rectangle area", annotations={"readOnlyHint": True, "idempotentHint": True})
+    def area(self, width: float, height: float) -> Area:
+        """The area of a rectangle.
+
+        Args:
+            width: the width in metres
+            height: the height in metres
+        """
+        return {"value": width * height, "unit": "m2"}
+
+    @tool_api(annotations={"destructiveHint": False, "openWorldHint": False})
+    def box(self, side: float) -> Box:
+        """A square box.
+
+        Args:
+            side: the side in metres
+        """
+        return Box(width=side, height=side)
+
+    @tool_api
+    def label(self, text: str) -> str:
+        """A plain label.
+
+        Args:
+            text: the label
+        """
+        return text
+
+
+class McpScript(BaseAction):
+    """Pretends to run code: a tool that says it executes what it is given."""
+
+    runs_code = True
+
+    def run(self, code: str) -> str:
+        """Run code (here: only echo it).
+
+        Args:
+            code: the code to run
+        """
+        return f"would run {code!r}"
+
+
+# -- helpers of the tests (not tools) ------------------------------------------------
+
+#: The bearer token the tests' HTTP servers require.
+TOKEN = "test-token-0123456789"

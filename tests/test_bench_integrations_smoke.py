@@ -28,6 +28,11 @@ def test_mcp_benchmark_reports_every_row() -> None:
         "Echo through MCPToolkit, stdio",
         "Echo through MCPToolkit, streamable HTTP",
         "stdio toolkit cold start (spawn, handshake, list)",
+        "SDK client -> SDK MCPServer under uvicorn (floor)",
+        "SDK client -> our app under plain uvicorn",
+        "SDK client -> serve_mcp over HTTP",
+        "ratio serve_mcp / SDK server (target <= 1.5)",
+        "ratio serve_mcp / our app under plain uvicorn",
     ]
     assert all(ms > 0 for ms in rows.values())
 

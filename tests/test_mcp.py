@@ -29,6 +29,7 @@ import anyio
 import mcp_tools
 from mcp import Client, ClientSession, StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
+from mcp.shared._httpx_utils import create_mcp_http_client
 from mcp.shared.exceptions import MCPError
 
 from lagent_like import ActionExecutor, ActionStatusCode, AsyncActionExecutor
@@ -40,6 +41,7 @@ TESTS = Path(__file__).resolve().parent
 ENV = {"PYTHONPATH": os.pathsep.join([str(TESTS), os.environ.get("PYTHONPATH", "")])}
 TOOLS = "McpCalc,McpEcho,McpRoute"
 SERVE = ["-m", "lagent_like", "-m", "mcp_tools", "serve-mcp", "--tools", TOOLS]
+AUTH = {"Authorization": f"Bearer {mcp_tools.TOKEN}"}
 #: Seconds any one test may wait for a server.
 LIMIT = 30
 
@@ -103,7 +105,7 @@ def test_stdio_server_survives_protocol_errors() -> None:
         "capabilities": {},
         "clientInfo": {"name": "raw", "version": "0"},
     }
-    messages = [
+    messages: list[Any] = [
         "this is not JSON",
         {"id": 0, "method": "tools/list"},
         {"id": 1, "method": "initialize", "params": initialize},
@@ -316,12 +318,12 @@ def test_server_runs_async_executor_hooks_and_policies() -> None:
 
 
 def _start_http_server(port: int = 0) -> tuple[subprocess.Popen[bytes], str]:
-    """A ``serve-mcp --transport http`` subprocess and the URL it announced."""
+    """A ``serve-mcp --transport http`` subprocess (token ``mcp_tools.TOKEN``) and its URL."""
     proc = subprocess.Popen(
         [sys.executable, *SERVE, "--transport", "http", "--host", "127.0.0.1", "--port", str(port)],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
-        env={**os.environ, **ENV},
+        env={**os.environ, **ENV, "LAGENT_LIKE_MCP_TOKEN": mcp_tools.TOKEN},
     )
     assert proc.stderr is not None
     ready, _, _ = select.select([proc.stderr], [], [], LIMIT)
@@ -356,7 +358,11 @@ def test_http_server_serves_the_sdk_client(http_server: tuple[subprocess.Popen[b
 
     async def session() -> tuple[list[dict[str, Any]], Any, Any]:
         with anyio.fail_after(LIMIT):
-            async with streamable_http_client(url) as (read, write), ClientSession(read, write) as client:
+            async with (
+                create_mcp_http_client(headers=AUTH) as http,
+                streamable_http_client(url, http_client=http) as (read, write),
+                ClientSession(read, write) as client,
+            ):
                 await client.initialize()
                 tools = (await client.list_tools()).tools
                 good = await client.call_tool("McpEcho", {"text": "web"})
@@ -372,7 +378,7 @@ def test_http_toolkit_reports_a_dead_server_then_reconnects() -> None:
     proc, url = _start_http_server()
     port = int(url.split(":")[2].split("/")[0])
     try:
-        with MCPToolkit(url=url, timeout=10) as toolkit:
+        with MCPToolkit(url=url, timeout=10, token=mcp_tools.TOKEN) as toolkit:
             executor = ActionExecutor([toolkit])
             first = executor("MCP.McpCalc__pid", "{}")
             _stop(proc)

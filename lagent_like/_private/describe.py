@@ -62,6 +62,9 @@ class DescribeOptions:
     include_arguments: Optional[list[str]] = None
     exclude_arguments: Optional[list[str]] = None
     validation: Optional[str] = None
+    #: MCP display name and hints (``lagent_like.mcp._metadata``); not in the description.
+    title: Optional[str] = None
+    annotations: Optional[dict[str, bool]] = None
 
 
 #: The options of a bare ``@tool_api``.

@@ -285,7 +285,16 @@ class FunctionCallingMixin:
         )
 
     def to_mcp_tools(self) -> list[dict[str, Any]]:
-        """The enabled tools as MCP tool definitions: ``{"name", "description", "inputSchema"}``."""
-        return self._exported(
-            "mcp", lambda name, text, schema: {"name": name, "description": text, "inputSchema": schema}
-        )
+        """The enabled tools as MCP tool definitions: ``{"name", "description", "inputSchema"}``.
+
+        Plus, where a tool has them, ``title``, ``annotations`` and ``outputSchema``
+        (see :mod:`lagent_like.mcp`).
+        """
+        from ..mcp._metadata import mcp_extras  # imports no SDK
+
+        def build(alias: str, text: str, schema: dict[str, Any]) -> dict[str, Any]:
+            route = self._names[self._canonical.get(alias, alias)]
+            extras = mcp_extras(route.action, route.key)
+            return {"name": alias, "description": text, "inputSchema": schema, **extras}
+
+        return self._exported("mcp", build)

@@ -260,6 +260,8 @@ class IPythonInterpreter(BaseAction):
 
     #: The module of :mod:`lagent_like._worker` a session runs.
     _worker_module = "ipython_worker"
+    #: Runs code a model wrote: ``serve-mcp`` and ``inspect`` offer it only when named.
+    runs_code = True
 
     def __init__(
         self,

@@ -15,6 +15,7 @@ call that reader directly on every call. A subclass that overrides ``parse_input
 from __future__ import annotations
 
 import ast
+import dataclasses
 import functools
 import json
 import re
@@ -274,9 +275,9 @@ class BaseParser:
 def render_outputs(outputs: Any) -> list[dict[str, Any]]:
     """Render a tool's return value as result items: ``BaseParser``'s rendering.
 
-    A dict, list or tuple becomes JSON text (non-ASCII kept, unknown objects via
-    ``str``); a list of ``{'type', 'content'}`` items passes through unchanged;
-    anything else becomes ``str(outputs)``.
+    A dict, list, tuple or dataclass instance becomes JSON text (non-ASCII kept,
+    unknown objects via ``str``); a list of ``{'type', 'content'}`` items passes
+    through unchanged; anything else becomes ``str(outputs)``.
     """
     if type(outputs) is str:
         content = outputs
@@ -284,6 +285,9 @@ def render_outputs(outputs: Any) -> list[dict[str, Any]]:
         if isinstance(outputs, list) and _is_items(outputs):
             return list(outputs)
         content = json.dumps(outputs, ensure_ascii=False, default=str)
+    elif dataclasses.is_dataclass(outputs) and not isinstance(outputs, type):
+        # JSON like a dict, so that MCP can serve it as structured content.
+        content = json.dumps(dataclasses.asdict(outputs), ensure_ascii=False, default=str)
     else:
         content = str(outputs)
     return [{"type": "text", "content": content}]

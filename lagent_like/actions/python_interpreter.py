@@ -296,6 +296,9 @@ class PythonInterpreter(BaseAction):
             the message names what is missing.
     """
 
+    #: Runs code a model wrote: ``serve-mcp`` and ``inspect`` offer it only when named.
+    runs_code = True
+
     def __init__(
         self,
         answer_symbol: Optional[str] = None,

@@ -8,10 +8,12 @@ and pays nothing per call.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Callable, Optional, TypeVar, overload
 
 from .._private.describe import DEFAULT_OPTIONS, ApiSpec, DescribeOptions, build_api_spec
 from .._private.families import check_mode
+from ..exceptions import ToolDefinitionError
 
 __all__ = ["api_spec_of", "tool_api"]
 
@@ -35,6 +37,8 @@ def tool_api(
     include_arguments: Optional[list[str]] = None,
     exclude_arguments: Optional[list[str]] = None,
     validation: Optional[str] = None,
+    title: Optional[str] = None,
+    annotations: Optional[Mapping[str, bool]] = None,
 ) -> Callable[[F], F]: ...
 
 
@@ -47,6 +51,8 @@ def tool_api(
     include_arguments: Optional[list[str]] = None,
     exclude_arguments: Optional[list[str]] = None,
     validation: Optional[str] = None,
+    title: Optional[str] = None,
+    annotations: Optional[Mapping[str, bool]] = None,
 ) -> Any:
     """Mark a function or method as a tool API and describe it.
 
@@ -63,6 +69,9 @@ def tool_api(
         exclude_arguments: describe all parameters but these.
         validation: how this API's arguments are checked: ``"coerce"``, ``"strict"`` or
             ``"off"``; overrides the tool's and the executor's setting.
+        title: a display name for MCP hosts (``title`` of the MCP tool definition).
+        annotations: MCP hints, e.g. ``{"readOnlyHint": True}`` (``readOnlyHint``,
+            ``destructiveHint``, ``idempotentHint``, ``openWorldHint``).
 
     Returns:
         The function itself with ``api_description`` attached, or a decorator.
@@ -72,9 +81,10 @@ def tool_api(
             and lists every problem.
     """
     named = name is not None or explode_return or returns_named_value or validation is not None
+    mcp = title is not None or annotations is not None
     if validation is not None:
         check_mode(validation, "tool_api")
-    if not named and include_arguments is None and exclude_arguments is None:
+    if not named and not mcp and include_arguments is None and exclude_arguments is None:
         options = DEFAULT_OPTIONS  # bare @tool_api, the common case
     else:
         options = DescribeOptions(
@@ -84,6 +94,8 @@ def tool_api(
             include_arguments=_names(include_arguments),
             exclude_arguments=_names(exclude_arguments),
             validation=validation,
+            title=title,
+            annotations=dict(annotations) if isinstance(annotations, Mapping) else annotations,
         )
 
     if func is not None:
@@ -92,6 +104,12 @@ def tool_api(
 
 
 def _decorate(function: F, options: DescribeOptions) -> F:
+    if options.title is not None or options.annotations is not None:
+        from ..mcp._metadata import option_problems  # no SDK import
+
+        problems = option_problems(options.title, options.annotations)
+        if problems:
+            raise ToolDefinitionError(getattr(function, "__qualname__", repr(function)), problems)
     spec = build_api_spec(function, options)
     function.api_description = spec.description  # type: ignore[attr-defined]
     setattr(function, SPEC_ATTR, spec)

@@ -2,10 +2,10 @@
 
 MCP servers publish tools as name + description + JSON Schema; agents here call tools
 through an :class:`~lagent_like.ActionExecutor`. ``MCPToolkit`` connects to a server
-(a command spoken to over stdio, or a streamable-HTTP URL), lists its tools once and
+(a command spoken to over stdio, or a streamable-HTTP URL), lists its tools and
 becomes a toolkit whose APIs are those tools: ``executor('MCP.search', '{...}')``
 works, and ``get_actions_info()``, the function-calling exports and ReAct prompts
-include them. Each API is checked against the server's own schema (through
+include them. Each API is checked against the server's own schema (as for
 :class:`~lagent_like.SchemaTool`, so ``$ref``/``$defs``, enums and nested objects
 are honoured) before anything is sent.
 
@@ -21,11 +21,10 @@ next call starts a new connection (or a new server process).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
-import json
 import sys
-import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager, AsyncExitStack
 from typing import Any, Callable, Optional, TextIO
 
@@ -37,6 +36,7 @@ import mcp_types as types  # noqa: E402 - only after the check above, which expl
 from mcp.client.session import ClientSession  # noqa: E402
 from mcp.client.stdio import StdioServerParameters, stdio_client  # noqa: E402
 from mcp.client.streamable_http import streamable_http_client  # noqa: E402
+from mcp.shared._httpx_utils import create_mcp_http_client  # noqa: E402
 from mcp.shared.exceptions import MCPError  # noqa: E402
 
 from .._private.describe import ApiSpec, copy_description  # noqa: E402
@@ -46,93 +46,25 @@ from ..actions.parser import BaseParser, JsonParser  # noqa: E402
 from ..actions.schema_tool import schema_spec  # noqa: E402
 from ..exceptions import ToolDefinitionError  # noqa: E402
 from ..schema import ActionReturn, ActionStatusCode  # noqa: E402
+from ._wire import (  # noqa: E402
+    CLOSE_GRACE,
+    BadResult,
+    CheckedSession,
+    Connection,
+    LoopThread,
+    all_tools,
+    definitions,
+    error_text,
+    reason,
+    result_items,
+    tool_extras,
+)
 
 __all__ = ["MCPConnectionError", "MCPToolkit"]
-
-#: Seconds a closing toolkit waits for the server to shut down cleanly.
-_CLOSE_GRACE = 5.0
 
 
 class MCPConnectionError(ConnectionError):
     """The MCP server could not be reached, or did not answer the handshake or tool listing."""
-
-
-class _LoopThread:
-    """A daemon thread running an asyncio loop, and a way to run coroutines on it."""
-
-    def __init__(self, name: str) -> None:
-        self.loop = asyncio.new_event_loop()
-        self._thread = threading.Thread(target=self._run, name=name, daemon=True)
-        self._thread.start()
-
-    def _run(self) -> None:
-        asyncio.set_event_loop(self.loop)
-        self.loop.run_forever()
-
-    def run(self, coro: Any, timeout: Optional[float]) -> Any:
-        """Run ``coro`` on the loop and wait for its result from this (another) thread."""
-        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout)
-
-    def stop(self) -> None:
-        if self.loop.is_closed():
-            return
-        self.loop.call_soon_threadsafe(self.loop.stop)
-        self._thread.join(_CLOSE_GRACE)
-        if not self._thread.is_alive():
-            self.loop.close()
-
-
-class _Connection:
-    """One live MCP session and the task that owns it (its transport lives in that task)."""
-
-    def __init__(self, session: ClientSession, stop: asyncio.Event, task: asyncio.Task[None]) -> None:
-        self.session = session
-        self.stop = stop
-        self.task = task
-
-    @property
-    def alive(self) -> bool:
-        return not self.task.done()
-
-
-def _reason(exc: BaseException) -> str:
-    text = str(exc)
-    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
-
-
-async def _all_tools(session: ClientSession) -> list[types.Tool]:
-    """Every tool the server lists, following pagination."""
-    tools: list[types.Tool] = []
-    cursor: Optional[str] = None
-    while True:
-        params = types.PaginatedRequestParams(cursor=cursor) if cursor is not None else None
-        page = await session.list_tools(params=params)
-        tools += page.tools
-        cursor = page.next_cursor
-        if not cursor:
-            return tools
-
-
-def _content_item(block: Any) -> dict[str, Any]:
-    """One MCP content block as a result item (``{'type', 'content'}``)."""
-    if isinstance(block, types.TextContent):
-        return {"type": "text", "content": block.text}
-    if isinstance(block, (types.ImageContent, types.AudioContent)):
-        return {"type": block.type, "content": f"data:{block.mime_type};base64,{block.data}"}
-    # Resources and future block types: keep everything the server sent, as JSON text.
-    return {"type": "text", "content": block.model_dump_json(by_alias=True, exclude_none=True)}
-
-
-def _result_items(result: types.CallToolResult) -> list[dict[str, Any]]:
-    items = [_content_item(block) for block in result.content]
-    if not items and result.structured_content is not None:
-        items = [{"type": "text", "content": json.dumps(result.structured_content, ensure_ascii=False)}]
-    return items or [{"type": "text", "content": ""}]
-
-
-def _error_text(result: types.CallToolResult) -> str:
-    text = "\n".join(str(item["content"]) for item in _result_items(result))
-    return text or "the MCP tool reported an error without a message"
 
 
 class MCPToolkit(BaseAction, register=False):
@@ -145,17 +77,23 @@ class MCPToolkit(BaseAction, register=False):
     Schema before the call is sent, and exported again with that schema by the
     executor's ``to_openai_tools()`` / ``to_mcp_tools()``.
 
-    The tool list is read once: tools the server adds later are not offered (build a
-    new toolkit). Calls are forwarded over one session owned by a background thread;
-    when the server dies, the call gives ``HTTP_ERROR`` and the next call reconnects
-    (starting the command again). ``close()`` (or ``with MCPToolkit(...) as mcp:``)
-    ends the session and the server process.
+    The tool list is read again on every (re)connection and when the server announces
+    a change (``notifications/tools/list_changed``); the APIs then follow it, and
+    listeners given to :meth:`on_tools_changed` (e.g. ``executor.refresh``) are told.
+    Calls are forwarded over one session owned by a background thread; when the server
+    dies, the call gives ``HTTP_ERROR`` and the next call reconnects (starting the
+    command again). A result whose structured content breaks the tool's own output
+    schema is an ``API_ERROR`` record; the connection stays. ``close()`` (or ``with
+    MCPToolkit(...) as mcp:``) ends the session and the server process.
 
     Args:
         command: the program that runs a stdio MCP server, e.g. ``'python'``.
         args: its arguments, e.g. ``('-m', 'my_server')``.
         env: environment variables for the server process, on top of a safe default set.
         url: the streamable-HTTP endpoint of a running server (instead of ``command``).
+        token: the bearer token the HTTP server requires (sent as ``Authorization:
+            Bearer <token>``), e.g. the one ``serve-mcp --transport http`` printed.
+        headers: more HTTP headers to send with every request.
         name: the toolkit name, the prefix of every call (``'MCP.<tool>'``).
         description: the toolkit description for the model (default: the server's
             instructions, or a sentence naming the server).
@@ -181,6 +119,8 @@ class MCPToolkit(BaseAction, register=False):
         env: Optional[Mapping[str, str]] = None,
         url: Optional[str] = None,
         *,
+        token: Optional[str] = None,
+        headers: Optional[Mapping[str, str]] = None,
         name: str = "MCP",
         description: Optional[str] = None,
         timeout: Optional[float] = 30.0,
@@ -198,39 +138,41 @@ class MCPToolkit(BaseAction, register=False):
         self._args = [str(a) for a in args]
         self._env = dict(env) if env is not None else None
         self._url = url
+        self._headers = dict(headers or {})
+        if token is not None:
+            self._headers["Authorization"] = f"Bearer {token}"
         self._request_timeout = timeout
         self._connect_timeout = connect_timeout
         self._errlog = errlog
         self._target = url if url is not None else " ".join([str(command), *self._args])
-        self._conn: Optional[_Connection] = None
+        self._conn: Optional[Connection] = None
         self._connecting: Optional[asyncio.Lock] = None
         self._closed = False
-        self._loop = _LoopThread(f"lagent-like-mcp-{name}")
+        self._wanted = set(include) if include is not None else None
+        self._parser_class = parser
+        self._listeners: list[Callable[[], None]] = []
+        self._background: set[asyncio.Task[None]] = set()
+        self._listing: list[types.Tool] = []
+        self._built = False
+        self._loop = LoopThread(f"lagent-like-mcp-{name}")
         try:
-            listing = self._loop.run(self._first_listing(), self._wait(connect=True))
+            info, instructions = self._loop.run(self._first_listing(), self._wait(connect=True))
         except BaseException as exc:
             self._loop.stop()
             if isinstance(exc, MCPConnectionError):
                 raise
             raise MCPConnectionError(
-                f"cannot list the tools of the MCP server {self._target}: {_reason(exc)}"
+                f"cannot list the tools of the MCP server {self._target}: {reason(exc)}"
             ) from exc
-        self.server_info: Optional[types.Implementation] = listing[1]
-        self.skipped: dict[str, str] = {}
-        wanted = set(include) if include is not None else None
-        self._apis: dict[str, ApiSpec] = {}
-        for tool in listing[0]:
-            if wanted is None or tool.name in wanted:
-                self._add_api(tool)
-        toolkit = {
-            "name": name,
-            "description": description or listing[2] or f"Tools of the MCP server {self._server_label()}.",
-        }
+        self.server_info: Optional[types.Implementation] = info
+        self._toolkit_name = name
+        self._toolkit_text = description or instructions or f"Tools of the MCP server {self._server_label()}."
         try:
-            super().__init__(toolkit, parser, enable, apis=list(self._apis.values()))
+            self._build(self._listing, enable)
         except BaseException:
             self.close()
             raise
+        self._built = True
 
     # -- construction ------------------------------------------------------------
 
@@ -243,29 +185,43 @@ class MCPToolkit(BaseAction, register=False):
         limits = ([self._connect_timeout] if connect else []) + ([self._request_timeout] if call else [])
         if any(limit is None for limit in limits):
             return None
-        return sum(limit for limit in limits if limit is not None) + _CLOSE_GRACE
+        return sum(limit for limit in limits if limit is not None) + CLOSE_GRACE
 
     def _server_label(self) -> str:
         info = self.server_info
         return f"{info.name!r}" if info is not None and info.name else self._target
 
-    def _add_api(self, tool: types.Tool) -> None:
-        """Make one server tool an API, or note in ``skipped`` why it cannot be one."""
-        definition = {
-            "name": tool.name,
-            "description": tool.description or "",
-            "inputSchema": tool.input_schema,
-        }
-        try:
-            spec = schema_spec(definition, self._forwarder(tool.name))
+    def _build(self, tools: list[types.Tool], enable: bool) -> None:
+        """Make the server's ``tools`` this toolkit's APIs (again, after a change).
+
+        Each piece is built aside and swapped in whole, so a call running meanwhile
+        sees the old toolkit or the new one, never a mix.
+        """
+        apis: dict[str, ApiSpec] = {}
+        extras: dict[str, dict[str, Any]] = {}
+        skipped: dict[str, str] = {}
+        for tool in tools:
+            if self._wanted is not None and tool.name not in self._wanted:
+                continue
+            definition = {
+                "name": tool.name,
+                "description": tool.description or "",
+                "inputSchema": tool.input_schema,
+            }
+            try:
+                spec = schema_spec(definition, self._forwarder(tool.name))
+            except ToolDefinitionError as exc:
+                logger().warning("MCP tool %r left out: %s", tool.name, exc)
+                skipped[tool.name] = str(exc)
+                continue
             # Exported exactly as the server gave it, so that a tool passed on (to a model,
             # or served again over MCP) keeps every keyword; arguments are still checked
             # locally, and a schema that does not say additionalProperties allows none.
-            served = copy_description(tool.input_schema)
-            self._apis[tool.name] = dataclasses.replace(spec, schema=served)
-        except ToolDefinitionError as exc:
-            logger().warning("MCP tool %r left out: %s", tool.name, exc)
-            self.skipped[tool.name] = str(exc)
+            apis[tool.name] = dataclasses.replace(spec, schema=copy_description(tool.input_schema))
+            extras[tool.name] = tool_extras(tool)
+        toolkit = {"name": self._toolkit_name, "description": self._toolkit_text}
+        self._apis, self._extras, self.skipped = apis, extras, skipped
+        super().__init__(toolkit, self._parser_class, enable, apis=list(apis.values()))
 
     def _forwarder(self, tool: str) -> Callable[..., ActionReturn]:
         def forward(**arguments: Any) -> ActionReturn:
@@ -278,9 +234,17 @@ class MCPToolkit(BaseAction, register=False):
 
     def _transport(self) -> AbstractAsyncContextManager[Any]:
         if self._url is not None:
-            return streamable_http_client(self._url)
+            return self._http_transport(self._url)
         params = StdioServerParameters(command=str(self._command), args=self._args, env=self._env)
         return stdio_client(params, errlog=self._errlog if self._errlog is not None else sys.stderr)
+
+    @contextlib.asynccontextmanager
+    async def _http_transport(self, url: str) -> AsyncIterator[Any]:
+        # The SDK's transport leaves a client it is given open: close it here.
+        # Nested, not parenthesized: the package must still compile on Python 3.9.
+        async with create_mcp_http_client(headers=self._headers) as client:  # noqa: SIM117
+            async with streamable_http_client(url, http_client=client) as streams:
+                yield streams
 
     async def _own_session(self, ready: asyncio.Future[ClientSession], stop: asyncio.Event) -> None:
         """Open the transport and session, hand the session over, and hold both until ``stop``.
@@ -292,7 +256,7 @@ class MCPToolkit(BaseAction, register=False):
                 streams = await stack.enter_async_context(self._transport())
                 # No session-wide read timeout: a starting server may take seconds to read
                 # the handshake; connecting has its own limit, calls pass theirs.
-                session = ClientSession(streams[0], streams[1])
+                session = CheckedSession(streams[0], streams[1], message_handler=self._on_message)
                 await stack.enter_async_context(session)
                 await session.initialize()
                 ready.set_result(session)
@@ -305,10 +269,10 @@ class MCPToolkit(BaseAction, register=False):
             if not ready.done():
                 ready.set_exception(exc)
             else:
-                logger().info("MCP session with %s ended: %s", self._target, _reason(exc))
+                logger().info("MCP session with %s ended: %s", self._target, reason(exc))
 
     async def _session(self) -> ClientSession:
-        """The live session, connecting first when there is none (or it died)."""
+        """The live session, connecting (and listing the tools again) when there is none."""
         if self._connecting is None:
             self._connecting = asyncio.Lock()
         async with self._connecting:
@@ -325,8 +289,55 @@ class MCPToolkit(BaseAction, register=False):
                 task.cancel()
                 await asyncio.gather(task, return_exceptions=True)
                 raise
-            self._conn = _Connection(session, stop, task)
+            self._conn = Connection(session, stop, task)
+            try:
+                # A new server process may offer other tools; listing also lets the SDK
+                # check results against their output schemas without a tools/list per call.
+                await self._relist(session)
+            except BaseException:
+                await self._drop(session)
+                raise
             return session
+
+    async def _relist(self, session: ClientSession) -> None:
+        """Read the server's tool list again; rebuild the APIs when it changed."""
+        try:
+            tools = await asyncio.wait_for(all_tools(session), self._connect_timeout)
+        except Exception as exc:
+            raise MCPConnectionError(
+                f"the MCP server {self._target} did not list its tools: {reason(exc)}"
+            ) from exc
+        if self._built and definitions(tools) != definitions(self._listing):
+            try:
+                self._build(tools, self.enable)
+            except ToolDefinitionError as exc:  # the old APIs stay: they still describe most tools
+                logger().warning("MCP toolkit %s: the new tool list cannot be used: %s", self.name, exc)
+                return
+            self._listing = tools
+            for listener in list(self._listeners):
+                try:
+                    listener()
+                except Exception as exc:  # noqa: BLE001 - a listener's bug must not break the toolkit
+                    logger().warning("MCP toolkit %s: a tools-changed listener failed: %s", self.name, exc)
+        self._listing = tools
+
+    async def _on_message(self, message: Any) -> None:
+        """The session's notifications: a changed tool list is read again, in the background."""
+        if isinstance(message, types.ToolListChangedNotification):
+            conn = self._conn
+            if conn is None:
+                return
+            # Not awaited here: the listing's answer arrives through the loop that is
+            # delivering this notification.
+            task = asyncio.get_running_loop().create_task(self._relist_quietly(conn.session))
+            self._background.add(task)
+            task.add_done_callback(self._background.discard)
+
+    async def _relist_quietly(self, session: ClientSession) -> None:
+        try:
+            await self._relist(session)
+        except Exception as exc:  # noqa: BLE001 - the next call reconnects and lists again
+            logger().info("MCP toolkit %s: re-reading the tool list failed: %s", self._target, reason(exc))
 
     async def _drop(self, session: Optional[ClientSession] = None) -> None:
         """End the current connection (only if it is ``session``'s, when given) and wait for it.
@@ -340,35 +351,38 @@ class MCPToolkit(BaseAction, register=False):
         self._conn = None
         conn.stop.set()
         try:
-            await asyncio.wait_for(asyncio.shield(conn.task), _CLOSE_GRACE)
+            await asyncio.wait_for(asyncio.shield(conn.task), CLOSE_GRACE)
         except (asyncio.TimeoutError, Exception):  # noqa: BLE001 - a dying session has nothing more to say
             conn.task.cancel()
             await asyncio.gather(conn.task, return_exceptions=True)
 
-    async def _first_listing(self) -> tuple[list[types.Tool], Optional[types.Implementation], Optional[str]]:
-        """``(tools, server info, instructions)`` read over a fresh connection."""
+    async def _first_listing(self) -> tuple[Optional[types.Implementation], Optional[str]]:
+        """``(server info, instructions)`` of a fresh connection; the tools land in ``_listing``."""
         try:
             session = await self._session()
+        except MCPConnectionError:
+            raise
         except Exception as exc:
             raise MCPConnectionError(
-                f"cannot connect to the MCP server {self._target}: {_reason(exc)}"
+                f"cannot connect to the MCP server {self._target}: {reason(exc)}"
             ) from exc
-        try:
-            tools = await asyncio.wait_for(_all_tools(session), self._connect_timeout)
-        except Exception as exc:
-            raise MCPConnectionError(
-                f"the MCP server {self._target} did not list its tools: {_reason(exc)}"
-            ) from exc
-        return tools, session.server_info, session.instructions
+        return session.server_info, session.instructions
 
     async def _acall(self, tool: str, arguments: dict[str, Any]) -> ActionReturn:
         """Forward one call; every outcome, transport failures included, is a record."""
         try:
             session = await self._session()
         except Exception as exc:  # noqa: BLE001 - an unreachable server is a result for the model
-            return self._failure(arguments, f"cannot reach the MCP server {self._target}: {_reason(exc)}")
+            return self._failure(arguments, f"cannot reach the MCP server {self._target}: {reason(exc)}")
         try:
             result = await session.call_tool(tool, arguments, read_timeout_seconds=self._request_timeout)
+        except BadResult as exc:
+            # The server answered, wrongly: the connection is fine.
+            return self._record(
+                arguments,
+                f"the MCP server's structured result breaks the tool's output schema {exc}",
+                ActionStatusCode.API_ERROR,
+            )
         except MCPError as exc:
             if exc.code == types.REQUEST_TIMEOUT:
                 return self._record(
@@ -384,10 +398,15 @@ class MCPToolkit(BaseAction, register=False):
             )
         except Exception as exc:  # noqa: BLE001 - transport errors take many forms
             await self._drop(session)
-            return self._failure(arguments, f"the MCP call failed: {_reason(exc)}")
+            return self._failure(arguments, f"the MCP call failed: {reason(exc)}")
         if result.is_error:
-            return self._record(arguments, _error_text(result), ActionStatusCode.API_ERROR)
-        return ActionReturn(args=arguments, type=self.name, result=_result_items(result))
+            return self._record(arguments, error_text(result), ActionStatusCode.API_ERROR)
+        items = result_items(result)
+        if isinstance(result.structured_content, dict):
+            # Rides along (format_result shows only the content), so that serving this
+            # tool again passes the server's structured content on unchanged.
+            items[0]["structured"] = result.structured_content
+        return ActionReturn(args=arguments, type=self.name, result=items)
 
     def _record(self, arguments: dict[str, Any], errmsg: str, state: ActionStatusCode) -> ActionReturn:
         return ActionReturn(args=arguments, type=self.name, errmsg=errmsg, state=state)
@@ -401,6 +420,18 @@ class MCPToolkit(BaseAction, register=False):
     def tool_names(self) -> list[str]:
         """The server tools this toolkit offers, in the server's order."""
         return list(self._apis)
+
+    def on_tools_changed(self, listener: Callable[[], None]) -> None:
+        """Call ``listener()`` whenever the server's tool list changed and the APIs were rebuilt.
+
+        Pass ``executor.refresh`` so that an executor holding this toolkit routes calls
+        to tools the server added (and stops routing to those it removed).
+        """
+        self._listeners.append(listener)
+
+    def mcp_extras(self, name: str) -> dict[str, Any]:
+        """The server's ``title``, ``annotations`` and ``outputSchema`` of tool ``name`` (a copy)."""
+        return copy_description(self._extras.get(name, {}))  # type: ignore[no-any-return]
 
     @property
     def connected(self) -> bool:
@@ -421,7 +452,7 @@ class MCPToolkit(BaseAction, register=False):
             return ret
         except Exception as exc:  # noqa: BLE001 - e.g. the wait ran out: still a record
             return self._record(
-                args, f"the MCP call did not complete: {_reason(exc)}", ActionStatusCode.TIMEOUT
+                args, f"the MCP call did not complete: {reason(exc)}", ActionStatusCode.TIMEOUT
             )
 
     def close(self) -> None:
@@ -430,9 +461,9 @@ class MCPToolkit(BaseAction, register=False):
             return
         self._closed = True
         try:
-            self._loop.run(self._drop(), _CLOSE_GRACE * 2)
+            self._loop.run(self._drop(), CLOSE_GRACE * 2)
         except Exception as exc:  # noqa: BLE001 - closing must not fail
-            logger().info("closing the MCP toolkit %s: %s", self._target, _reason(exc))
+            logger().info("closing the MCP toolkit %s: %s", self._target, reason(exc))
         self._loop.stop()
 
     def __enter__(self) -> MCPToolkit:

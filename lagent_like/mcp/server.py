@@ -12,12 +12,10 @@ cannot route (unknown or disabled tools) as MCP errors.
 from __future__ import annotations
 
 import functools
-import itertools
 import json
-import socket
+import re
 import sys
-import threading
-import weakref
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Optional, Union
 
 from ._sdk import require_mcp
@@ -29,13 +27,16 @@ import mcp_types as types  # noqa: E402
 from mcp.server.lowlevel import Server  # noqa: E402
 from mcp.server.stdio import stdio_server  # noqa: E402
 from mcp.shared.exceptions import MCPError  # noqa: E402
-from mcp_types.version import MODERN_PROTOCOL_VERSIONS  # noqa: E402
 
 from .. import __version__  # noqa: E402
 from .._private.executor_messages import mark_native  # noqa: E402
+from .._private.text import preview  # noqa: E402
 from ..actions.async_executor import AsyncActionExecutor  # noqa: E402
 from ..exceptions import ToolNotFoundError  # noqa: E402
 from ..schema import ActionReturn, ActionStatusCode  # noqa: E402
+from ._http import HttpGuard, allowed_hosts_for, listen, resolve_token  # noqa: E402
+from ._metadata import mcp_extras  # noqa: E402
+from ._sessions import ClientLimits, Sessions, client_key  # noqa: E402
 
 if TYPE_CHECKING:
     from typing import Union
@@ -47,18 +48,37 @@ if TYPE_CHECKING:
     # Either executor (siblings since the runtime was unified).
     ActionExecutor = Union[_SyncExecutor, AsyncActionExecutor]
 
-__all__ = ["DEFAULT_MAX_ARGUMENT_CHARS", "build_mcp_server", "serve_mcp"]
+__all__ = [
+    "DEFAULT_MAX_ARGUMENT_CHARS",
+    "DEFAULT_MAX_CLIENT_CALLS",
+    "DEFAULT_QUEUE_TIMEOUT",
+    "build_mcp_server",
+    "serve_mcp",
+    "valid_text",
+]
 
 #: Arguments longer than this (as JSON text) are refused before reaching a tool.
 DEFAULT_MAX_ARGUMENT_CHARS = 1_000_000
+
+#: Calls of one client that run at once (below the executor's smallest default pool, 5).
+DEFAULT_MAX_CLIENT_CALLS = 4
+
+#: Seconds a call beyond a client's share waits for its turn.
+DEFAULT_QUEUE_TIMEOUT = 60.0
 
 #: Transports :func:`serve_mcp` speaks.
 TRANSPORTS = ("stdio", "http")
 
 
 def _tool_list(executor: ActionExecutor) -> types.ListToolsResult:
-    """The executor's enabled tools as an MCP ``tools/list`` answer, schemas untouched."""
-    return types.ListToolsResult(tools=[types.Tool.model_validate(t) for t in executor.to_mcp_tools()])
+    """The executor's enabled tools as an MCP ``tools/list`` answer, schemas untouched.
+
+    Only made valid Unicode: a docstring read with ``surrogateescape`` must not end the
+    server either.
+    """
+    return types.ListToolsResult(
+        tools=[types.Tool.model_validate(_valid_json(t)) for t in executor.to_mcp_tools()]
+    )
 
 
 def _callable(executor: ActionExecutor, name: str) -> bool:
@@ -71,14 +91,50 @@ def _callable(executor: ActionExecutor, name: str) -> bool:
 
 
 def _error_result(text: str) -> types.CallToolResult:
-    return types.CallToolResult(content=[types.TextContent(text=text)], is_error=True)
+    return types.CallToolResult(content=[types.TextContent(text=valid_text(text))], is_error=True)
 
 
-def _to_result(ret: ActionReturn) -> types.CallToolResult:
-    """An ``ActionReturn`` as MCP content; every state but ``SUCCESS`` is an error result."""
+def _to_result(ret: ActionReturn, structured: bool = False) -> types.CallToolResult:
+    """An ``ActionReturn`` as MCP content; every state but ``SUCCESS`` is an error result.
+
+    With ``structured`` (the tool has an ``outputSchema``) the result, JSON text of an
+    object, is also sent as structured content. Every string is made valid Unicode
+    here, before any transport encodes it.
+    """
     failed = ret.state != ActionStatusCode.SUCCESS
     text = (ret.errmsg or ret.format_result()) if failed else ret.format_result()
-    return types.CallToolResult(content=[types.TextContent(text=text)], is_error=failed)
+    if failed or not structured:
+        return types.CallToolResult(content=[types.TextContent(text=valid_text(text))], is_error=failed)
+    # An MCPToolkit's record carries its server's structured content; a tool's own
+    # result is the JSON text of the object it returned (uncut, when an output cap
+    # shortened the text shown).
+    items = ret.full_result if ret.full_result is not None else ret.result or []
+    carried = [item["structured"] for item in items if "structured" in item]
+    if carried:
+        data = carried[0]
+    else:
+        try:
+            data = json.loads(ActionReturn(result=items).format_result())
+        except ValueError:
+            data = None
+    if not isinstance(data, dict):
+        return _error_result(
+            f"{ret.type} declares an object result (its outputSchema), but its result is not a JSON "
+            f"object: {preview(text)}"
+        )
+    return types.CallToolResult(
+        content=[types.TextContent(text=valid_text(text))],
+        structured_content=_valid_json(data),
+        is_error=False,
+    )
+
+
+def _has_output_schema(executor: ActionExecutor, name: str) -> bool:
+    """Whether API ``name`` (a callable name of ``executor``) announces an ``outputSchema``."""
+    canonical = executor.canonical_name(name)
+    action = executor.actions[canonical.partition(".")[0]]
+    key = canonical[len(action.name) + 1 :] if action.is_toolkit else "run"
+    return "outputSchema" in mcp_extras(action, key)
 
 
 def _oversized(arguments: dict[str, Any], limit: Optional[int]) -> Optional[str]:
@@ -91,45 +147,30 @@ def _oversized(arguments: dict[str, Any], limit: Optional[int]) -> Optional[str]
     return f"the arguments are {size} characters of JSON; this server accepts at most {limit}"
 
 
-class _Sessions:
-    """One executor session per MCP connection, so each client has its own ``ToolContext.state``.
+_SURROGATES = re.compile("[\ud800-\udfff]")
 
-    The state is dropped when the SDK discards the connection's session object.
+
+def valid_text(text: str) -> str:
+    """``text`` as valid Unicode: surrogate pairs joined, each unpaired one U+FFFD.
+
+    A Python ``str`` may hold surrogates (from ``surrogateescape``, JSON ``\\ud800``
+    escapes or careless slicing) that no transport can encode as UTF-8; one of them in
+    a result used to end the stdio server.
     """
-
-    def __init__(self, executor: ActionExecutor) -> None:
-        self._executor = executor
-        self._ids: weakref.WeakKeyDictionary[Any, str] = weakref.WeakKeyDictionary()
-        self._count = itertools.count(1)
-        self._lock = threading.Lock()
-
-    def id_of(self, connection: Any) -> Optional[str]:
-        """The session id of ``connection`` (``None``, the default session, if it cannot be tracked)."""
-        if connection is None:
-            return None
-        with self._lock:
-            try:
-                return self._ids[connection]
-            except KeyError:
-                pass
-            except TypeError:  # not weakly referenceable: share the default session
-                return None
-            session_id = f"mcp-{next(self._count)}"
-            self._ids[connection] = session_id
-            weakref.finalize(connection, self._executor.end_session, session_id)
-            return session_id
+    if text.isascii() or _SURROGATES.search(text) is None:
+        return text
+    return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
 
 
-def _connection_of(ctx: ServerRequestContext[Any]) -> Any:
-    """The object that stands for the client behind a request, or ``None`` if there is none.
-
-    Handlers get a per-request ``ServerSession``; the per-client connection behind it
-    is private in mcp 2.x (hence ``getattr``). Requests of the 2026-07-28 protocol are
-    self-contained, each with a connection of its own: there is no client to key on.
-    """
-    if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS:
-        return None
-    return getattr(ctx.session, "_connection", None)
+def _valid_json(value: Any) -> Any:
+    """``value`` (JSON data) with every string made :func:`valid_text`."""
+    if isinstance(value, str):
+        return valid_text(value)
+    if isinstance(value, dict):
+        return {valid_text(str(k)): _valid_json(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_valid_json(v) for v in value]
+    return value
 
 
 async def _run_call(
@@ -154,6 +195,8 @@ def build_mcp_server(
     name: str = "lagent-like",
     instructions: Optional[str] = None,
     max_argument_chars: Optional[int] = DEFAULT_MAX_ARGUMENT_CHARS,
+    max_client_calls: Optional[int] = DEFAULT_MAX_CLIENT_CALLS,
+    queue_timeout: Optional[float] = DEFAULT_QUEUE_TIMEOUT,
 ) -> Server[Any]:
     """Build the low-level MCP server that offers ``executor``'s tools.
 
@@ -164,18 +207,25 @@ def build_mcp_server(
         instructions: text announced to clients on connection, if any.
         max_argument_chars: calls whose arguments exceed this many characters of JSON are
             refused with an error result; ``None`` for no limit.
+        max_client_calls: how many calls of one client run at once; later ones queue.
+            Keep it below the executor's ``max_workers`` so that one busy client leaves
+            threads for the others. ``None`` for no limit.
+        queue_timeout: seconds a queued call waits for its turn before it is answered
+            with an error result; ``None`` waits as long as it takes.
 
     Each MCP connection is its own executor session: tools taking a
-    :class:`~lagent_like.ToolContext` see one ``state`` dict per connected client
-    (clients of the sessionless 2026-07-28 protocol share the default session), and
-    the MCP request id as ``call_id``.
+    :class:`~lagent_like.ToolContext` see one ``state`` dict per connected client and
+    the MCP request id as ``call_id``; ``executor.end_session`` runs when the
+    connection ends. A request without a session (the 2026-07-28 protocol) is a
+    session of its own, ended with the request.
 
     Returns:
         The SDK ``Server``; run it with ``server.run(read, write,
         server.create_initialization_options())`` or serve it with :func:`serve_mcp`.
     """
 
-    sessions = _Sessions(executor)
+    sessions = Sessions(executor)
+    limits = ClientLimits(max_client_calls, queue_timeout)
 
     async def list_tools(
         ctx: ServerRequestContext[Any], params: Optional[types.PaginatedRequestParams]
@@ -188,19 +238,23 @@ def build_mcp_server(
         if not _callable(executor, params.name):
             # The spec's rule: a tool that cannot be found is a protocol error, not a result.
             raise MCPError(
-                types.INVALID_PARAMS, f"unknown tool {params.name!r}; call tools/list for the tools"
+                types.INVALID_PARAMS,
+                valid_text(f"unknown tool {params.name!r}; call tools/list for the tools"),
             )
         arguments = params.arguments or {}
         refused = _oversized(arguments, max_argument_chars)
         if refused is not None:
             return _error_result(refused)
-        session_id = sessions.id_of(_connection_of(ctx))
+        session_id = sessions.id_of(ctx)
         call_id = None if ctx.request_id is None else str(ctx.request_id)
-        try:
-            ret = await _run_call(executor, params.name, arguments, session_id, call_id)
-        except Exception as exc:  # noqa: BLE001 - an executor bug must not take the server down
-            return _error_result(f"the server failed to run {params.name!r}: {type(exc).__name__}: {exc}")
-        return _to_result(ret)
+        async with limits.slot(client_key(ctx, session_id)) as busy:
+            if busy is not None:
+                return _error_result(busy)
+            try:
+                ret = await _run_call(executor, params.name, arguments, session_id, call_id)
+                return _to_result(ret, _has_output_schema(executor, params.name))
+            except Exception as exc:  # noqa: BLE001 - an executor bug must not take the server down
+                return _error_result(f"the server failed to run {params.name!r}: {type(exc).__name__}: {exc}")
 
     return Server(
         name,
@@ -216,31 +270,34 @@ async def _serve_stdio(server: Server[Any]) -> None:
         await server.run(read_stream, write_stream, server.create_initialization_options())
 
 
-def _listen(host: str, port: int) -> socket.socket:
-    """A bound socket, so that port 0 gets a free port known before serving starts."""
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    try:
-        sock.bind((host, port))
-        # Listening at once queues clients that connect before the app is up.
-        sock.listen(128)
-    except OSError:
-        sock.close()
-        raise
-    return sock
-
-
-def _serve_http(server: Server[Any], host: str, port: int, ready_message: bool) -> None:
+def _serve_http(
+    server: Server[Any],
+    host: str,
+    port: int,
+    ready_message: bool,
+    token: Optional[str],
+    allowed_hosts: Sequence[str],
+) -> None:
     import uvicorn
+    from mcp.server.transport_security import TransportSecuritySettings
 
-    app = server.streamable_http_app(host=host)
-    sock = _listen(host, port)
+    required, generated = resolve_token(token)
+    # The guard checks Host and Origin for any bind address; the SDK's own check
+    # (of loopback names only) would repeat it.
+    app = server.streamable_http_app(
+        host=host, transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False)
+    )
+    guarded = HttpGuard(app, required, allowed_hosts_for(host, allowed_hosts))
+    sock = listen(host, port)
     bound = sock.getsockname()[1]
+    shown = f"[{host}]" if ":" in host else host
     if ready_message:
         # Stdout may be the data channel of a caller: announce on stderr.
-        print(f"serving MCP on http://{host}:{bound}/mcp", file=sys.stderr, flush=True)
-    config = uvicorn.Config(app, log_level="warning", lifespan="on")
+        print(f"serving MCP on http://{shown}:{bound}/mcp", file=sys.stderr, flush=True)
+        if generated:
+            # As Jupyter does: the operator copies it into the client's configuration.
+            print(f"bearer token: {required}", file=sys.stderr, flush=True)
+    config = uvicorn.Config(guarded, log_level="warning", lifespan="on")
     try:
         uvicorn.Server(config).run(sockets=[sock])
     finally:
@@ -255,6 +312,10 @@ def serve_mcp(
     port: int = 8000,
     name: str = "lagent-like",
     ready_message: bool = True,
+    token: Optional[str] = None,
+    allowed_hosts: Sequence[str] = (),
+    max_client_calls: Optional[int] = DEFAULT_MAX_CLIENT_CALLS,
+    queue_timeout: Optional[float] = DEFAULT_QUEUE_TIMEOUT,
 ) -> None:
     """Serve ``executor``'s tools over MCP until the client leaves (stdio) or the process stops.
 
@@ -262,20 +323,33 @@ def serve_mcp(
         executor: the tools to serve (or a server made by :func:`build_mcp_server`).
         transport: ``'stdio'`` (the process's stdin and stdout carry the protocol, as
             MCP hosts launch servers) or ``'http'`` (streamable HTTP at ``/mcp``).
-        host: the address to listen on (``http``). Loopback addresses also turn on the
-            SDK's DNS-rebinding protection.
+        host: the address to listen on (``http``). Requests must name it (or one of
+            ``allowed_hosts``) in ``Host`` and in ``Origin`` when they send one.
         port: the port to listen on (``http``); ``0`` picks a free one.
         name: the server name announced to clients.
-        ready_message: for ``http``, print ``serving MCP on <url>`` to stderr once listening.
+        ready_message: for ``http``, print ``serving MCP on <url>`` to stderr once
+            listening, and then ``bearer token: <token>`` when the token was generated.
+        token: the bearer token every HTTP request must carry; by default read from
+            ``$LAGENT_LIKE_MCP_TOKEN`` or the file named by ``$LAGENT_LIKE_MCP_TOKEN_FILE``,
+            else generated.
+        allowed_hosts: more names clients may use in ``Host``/``Origin`` (a DNS name or a
+            proxy's), besides the bind address (and ``localhost`` for loopback addresses).
+        max_client_calls: see :func:`build_mcp_server`.
+        queue_timeout: see :func:`build_mcp_server`.
 
     Raises:
-        ValueError: ``transport`` is not one of ``'stdio'``, ``'http'``.
-        OSError: the HTTP address cannot be bound.
+        ValueError: ``transport`` is not ``'stdio'`` or ``'http'``, or a given token is empty.
+        OSError: the HTTP address cannot be bound, or a token file cannot be read.
     """
     if transport not in TRANSPORTS:
         raise ValueError(f"transport must be one of {list(TRANSPORTS)}, got {transport!r}")
-    server = executor if isinstance(executor, Server) else build_mcp_server(executor, name=name)
+    if isinstance(executor, Server):
+        server = executor
+    else:
+        server = build_mcp_server(
+            executor, name=name, max_client_calls=max_client_calls, queue_timeout=queue_timeout
+        )
     if transport == "stdio":
         anyio.run(_serve_stdio, server)
     else:
-        _serve_http(server, host, port, ready_message)
+        _serve_http(server, host, port, ready_message, token, allowed_hosts)

@@ -1,0 +1,141 @@
+"""Who a request belongs to: executor sessions per MCP connection, and each client's fair share.
+
+An MCP server serves many clients from one executor. Each connection gets an executor
+session of its own (its ``ToolContext.state``, its interpreter session), opened on its
+first call and ended (``executor.end_session``) when the connection closes; and each
+client may run only so many calls at once, so that one busy client cannot hold every
+worker thread while another's trivial call waits.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+from collections.abc import AsyncIterator
+from typing import TYPE_CHECKING, Any, Optional, Protocol
+
+import anyio
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+
+from .._private.log import logger
+
+if TYPE_CHECKING:
+    from mcp.server.context import ServerRequestContext
+
+__all__ = ["ClientLimits", "Sessions", "client_key"]
+
+
+class _EndsSessions(Protocol):
+    """An executor, either kind: what ``Sessions`` needs of it."""
+
+    actions: Any
+
+    def end_session(self, session_id: str) -> None: ...
+
+
+class Sessions:
+    """An executor session per MCP connection, ended (``executor.end_session``) with it.
+
+    A connection of the handshake protocol (stdio, or an HTTP session with an
+    ``Mcp-Session-Id``) keeps one session for its lifetime, so each client has its own
+    ``ToolContext.state`` (and interpreter session). A request without a session (the
+    2026-07-28 protocol) gets a session of its own that ends with the request: there is
+    no client to keep state for, and sharing one would let strangers see each other's.
+    """
+
+    def __init__(self, executor: _EndsSessions) -> None:
+        self._executor = executor
+        self._count = itertools.count(1)
+
+    def id_of(self, ctx: ServerRequestContext[Any]) -> str:
+        """The executor session of the request's connection, opened on first use."""
+        connection = getattr(ctx.session, "_connection", None)
+        state = getattr(connection, "state", None)
+        if connection is None or not isinstance(state, dict):
+            # No connection object to hang the session on (not expected in mcp 2.x):
+            # the request still gets a session of its own, never a shared one.
+            return f"mcp-request-{next(self._count)}"
+        session_id = state.get(_SESSION_KEY)
+        if session_id is None:
+            session_id = state[_SESSION_KEY] = f"mcp-{next(self._count)}"
+            connection.exit_stack.push_async_callback(self._end, session_id)
+        return str(session_id)
+
+    async def _end(self, session_id: str) -> None:
+        # Ending a session may stop a process (an interpreter's): not on the loop.
+        await anyio.to_thread.run_sync(self._end_now, session_id)
+
+    def _end_now(self, session_id: str) -> None:
+        """End ``session_id`` in the executor and in every tool that keeps sessions.
+
+        Tools with an ``end_session`` method (``IPythonInterpreter`` reclaims the
+        session's process there) are told directly too: ending a session twice is
+        harmless, leaving a process behind is not.
+        """
+        self._executor.end_session(session_id)
+        for action in list(getattr(self._executor, "actions", {}).values()):
+            end = getattr(action, "end_session", None)
+            if not callable(end):
+                continue
+            try:
+                end(session_id)
+            except Exception as exc:  # noqa: BLE001 - one tool's failure must not keep the others'
+                logger().warning("ending session %s of %s failed: %s", session_id, action.name, exc)
+
+
+#: Where a connection's ``state`` keeps its executor session id.
+_SESSION_KEY = "lagent_like.session_id"
+
+
+def client_key(ctx: ServerRequestContext[Any], session_id: str) -> Any:
+    """Whose share of the server a request counts against.
+
+    A connection with a lifetime is one client. Sessionless requests are counted by
+    the peer address they come from (all in-process ones together).
+    """
+    if ctx.protocol_version not in MODERN_PROTOCOL_VERSIONS:
+        return session_id
+    client = getattr(ctx.request, "client", None)
+    return ("peer", getattr(client, "host", None))
+
+
+class ClientLimits:
+    """At most ``limit`` calls of one client run at once; the others queue, for a while.
+
+    The executor has a fixed number of worker threads: without a per-client limit,
+    one client sending many slow calls holds all of them and every other client's
+    trivial call waits. Runs on the server's event loop only, so it needs no lock.
+    """
+
+    def __init__(self, limit: Optional[int], timeout: Optional[float]) -> None:
+        self._limit = limit
+        self._timeout = timeout
+        self._gates: dict[Any, tuple[anyio.Semaphore, list[int]]] = {}
+
+    @contextlib.asynccontextmanager
+    async def slot(self, key: Any) -> AsyncIterator[Optional[str]]:
+        """Hold one of ``key``'s slots; yields why the call is refused (``None``: go on)."""
+        if self._limit is None:
+            yield None
+            return
+        gate, users = self._gates.get(key) or self._gates.setdefault(key, (anyio.Semaphore(self._limit), [0]))
+        users[0] += 1
+        try:
+            try:
+                with anyio.fail_after(self._timeout):
+                    await gate.acquire()
+            except TimeoutError:
+                yield (
+                    f"this client already has {self._limit} calls running; this call waited "
+                    f"{self._timeout:g}s for one of them to finish. Wait for your calls to end, "
+                    "then try again"
+                )
+                return
+            try:
+                yield None
+            finally:
+                gate.release()
+        finally:
+            users[0] -= 1
+            if not users[0]:
+                self._gates.pop(key, None)
