@@ -74,6 +74,16 @@ Method:
   sleeps 50 ms, wall time in ms (best of N) and its ratio to the 50 ms a single call
   takes. The records are checked (all ``SUCCESS``, in input order).
 
+* **Lenient JSON** (``store(rows)`` on an executor without an argument cap): a
+  ``{"rows": [...]}`` object of 100 KB with thousands of small strings, cut off at
+  102,400 characters (clean JSON: ``json``'s own refusal shows the cut), the same
+  written as a Python dict (single quotes, ``True``), and that one cut off (read by the
+  lenient parser to the cut). Ratios to ``json.loads`` of the clean 100 KB text, timed
+  alternately; target 50x. ``'{"a": 1,'``: ratio to ``json.loads`` refusing the same
+  text (the least a layer pays to learn it is not JSON), target 3x, the ratio to the
+  JSON floor in brackets. A 1 MB Python-dict argument: best of N single calls, target
+  100 ms.
+
 Before timing, every per-call row is run once and its ``ActionReturn.state`` checked;
 a row that does not do what it claims is reported as ``BROKEN``.
 """
@@ -147,6 +157,17 @@ BATCH_CALLS = 1_000
 BATCH_SLEEP_MS = 50
 BATCH_ROW = f"async batch of {BATCH_CALLS:,} x {BATCH_SLEEP_MS} ms"
 ASYNC_TARGET = 2.0
+LENIENT_SIZE = 102_400
+LENIENT_SHORT = '{"a": 1,'
+FLOOR_LENIENT = "floor: json.loads(clean 100 KB)"
+FLOOR_REFUSED = "floor: json.loads refusing '{\"a\": 1,'"
+LENIENT_TRUNCATED_ROW = "lenient 100 KB truncated"
+LENIENT_SINGLE_ROW = "lenient 100 KB single-quoted"
+LENIENT_TRUNCATED_SINGLE_ROW = "lenient 100 KB single-quoted, truncated"
+LENIENT_SHORT_ROW = "lenient '{\"a\": 1,'"
+LENIENT_MB_ROW = "lenient 1 MB single-quoted"
+LENIENT_TARGETS = {FLOOR_LENIENT: 50.0, FLOOR_REFUSED: 3.0}
+LENIENT_MB_TARGET_MS = 100.0
 BATCH_TARGET = 1.2
 
 
@@ -585,6 +606,99 @@ def _state_verdict(ret: ActionReturn, expected: ActionStatusCode) -> Optional[st
     return f"BROKEN (state {int(ret.state)}, expected {int(expected)})"
 
 
+def store(rows: Any) -> int:
+    """Store rows (the tool of the lenient-JSON rows: no check, so parsing is what is timed)."""
+    return len(rows)
+
+
+def records_json(size: int, quote: str = '"', true: str = "true") -> str:
+    """A ``{"rows": [...]}`` object of at least ``size`` characters, many small strings in it."""
+    items: list[str] = []
+    length = 0
+    while length < size:
+        q = quote
+        i = len(items)
+        items.append(f"{{{q}id{q}: {i}, {q}name{q}: {q}item number {i}{q}, {q}ok{q}: {true}}}")
+        length += len(items[-1]) + 2
+    return f"{{{quote}rows{quote}: [" + ", ".join(items) + "]}"
+
+
+def lenient_rows(bench: Bench, settings: Settings, wanted: Callable[[str], bool]) -> list[Row]:
+    """The lenient-JSON rows: dirty arguments near the cost of clean ones.
+
+    Each 100 KB row is timed against ``json.loads`` of clean JSON of the same size (its
+    own floor, alternated with the row); the short cut-off row against ``json.loads``
+    refusing the same text, the least any tool layer pays to learn that it is not JSON
+    (its ratio to the JSON floor is shown in brackets). The 1 MB row is the best of N
+    single calls, in ms.
+    """
+    executor = ActionExecutor([store], max_argument_chars=None)
+    clean = records_json(LENIENT_SIZE)
+    truncated = clean[:LENIENT_SIZE]
+    single = records_json(LENIENT_SIZE, "'", "True")
+    bench.namespace.update(lenient_exec=executor, lenient_clean=clean)
+    bench._floor_stmts[FLOOR_LENIENT] = "json.loads(lenient_clean)"
+    bench._floor_stmts[FLOOR_REFUSED] = f"""
+try:
+    json.loads({LENIENT_SHORT!r})
+except ValueError:
+    pass
+"""
+    bench.floors.setdefault(FLOOR_LENIENT, [])
+    bench.floors.setdefault(FLOOR_REFUSED, [])
+    args_error, ok = ActionStatusCode.ARGS_ERROR, ActionStatusCode.SUCCESS
+    measured: list[tuple[str, float, str, Optional[str]]] = []
+    for name, command, floor, expected in (
+        (LENIENT_TRUNCATED_ROW, truncated, FLOOR_LENIENT, args_error),
+        (LENIENT_TRUNCATED_SINGLE_ROW, single[:LENIENT_SIZE], FLOOR_LENIENT, args_error),
+        (LENIENT_SINGLE_ROW, single, FLOOR_LENIENT, ok),
+        (LENIENT_SHORT_ROW, LENIENT_SHORT, FLOOR_REFUSED, args_error),
+    ):
+        if not wanted(name):
+            continue
+        bench.namespace[f"_command_{len(measured)}"] = command
+        broken = _check_state(executor, "store", command, expected)
+        value = bench.measure(f"lenient_exec('store', _command_{len(measured)})", floor)
+        measured.append((name, value, floor, broken))
+    rows = []
+    json_floor = bench.floor(FLOOR_JSON)
+    for name, value, floor, broken in measured:
+        ratio = value / min(bench.floors[floor])
+        rows.append(
+            Row(
+                name,
+                value / 1e3,
+                "us",
+                ratio,
+                value / json_floor if floor == FLOOR_REFUSED else ratio,
+                f"<= {LENIENT_TARGETS[floor]:g}x",
+                broken or _verdict(ratio, LENIENT_TARGETS[floor]),
+            )
+        )
+    if wanted(LENIENT_MB_ROW):
+        big = records_json(1_000_000, "'", "True")
+        broken = _check_state(executor, "store", big, ok)
+        clock = settings.clock
+        best = float("inf")
+        for _ in range(settings.repeats):
+            gc.collect()
+            start = clock()
+            executor("store", big)
+            best = min(best, clock() - start)
+        rows.append(
+            Row(
+                LENIENT_MB_ROW,
+                best * 1e3,
+                "ms",
+                None,
+                None,
+                f"<= {LENIENT_MB_TARGET_MS:g} ms",
+                broken or _verdict(best * 1e3, LENIENT_MB_TARGET_MS),
+            )
+        )
+    return rows
+
+
 def run(settings: Settings, only: Optional[list[str]] = None) -> list[Row]:
     """Measure every row once and return the report.
 
@@ -770,6 +884,7 @@ def run(settings: Settings, only: Optional[list[str]] = None) -> list[Row]:
             )
         )
 
+    rows += lenient_rows(bench, settings, wanted)
     json_floor, tuple_floor = bench.floor(FLOOR_JSON), bench.floor(FLOOR_TUPLE)
     head = [Row(FLOOR_JSON, json_floor, "ns/call", 1.0, 1.0, "-", "-")]
     head.append(Row(FLOOR_TUPLE, tuple_floor, "ns/call", 1.0, tuple_floor / json_floor, "-", "-"))

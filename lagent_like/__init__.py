@@ -65,6 +65,7 @@ from .exceptions import (
     TransientToolError,
 )
 from .hooks import ApprovalHook, Hook, HookHandle
+from .langchain_tools import from_langchain, to_langchain_tools
 from .policies import CircuitBreaker, CircuitState, RetryPolicy
 from .registry import get_tool, get_tool_cls, list_tools
 from .schema import ActionReturn, ActionStatusCode, ActionValidCode
@@ -134,9 +135,11 @@ __all__ = [
     "TupleParser",
     "WebBrowser",
     "__version__",
+    "from_langchain",
     "get_tool",
     "get_tool_cls",
     "list_tools",
+    "to_langchain_tools",
     "tool_api",
     "tool_from_schema",
 ]

@@ -33,6 +33,7 @@ from typing import Any, Optional, Union
 
 from ._private.aliases import LEGAL_NAME, assign_aliases
 from ._private.describe import ApiSpec, copy_description
+from ._private.dialects import GEMINI_NAME, to_gemini_schema, to_openai_strict_schema
 from .actions.base_action import BaseAction, api_specs, routes_of
 from .exceptions import RegistryError, ToolDefinitionError, ToolNotFoundError
 from .registry import get_tool_cls, list_tools
@@ -60,6 +61,8 @@ SEVERITIES: dict[str, str] = {
     "doubtful-definition": "warning",
     "illegal-name": "warning",
     "large-description": "warning",
+    "openai-strict": "warning",
+    "gemini": "warning",
     "no-tools": "warning",
     "not-instantiated": "info",
     "size": "info",
@@ -117,6 +120,7 @@ class _Api:
     short: str  # 'run' or the API name
     entry: dict[str, Any]  # the description the model receives
     spec: Optional[ApiSpec]
+    schema: Optional[dict[str, Any]] = None  # the JSON Schema exports carry (instances only)
 
 
 @dataclass
@@ -146,7 +150,13 @@ def _view(description: dict[str, Any], specs: dict[str, ApiSpec], has_api: bool)
 
 def _view_of_action(action: BaseAction) -> _Tool:
     specs = dict(api_specs(action))
-    return _view(action.description, specs, action.is_toolkit or "run" in routes_of(action))
+    tool = _view(action.description, specs, action.is_toolkit or "run" in routes_of(action))
+    for api in tool.apis:
+        try:
+            api.schema = action.json_schema(api.short)
+        except Exception:  # noqa: BLE001 - a schema that cannot be built has no dialect findings
+            api.schema = None
+    return tool
 
 
 def _view_of_class(cls: type[BaseAction]) -> _Tool:
@@ -238,6 +248,7 @@ def _api_findings(tool: _Tool, api: _Api, alias: str) -> list[LintFinding]:
     name_finding = _name_finding(tool, api, alias)
     if name_finding is not None:
         findings.append(name_finding)
+    findings.extend(_dialect_findings(tool, api, alias))
     tokens = _tokens(api.entry)
     if tokens > LARGE_DESCRIPTION_TOKENS:
         findings.append(
@@ -257,6 +268,56 @@ def _api_findings(tool: _Tool, api: _Api, alias: str) -> list[LintFinding]:
             f"the description is about {tokens} tokens (estimated as its JSON length / 4)",
         )
     )
+    return findings
+
+
+def _dialect_findings(tool: _Tool, api: _Api, alias: str) -> list[LintFinding]:
+    """Why OpenAI strict mode or Gemini would refuse the API's schema, or what they lose."""
+    if api.schema is None:
+        return []
+    findings = []
+    strict = to_openai_strict_schema(api.schema)
+    if strict.refused:
+        findings.append(
+            _finding(
+                "openai-strict",
+                tool.name,
+                api.name,
+                "OpenAI strict mode would refuse this API: "
+                + "; ".join(strict.refused)
+                + "; to_openai_tools(strict=True) exports it with strict: false",
+            )
+        )
+    elif strict.dropped:
+        findings.append(
+            _finding(
+                "openai-strict",
+                tool.name,
+                api.name,
+                "OpenAI strict mode does not accept "
+                + ", ".join(strict.dropped)
+                + "; the strict export leaves them out and the executor still checks them",
+            )
+        )
+    gemini = to_gemini_schema(api.schema)
+    problems = list(gemini.refused)
+    if not GEMINI_NAME.fullmatch(alias):
+        problems.insert(0, f"the name {alias!r} must start with a letter or an underscore")
+    if problems:
+        findings.append(
+            _finding("gemini", tool.name, api.name, "Gemini would refuse this API: " + "; ".join(problems))
+        )
+    elif gemini.dropped:
+        findings.append(
+            _finding(
+                "gemini",
+                tool.name,
+                api.name,
+                "Gemini does not accept "
+                + ", ".join(gemini.dropped)
+                + "; to_gemini_tools() leaves them out and the executor still checks them",
+            )
+        )
     return findings
 
 

@@ -38,6 +38,20 @@ class ActionValidCode(IntEnum):
     ABSENT = -3
 
 
+class RepairedArgs(dict):  # type: ignore[type-arg]
+    """Arguments read only after repairs; an ``ActionReturn`` built on them records the repairs.
+
+    The lenient JSON reader hands these to the tool; the record copies ``repairs`` into
+    :attr:`ActionReturn.repairs` and keeps a plain dict as ``args``.
+    """
+
+    __slots__ = ("repairs",)
+
+    def __init__(self, args: dict[str, Any], repairs: list[str]) -> None:
+        super().__init__(args)
+        self.repairs = repairs
+
+
 def _code(enum: type[IntEnum], value: int) -> Union[IntEnum, int]:
     # Codes added by extensions are kept as plain ints instead of failing.
     try:
@@ -62,6 +76,9 @@ class ActionReturn:
         attempts: how many attempts the call made (more than 1 after retries; 1 also
             for a call answered before reaching the tool, e.g. invalid arguments).
         full_result: the uncut result when an output cap shortened ``result``, else ``None``.
+        repairs: what had to be repaired before the arguments could be read, in plain
+            words (``"removed code fence"``, ``"single quotes"``, ``"trailing comma"``,
+            ``"Python literal True"``, ...); ``None`` when nothing was repaired.
     """
 
     args: Optional[dict[str, Any]] = None
@@ -74,6 +91,15 @@ class ActionReturn:
     valid: Union[ActionValidCode, int] = ActionValidCode.OPEN
     attempts: int = 1
     full_result: Optional[list[dict[str, Any]]] = None
+    repairs: Optional[list[str]] = None
+
+    def __post_init__(self) -> None:
+        # The only place that sees every record built on repaired arguments, whichever
+        # runtime built it.
+        if self.args.__class__ is RepairedArgs:
+            repaired: RepairedArgs = self.args  # type: ignore[assignment]
+            self.repairs = list(repaired.repairs)
+            self.args = dict(repaired)
 
     def format_result(self) -> str:
         """Render the result for a model's observation.
@@ -91,8 +117,14 @@ class ActionReturn:
         return "\n".join(parts)
 
     def to_dict(self) -> dict[str, Any]:
-        """Return the record as a JSON-able dict; codes become plain ints."""
+        """Return the record as a JSON-able dict; codes become plain ints.
+
+        ``repairs`` appears only when something was repaired, so records of clean calls
+        keep the shape they always had.
+        """
         data = {f.name: getattr(self, f.name) for f in fields(self)}
+        if data["repairs"] is None:
+            del data["repairs"]
         data["state"] = int(self.state)
         data["valid"] = int(self.valid)
         return data

@@ -38,6 +38,11 @@ NUMERIC_ROWS = [
     "export 50-API executor, cold",
     "export 50-API executor, cached",
     "import lagent_like",
+    "lenient 100 KB truncated",
+    "lenient 100 KB single-quoted",
+    "lenient 100 KB single-quoted, truncated",
+    "lenient '{\"a\": 1,'",
+    "lenient 1 MB single-quoted",
 ]
 
 

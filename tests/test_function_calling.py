@@ -484,7 +484,9 @@ def test_run_tool_calls_errors_become_the_error_message() -> None:
         {
             "role": "tool",
             "tool_call_id": "unknown",
-            "content": "Unknown tool 'FcNope'. Available tools: FcCalc.add, FcCalc.div, FcEcho, fc_repeat, fc_halve.",
+            # Native calls were given the aliases: the message names those.
+            "content": "Unknown tool 'FcNope'. Available tools: FcCalc__add, FcCalc__div, FcEcho, fc_repeat, "
+            "fc_halve.",
         },
         {
             "role": "tool",

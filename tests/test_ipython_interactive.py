@@ -52,8 +52,8 @@ def test_the_description_is_lagents(shell: Any) -> None:
             },
         ],
         "required": ["command"],
-        "parameter_description": "If you call this tool, you must pass arguments in JSON format {key: value}, "
-        "where key is the parameter name.",
+        "parameter_description": "If you call this tool, you must pass arguments in the JSON format {key: value}, "
+        "where the key is the parameter name.",
     }
 
 

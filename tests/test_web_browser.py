@@ -45,7 +45,6 @@ FLAGS = [
 ]
 #: Set to a directory to also keep the screenshots there (docs/_static copies come from it).
 KEEP_SCREENSHOTS = os.environ.get("LAGENT_LIKE_SCREENSHOTS")
-NEEDS_DIALECTS = pytest.mark.xfail(strict=True, reason="needs the dialects branch")
 
 if not os.path.exists(CHROMIUM):
     pytest.skip(
@@ -198,7 +197,6 @@ def test_dirty_json_in_the_raw_box_is_read(page: Any, server: InspectorServer, t
     shoot(page, tmp_path / "inspector-raw.png")
 
 
-@NEEDS_DIALECTS
 def test_dirty_json_shows_the_repair_list(page: Any, server: InspectorServer) -> None:
     page.goto(server.url)
     page.get_by_role("button", name="Forecast.alerts").click()

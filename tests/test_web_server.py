@@ -26,9 +26,6 @@ from lagent_like.agents import AgentResult, ReAct
 from lagent_like.web import InspectorServer, build_catalogue
 from lagent_like.web import app as web_app
 
-#: Tests of interfaces the dialects branch adds (strict export, ActionReturn.repairs).
-NEEDS_DIALECTS = pytest.mark.xfail(strict=True, reason="needs the dialects branch")
-
 WRONG_TOKEN = "missing or wrong token: open the URL that lagent-like inspect printed (it ends in ?token=...)"
 
 
@@ -236,7 +233,6 @@ def test_catalogue_lists_every_api_with_what_the_model_is_told(server: Inspector
     assert "add two integers" in calc["search"]
 
 
-@NEEDS_DIALECTS
 def test_catalogue_carries_the_strict_openai_export(server: InspectorServer) -> None:
     executor = server.state.executor
     catalogue = _get(server, "/api/tools").json()
@@ -322,7 +318,6 @@ def test_raw_call_reads_dirty_json_as_a_model_would_write_it(server: InspectorSe
     assert answer["items"] == [{"type": "text", "content": "42"}]
 
 
-@NEEDS_DIALECTS
 def test_raw_call_reports_the_repairs_in_plain_words(server: InspectorServer) -> None:
     answer = _call(server, "WebCalc.add", "{'a': 40, 'b': 2,}")
     assert answer["record"]["state"] == 0

@@ -36,9 +36,24 @@ def fenced_blocks(text: str) -> list[tuple[str, str]]:
     return blocks
 
 
+#: Words longer than this are not memoized: the cache holds 2,048 entries, and each
+#: keeps its word alive (names over MCP can be megabytes long).
+_MAX_CACHED_WORD = 256
+
+
 def close_matches(word: str, candidates: Iterable[str], limit: int = 3) -> list[str]:
     """Candidates that look like ``word``: same spelling ignoring case first, then similar."""
-    return list(_close_matches(word, tuple(candidates), limit))
+    pool = tuple(candidates)
+    if len(word) > _MAX_CACHED_WORD:
+        longest = max(map(len, pool), default=0)
+        # difflib's ratio 2*M/(len(a)+len(b)) reaches its 0.6 cutoff only when the word
+        # is at most about twice as long as a candidate: a longer one matches nothing
+        # (the same-spelling match needs equal lengths), and difflib would take
+        # quadratic time to say so.
+        if len(word) > 3 * longest:
+            return []
+        return list(_close_matches.__wrapped__(word, pool, limit))
+    return list(_close_matches(word, pool, limit))
 
 
 @functools.lru_cache(maxsize=2048)

@@ -11,9 +11,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Optional
 
+from .._private.executor_messages import native_calls
 from ..schema import ActionReturn
 from .executor_base import ExecutorBase, ExecutorOptions, ToolLike, _as_action, _batch_job
-from .function_calling import _id_text, _read_tool_call, tool_messages
+from .function_calling import _id_text, call_results, read_calls
 from .invoke import invoke
 from .runtime import call_core, drive_sync
 
@@ -42,6 +43,8 @@ class ActionExecutor(ExecutorBase):
             call that raised (``ToolError`` included); ``None`` keeps it.
         max_output_chars: longer text results keep their head and tail with a notice;
             the full result stays in ``ActionReturn.full_result``.
+        max_argument_chars: argument strings longer than this are refused at once
+            (``ARGS_ERROR``), before any parsing; ``None`` for no limit.
         max_workers: threads for sync tools with timeouts and for batches.
         sleep: how to wait between retries (injectable for tests).
         random: jitter source in [0, 1) for retries (injectable for tests).
@@ -67,6 +70,8 @@ class ActionExecutor(ExecutorBase):
             session_id: the session whose ``ToolContext.state`` the call sees.
             call_id: the model's id for this call, passed on in the ``ToolContext``.
         """
+        if command.__class__ is str and len(command) > self._argument_limit:
+            return self._too_long(name, command)
         try:
             route = self._routes[name]
         except (KeyError, TypeError):
@@ -105,19 +110,32 @@ class ActionExecutor(ExecutorBase):
             pool.shutdown()
 
     def run_tool_calls(self, tool_calls: Sequence[Any]) -> list[dict[str, Any]]:
-        """Run OpenAI-style ``tool_calls`` and return one tool message per call, in order.
+        """Run a model's tool calls and return one result per call, in order, in its provider's shape.
 
-        Each call is ``{"id", "type": "function", "function": {"name", "arguments"}}``
-        (a dict, or an object with those attributes as client libraries return), where
-        ``arguments`` is a JSON string or a dict. Each message is ``{"role": "tool",
-        "tool_call_id", "content"}``; the content is the result, or the error text for
-        the model when the call failed. A malformed call gets an error message too.
+        Accepted, as dicts or as the objects the official SDKs return:
+
+        * OpenAI Chat Completions ``tool_calls``: ``{"id", "type": "function", "function":
+          {"name", "arguments"}}`` (``arguments`` a JSON string or a dict); each result is
+          ``{"role": "tool", "tool_call_id", "content"}``.
+        * Anthropic content blocks (``message.content`` as it is): each ``tool_use`` block
+          ``{"type": "tool_use", "id", "name", "input"}`` gets ``{"type": "tool_result",
+          "tool_use_id", "content", "is_error"}``; text and thinking blocks are skipped.
+        * OpenAI Responses ``function_call`` items get ``{"type": "function_call_output",
+          "call_id", "output"}``.
+        * Gemini parts: each ``{"functionCall": {"name", "args", "id"}}`` gets a
+          ``{"functionResponse": {"name", "response": {"output": ...}}}`` part
+          (``"error"`` for a failed call); text parts are skipped.
+
+        The content is the result, or the error text for the model when the call failed.
+        A malformed call gets an error result too. Messages name the tools by the
+        aliases the model was given.
         """
-        records = []
-        for call in tool_calls:
-            call_id, name, arguments = _read_tool_call(call)
-            records.append(None if name is None else self(name, arguments, None, _id_text(call_id)))
-        return tool_messages(tool_calls, records)
+        calls = read_calls(tool_calls)
+        with native_calls():  # messages name the tools as the model was given them
+            records = [
+                None if c.name is None else self(c.name, c.arguments, None, _id_text(c.id)) for c in calls
+            ]
+        return call_results(calls, records)
 
 
 def __getattr__(name: str) -> Any:

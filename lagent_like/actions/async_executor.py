@@ -11,11 +11,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Awaitable, Optional
 
+from .._private.executor_messages import native_calls
 from ..schema import ActionReturn
 from ..settings import ToolSettings
 from .base_action import BaseAction, routes_of, settings_of, unknown_api
 from .executor_base import ExecutorBase, _batch_job
-from .function_calling import _read_tool_call, tool_messages
+from .function_calling import call_results, read_calls
 from .invoke import Route, ainvoke
 from .runtime import call_core, drive_async
 
@@ -70,6 +71,8 @@ class AsyncActionExecutor(ExecutorBase):
         self, name: str, command: Any, session_id: Optional[str] = None, call_id: Optional[str] = None
     ) -> ActionReturn:
         """Run the call a model asked for; see :meth:`ActionExecutor.__call__`."""
+        if command.__class__ is str and len(command) > self._argument_limit:
+            return self._too_long(name, command)
         try:
             route = self._routes[name]
         except (KeyError, TypeError):
@@ -89,7 +92,8 @@ class AsyncActionExecutor(ExecutorBase):
         Awaiting it directly saves a coroutine per call in large batches.
         """
         route = self._routes.get(name) if isinstance(name, str) else None
-        if route is not None and route.direct and route.action.enable:
+        too_long = command.__class__ is str and len(command) > self._argument_limit
+        if route is not None and route.direct and route.action.enable and not too_long:
             return ainvoke(route, command)
         return self(name, command, session_id, call_id)
 
@@ -119,11 +123,11 @@ class AsyncActionExecutor(ExecutorBase):
         return list(await asyncio.gather(*(gated(*job) for job in jobs)))
 
     async def run_tool_calls(self, tool_calls: Sequence[Any]) -> list[dict[str, Any]]:
-        """Run OpenAI-style ``tool_calls`` concurrently; one tool message per call, in order.
+        """Run a model's tool calls concurrently; one result per call, in order.
 
         See :meth:`ActionExecutor.run_tool_calls`.
         """
-        named = [call for call in tool_calls if _read_tool_call(call)[1] is not None]
-        done = iter(await self.batch(named))
-        records = [next(done) if _read_tool_call(call)[1] is not None else None for call in tool_calls]
-        return tool_messages(tool_calls, records)
+        calls = read_calls(tool_calls)
+        with native_calls():  # messages name the tools as the model was given them
+            done = iter(await self.batch([c.raw for c in calls if c.name is not None]))
+        return call_results(calls, [next(done) if c.name is not None else None for c in calls])

@@ -16,17 +16,20 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import sys
 import threading
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, Callable, Optional, TypedDict, Union
 
 from .._private.aliases import assign_aliases
 from .._private.describe import copy_description
+from .._private.executor_messages import names_the_model_saw, too_long_record
 from .._private.families import check_mode
 from .._private.text import as_text, close_matches, did_you_mean, preview
 from ..context import DEFAULT_SESSION, ToolContext
 from ..exceptions import ToolDefinitionError, ToolNotFoundError
 from ..hooks import HookHandle, HookList
+from ..langchain_tools import from_langchain, is_langchain_tool
 from ..schema import ActionReturn, ActionValidCode
 from ..settings import UNSET, ToolSettings
 from .base_action import BaseAction, routes_of, settings_of, unknown_api
@@ -54,6 +57,7 @@ class ExecutorOptions(TypedDict, total=False):
     circuit_breaker: Optional[Callable[[], CircuitBreaker]]
     error_formatter: Optional[Callable[[BaseException, ActionReturn], Optional[str]]]
     max_output_chars: Optional[int]
+    max_argument_chars: Optional[int]
     max_workers: Optional[int]
     sleep: Optional[Callable[[float], Any]]
     random: Optional[Callable[[], float]]
@@ -76,6 +80,12 @@ def _as_action(item: Any, where: str, problems: list[str]) -> Optional[BaseActio
     """``item`` as an action: actions as they are, functions wrapped; else a problem."""
     if isinstance(item, BaseAction):
         return item
+    if is_langchain_tool(item):  # a LangChain BaseTool is callable too: before functions
+        try:
+            return from_langchain(item)
+        except (ToolDefinitionError, ImportError) as exc:
+            problems.append(f"{where}: {exc}")
+            return None
     if isinstance(item, type) and issubclass(item, BaseAction):
         problems.append(f"{where} is the class {item.__name__}; pass an instance, e.g. {item.__name__}()")
         return None
@@ -134,6 +144,7 @@ class ExecutorBase(FunctionCallingMixin):
         circuit_breaker: Optional[Callable[[], CircuitBreaker]] = None,
         error_formatter: Optional[Callable[[BaseException, ActionReturn], Optional[str]]] = None,
         max_output_chars: Optional[int] = None,
+        max_argument_chars: Optional[int] = 1_000_000,
         max_workers: Optional[int] = None,
         sleep: Optional[Callable[[float], Any]] = None,
         random: Optional[Callable[[], float]] = None,
@@ -148,6 +159,7 @@ class ExecutorBase(FunctionCallingMixin):
             "max_output_chars": max_output_chars,
         }
         self._sleep = sleep
+        self.max_argument_chars = max_argument_chars
         self._random = random
         self._max_workers = max_workers or min(32, (os.cpu_count() or 1) + 4)
         self._pool: Optional[DaemonThreadPool] = None
@@ -342,8 +354,25 @@ class ExecutorBase(FunctionCallingMixin):
         ret.args = {"inputs": command, "name": name}
         return ret
 
+    @property
+    def max_argument_chars(self) -> Optional[int]:
+        """Argument strings longer than this are refused before parsing (``None``: no limit)."""
+        return self._max_argument_chars
+
+    @max_argument_chars.setter
+    def max_argument_chars(self, value: Optional[int]) -> None:
+        self._max_argument_chars = value
+        # An int on the per-call path: one comparison, no None check.
+        self._argument_limit = sys.maxsize if value is None else value
+
+    def _too_long(self, name: Any, command: str) -> ActionReturn:
+        route = self._routes.get(name) if isinstance(name, str) else None
+        label = self._canonical.get(name, name) if route is not None else as_text(name)
+        tool = route.action.name if route is not None else None
+        return too_long_record(name, label, tool, command, self._argument_limit)
+
     def _unknown_message(self, name: Any) -> str:
-        available = self.api_names()
+        available = names_the_model_saw(self.api_names(), self._aliases)
         canonical = self._canonical.get(name, name) if isinstance(name, str) else None
         tool = canonical.partition(".")[0] if canonical is not None else None
         known = canonical in self.actions or tool in self.actions

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from .._private.describe import copy_description
+from .._private.dialects import to_gemini_schema, to_openai_strict_schema
 from .._private.text import close_matches
 from ..exceptions import ToolNotFoundError
 from ..schema import ActionStatusCode
@@ -28,42 +29,134 @@ def _api_named(action: BaseAction, name: str) -> dict[str, Any]:
     return api if api is not None else {}
 
 
+def _field(obj: Any, key: str) -> Any:
+    return obj.get(key) if isinstance(obj, dict) else getattr(obj, key, None)
+
+
+#: Content blocks that are not calls (Anthropic text and thinking blocks, ...).
+_NOT_CALLS = frozenset(("text", "thinking", "redacted_thinking", "image", "document", "reasoning", "message"))
+
+
+class _Call:
+    """One tool call of any provider, read from a dict or an SDK object.
+
+    Attributes:
+        kind: ``"openai"`` (Chat Completions), ``"responses"`` (OpenAI Responses
+            ``function_call`` items), ``"anthropic"`` (``tool_use`` blocks) or
+            ``"gemini"`` (``functionCall`` parts).
+        id: the provider's call id, returned with the result.
+        name: the tool name, ``None`` when the call has none.
+        arguments: a JSON string or a dict.
+        raw: the call as it was given.
+    """
+
+    __slots__ = ("arguments", "id", "kind", "name", "raw")
+
+    def __init__(self, raw: Any, kind: str, call_id: Any, name: Any, arguments: Any) -> None:
+        self.raw = raw
+        self.kind = kind
+        self.id = call_id
+        self.name = name if isinstance(name, str) else None
+        if isinstance(arguments, str) and not arguments.strip():
+            arguments = "{}"
+        self.arguments = arguments
+
+
+def _read_call(call: Any) -> Optional[_Call]:
+    """The call in ``call``, or ``None`` for a content block that is not a call."""
+    kind = _field(call, "type")
+    if kind == "tool_use":
+        return _Call(call, "anthropic", _field(call, "id"), _field(call, "name"), _field(call, "input"))
+    if kind == "function_call":
+        return _Call(
+            call, "responses", _field(call, "call_id"), _field(call, "name"), _field(call, "arguments")
+        )
+    if kind in _NOT_CALLS:
+        return None
+    gemini = _field(call, "functionCall") or _field(call, "function_call")
+    if gemini is not None:  # a Gemini part (dict or SDK object)
+        return _Call(
+            call, "gemini", _field(gemini, "id"), _field(gemini, "name"), _field(gemini, "args") or {}
+        )
+    function = _field(call, "function")
+    if function is None and kind is None and _field(call, "text") is not None:
+        return None  # a Gemini text part
+    name = _field(function, "name") if function is not None else None
+    arguments = _field(function, "arguments") if function is not None else None
+    return _Call(call, "openai", _field(call, "id"), name, arguments)
+
+
 def _read_tool_call(call: Any) -> tuple[Any, Optional[str], Any]:
-    """``(id, name, arguments)`` of an OpenAI tool call given as a dict or an object."""
+    """``(id, name, arguments)`` of a tool call of any provider (a dict or an object)."""
+    read = _read_call(call)
+    if read is None:
+        return None, None, None
+    return read.id, read.name, read.arguments
 
-    def field(obj: Any, key: str) -> Any:
-        return obj.get(key) if isinstance(obj, dict) else getattr(obj, key, None)
 
-    function = field(call, "function")
-    name = field(function, "name") if function is not None else None
-    arguments = field(function, "arguments") if function is not None else None
-    if isinstance(arguments, str) and not arguments.strip():
-        arguments = "{}"
-    return field(call, "id"), name if isinstance(name, str) else None, arguments
+def read_calls(tool_calls: Sequence[Any]) -> list[_Call]:
+    """The calls among ``tool_calls`` (content blocks that are not calls are left out)."""
+    return [c for c in map(_read_call, tool_calls) if c is not None]
 
 
 def _id_text(call_id: Any) -> Optional[str]:
     return call_id if isinstance(call_id, str) else None
 
 
+#: What a call without a name should have looked like, by provider.
+_CALL_SHAPES = {
+    "anthropic": "{'type': 'tool_use', 'id': ..., 'name': ..., 'input': {...}}",
+    "responses": "{'type': 'function_call', 'call_id': ..., 'name': ..., 'arguments': ...}",
+}
+
+
+def _no_name(index: int, call: _Call) -> str:
+    shape = _CALL_SHAPES.get(call.kind)
+    if shape is not None:
+        return f"tool call {index} has no name; send {shape}"
+    return f"tool call {index} has no function name; send {{'function': {{'name': ..., 'arguments': ...}}}}"
+
+
+def call_results(calls: Sequence[_Call], records: Sequence[Optional[ActionReturn]]) -> list[dict[str, Any]]:
+    """One result per call, in the calling provider's shape.
+
+    OpenAI: ``{"role": "tool", "tool_call_id", "content"}``; Responses:
+    ``{"type": "function_call_output", "call_id", "output"}``; Anthropic:
+    ``{"type": "tool_result", "tool_use_id", "content", "is_error"}``; Gemini:
+    ``{"functionResponse": {"name", "response": {"output" or "error"}, "id"}}``. A ``None`` record
+    stands for a call without a name.
+    """
+    results = []
+    for index, (call, ret) in enumerate(zip(calls, records)):
+        failed = ret is None or ret.state != ActionStatusCode.SUCCESS
+        if ret is None:
+            content = _no_name(index, call)
+        else:
+            content = (ret.errmsg or "") if failed else ret.format_result()
+        if call.kind == "anthropic":
+            results.append(
+                {"type": "tool_result", "tool_use_id": call.id, "content": content, "is_error": failed}
+            )
+        elif call.kind == "responses":
+            results.append({"type": "function_call_output", "call_id": call.id, "output": content})
+        elif call.kind == "gemini":
+            response: dict[str, Any] = {
+                "name": call.name,
+                "response": {"error" if failed else "output": content},
+            }
+            if call.id is not None:
+                response["id"] = call.id
+            results.append({"functionResponse": response})
+        else:
+            results.append({"role": "tool", "tool_call_id": call.id, "content": content})
+    return results
+
+
 def tool_messages(
     tool_calls: Sequence[Any], records: Sequence[Optional[ActionReturn]]
 ) -> list[dict[str, Any]]:
-    """One ``{"role": "tool", "tool_call_id", "content"}`` message per call and its record.
-
-    A ``None`` record stands for a call without a function name.
-    """
-    messages = []
-    for index, (call, ret) in enumerate(zip(tool_calls, records)):
-        if ret is None:
-            content = (
-                f"tool call {index} has no function name; "
-                "send {'function': {'name': ..., 'arguments': ...}}"
-            )
-        else:
-            content = ret.format_result() if ret.state == ActionStatusCode.SUCCESS else (ret.errmsg or "")
-        messages.append({"role": "tool", "tool_call_id": _read_tool_call(call)[0], "content": content})
-    return messages
+    """:func:`call_results` of the calls among ``tool_calls`` (kept for callers of old)."""
+    return call_results(read_calls(tool_calls), records)
 
 
 class FunctionCallingMixin:
@@ -132,15 +225,57 @@ class FunctionCallingMixin:
             self._exports[shape] = cached
         return copy_description(cached[1])  # type: ignore[no-any-return]
 
-    def to_openai_tools(self) -> list[dict[str, Any]]:
-        """The enabled tools as OpenAI ``tools``: ``{"type": "function", "function": {...}}``."""
-        return self._exported(
-            "openai",
-            lambda name, text, schema: {
-                "type": "function",
-                "function": {"name": name, "description": text, "parameters": schema},
-            },
-        )
+    def to_openai_tools(self, strict: bool = False) -> list[dict[str, Any]]:
+        """The enabled tools as OpenAI ``tools``: ``{"type": "function", "function": {...}}``.
+
+        Args:
+            strict: export for OpenAI's strict mode (``"strict": true``): every property
+                required, optional ones nullable (a ``null`` from the model then means
+                "use the Python default"), ``additionalProperties: false`` on every
+                object, keywords strict mode refuses left out (the executor still checks
+                them). A tool strict mode cannot express (arbitrary keys, ``allOf``, a
+                value of any type, ...) is exported as it is with ``"strict": false``;
+                ``lagent_like.lint`` says why.
+        """
+        if not strict:
+            return self._exported(
+                "openai",
+                lambda name, text, schema: {
+                    "type": "function",
+                    "function": {"name": name, "description": text, "parameters": schema},
+                },
+            )
+
+        def build(name: str, text: str, schema: dict[str, Any]) -> dict[str, Any]:
+            converted = to_openai_strict_schema(schema).schema
+            function = {
+                "name": name,
+                "description": text,
+                "parameters": converted if converted is not None else schema,
+                "strict": converted is not None,
+            }
+            return {"type": "function", "function": function}
+
+        return self._exported("openai-strict", build)
+
+    def to_gemini_tools(self) -> list[dict[str, Any]]:
+        """The enabled tools as Gemini ``tools``: one ``{"functionDeclarations": [...]}``.
+
+        Each declaration is ``{"name", "description", "parameters"}`` with the parameters
+        in the OpenAPI 3.0 subset Gemini accepts (``parameters`` is left out for an API
+        without any). What Gemini cannot express is left out; ``lagent_like.lint`` says
+        what.
+        """
+
+        def build(name: str, text: str, schema: dict[str, Any]) -> dict[str, Any]:
+            declaration: dict[str, Any] = {"name": name, "description": text}
+            parameters = to_gemini_schema(schema).schema
+            if parameters is not None:
+                declaration["parameters"] = parameters
+            return declaration
+
+        declarations = self._exported("gemini", build)
+        return [{"functionDeclarations": declarations}] if declarations else []
 
     def to_anthropic_tools(self) -> list[dict[str, Any]]:
         """The enabled tools as Anthropic ``tools``: ``{"name", "description", "input_schema"}``."""

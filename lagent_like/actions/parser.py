@@ -15,14 +15,17 @@ call that reader directly on every call. A subclass that overrides ``parse_input
 from __future__ import annotations
 
 import ast
+import functools
 import json
 import re
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Optional, Union
 
-from .._private.lenient_json import loads_lenient
+from .._private.dialects import has_null_field, without_nulls
+from .._private.lenient_json import read_lenient, strict_truncation
 from .._private.text import as_text, close_matches, did_you_mean, fenced_blocks, preview
 from .._private.validation import ANY, CHECK, Check, Refusal, Validator, check_of
 from ..exceptions import ParseError
+from ..schema import RepairedArgs
 
 if TYPE_CHECKING:
     from .._private.describe import ApiSpec
@@ -318,7 +321,15 @@ def _check(api: _ApiArgs, args: dict[str, Any]) -> Union[dict[str, Any], ParseEr
                 problems.append(f"{name!r} could not be checked: {type(exc).__name__}: {exc}")
                 continue
             if type(result) is Refusal:
-                problems.append(result.describe(name, value))
+                # OpenAI strict mode makes optional fields required and nullable: a null
+                # the type does not take means "not given" (the default applies).
+                if value is None and name not in required:
+                    continue
+                retried = _check_again(checks[name], value) if has_null_field(value) else result
+                if type(retried) is Refusal:
+                    problems.append(result.describe(name, value))
+                else:
+                    checked[name] = retried
             else:
                 checked[name] = result
         elif name in required:
@@ -334,6 +345,14 @@ def _check(api: _ApiArgs, args: dict[str, Any]) -> Union[dict[str, Any], ParseEr
     if problems:
         return ParseError(f"{api.label}: " + "; ".join(problems))
     return checked
+
+
+def _check_again(check: Check, value: Any) -> Any:
+    """``check`` of ``value`` without its null fields (a faulty validator refuses)."""
+    try:
+        return check(without_nulls(value))
+    except Exception:  # noqa: BLE001 - reported with the first refusal
+        return Refusal("a value its check accepts")
 
 
 def _checked(api: _ApiArgs, args: dict[str, Any]) -> Union[dict[str, Any], ParseError]:
@@ -408,10 +427,10 @@ class JsonParser(BaseParser):
             if type(inputs) is str:
                 try:
                     args = _decode(inputs)
-                except (ValueError, RecursionError):
-                    args = _lenient(api, inputs)
+                except (ValueError, RecursionError) as exc:
+                    return _read_lenient(api, inputs, read, [], exc)
                 if type(args) is str:
-                    args = _lenient(api, args)
+                    return _read_value(api, args, read, [])
             elif inputs is None:
                 args = {}
             elif isinstance(inputs, str):  # a str subclass: read its plain text
@@ -438,16 +457,53 @@ class JsonParser(BaseParser):
         return read
 
 
-def _lenient(api: _ApiArgs, text: str) -> Any:
+@functools.lru_cache(maxsize=256)
+def _example(api: _ApiArgs) -> str:
+    # Cut-off output is a common failure: its message should cost little.
+    return api.example_object()
+
+
+def _read_lenient(
+    api: _ApiArgs, text: str, read: Reader, repairs: list[str], error: Optional[BaseException] = None
+) -> Union[dict[str, Any], ParseError]:
+    """Read ``text``, which ``json`` refused (with ``error``), leniently; then :func:`_read_value`."""
     if not text.strip():
-        return {}
+        return read({})
+    parsed = (error is not None and strict_truncation(error, text)) or read_lenient(text)
+    if isinstance(parsed, ValueError):
+        return ParseError(
+            f"{api.label}: invalid JSON arguments: {parsed}. Write one JSON object such as {_example(api)}"
+        )
+    return _read_value(api, parsed.value, read, repairs + parsed.repairs)
+
+
+def _read_value(
+    api: _ApiArgs, value: Any, read: Reader, repairs: list[str]
+) -> Union[dict[str, Any], ParseError]:
+    """Check a decoded value with ``read``; mark the arguments with the repairs it took.
+
+    A string is JSON encoded twice (models do that): it is decoded once more.
+    """
+    if type(value) is str:
+        if "double-encoded JSON" in repairs:
+            raise ParseError(
+                f"{api.label}: expected a JSON object such as {api.example_object()}, "
+                f"got str {preview(value)}"
+            )
+        repairs = [*repairs, "double-encoded JSON"]
+        try:
+            value = _decode(value)
+        except (ValueError, RecursionError):
+            return _read_lenient(api, value, read, repairs)
+        return _read_value(api, value, read, repairs)
     try:
-        return loads_lenient(text)
-    except ValueError as exc:
-        raise ParseError(
-            f"{api.label}: invalid JSON arguments: {exc}. "
-            f"Write one JSON object such as {api.example_object()}"
-        ) from None
+        args = read(value)
+    except ParseError as exc:
+        args = exc
+    if isinstance(args, ParseError):
+        # The record of a refused call keeps the raw input: the message names the repairs.
+        return ParseError(f"{args.err_msg} (read after repairs: {', '.join(repairs)})") if repairs else args
+    return RepairedArgs(args, repairs) if repairs else args
 
 
 class TupleParser(BaseParser):

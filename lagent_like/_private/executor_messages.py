@@ -1,0 +1,58 @@
+"""What an executor answers, before any tool runs, to calls it cannot take.
+
+These records are written for the model, in the names the model was given: a model
+calling natively was given the function-calling aliases (``Rich__literal``), so the
+list of tools it gets back names those; and a call whose argument string is larger
+than the executor accepts is refused at once, before any parsing, so that one huge
+(often runaway) argument cannot hold a thread or an event loop for seconds.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+from collections.abc import Iterator
+from typing import Any, Optional
+
+from ..schema import ActionReturn, ActionStatusCode, ActionValidCode
+
+#: Set while a call comes through native function calling (run_tool_calls, MCP).
+_NATIVE: contextvars.ContextVar[bool] = contextvars.ContextVar("lagent_like_native_calls", default=False)
+
+
+@contextlib.contextmanager
+def native_calls() -> Iterator[None]:
+    """Within this block, messages name tools by the function-calling aliases."""
+    token = _NATIVE.set(True)
+    try:
+        yield
+    finally:
+        _NATIVE.reset(token)
+
+
+def mark_native() -> None:
+    """Name tools by their aliases for the rest of the current task (one serving native calls)."""
+    _NATIVE.set(True)
+
+
+def names_the_model_saw(api_names: list[str], aliases: dict[str, str]) -> list[str]:
+    """The callable names to list to the model, as it was given them.
+
+    A model calling natively (OpenAI, Anthropic, MCP) was given the legal aliases
+    (``Rich__literal``); a model reading a prompt, the ``Rich.literal`` names.
+    """
+    return [aliases.get(n, n) for n in api_names] if _NATIVE.get() else api_names
+
+
+def too_long_record(name: Any, label: str, tool: Optional[str], command: str, limit: int) -> ActionReturn:
+    """The ``ARGS_ERROR`` record of a call whose arguments exceed ``limit`` characters."""
+    return ActionReturn(
+        args={"inputs": command, "name": name},
+        type=tool,
+        errmsg=(
+            f"{label}: the arguments are {len(command):,} characters long, more than the "
+            f"{limit:,} this executor accepts; send shorter arguments"
+        ),
+        state=ActionStatusCode.ARGS_ERROR,
+        valid=ActionValidCode.OPEN if tool is not None else ActionValidCode.INVALID,
+    )

@@ -1,0 +1,160 @@
+"""LangChain both ways: lagent_like APIs as LangChain tools, LangChain tools in an executor.
+
+Agents built on LangChain take ``langchain_core.tools.BaseTool`` objects; toolkits
+written for LangChain are ``BaseTool`` objects too. This module converts in both
+directions, so that either side's tools run under the other with the same results:
+
+* :func:`to_langchain_tools` gives every enabled API of an executor as a ``BaseTool``
+  named by its function-calling alias, described by the executor's JSON Schema, run
+  through the executor (arguments checked, policies and hooks applied); a failed call
+  comes back as the executor's message for the model (LangChain's
+  ``handle_tool_error``).
+* :func:`from_langchain` makes a ``BaseTool`` a simple lagent_like tool, described by
+  LangChain's own OpenAI conversion and checked against it; ``ActionExecutor``
+  accepts LangChain tools directly and converts them this way.
+
+``langchain-core`` is an optional extra (``pip install 'lagent-like[langchain]'``),
+imported only when a conversion runs.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import TYPE_CHECKING, Any
+
+from .exceptions import ToolDefinitionError, ToolError
+from .schema import ActionStatusCode
+
+if TYPE_CHECKING:
+    from .actions.action_executor import ActionExecutor
+    from .actions.schema_tool import SchemaTool
+
+__all__ = ["from_langchain", "is_langchain_tool", "to_langchain_tools"]
+
+_MISSING = "LangChain support needs the 'langchain' extra: pip install 'lagent-like[langchain]'"
+
+
+def is_langchain_tool(item: Any) -> bool:
+    """Whether ``item`` is a ``langchain_core`` ``BaseTool`` (checked without importing LangChain)."""
+    return any(
+        cls.__name__ == "BaseTool" and cls.__module__.startswith("langchain_core.tools")
+        for cls in type(item).__mro__
+    )
+
+
+def _langchain() -> Any:
+    try:
+        import langchain_core.tools
+    except ImportError as exc:  # pragma: no cover - exercised without the extra only
+        raise ImportError(_MISSING) from exc
+    return langchain_core.tools
+
+
+def from_langchain(tool: Any) -> SchemaTool:
+    """A LangChain ``BaseTool`` as a simple lagent_like tool of the same name.
+
+    The tool is described by LangChain's own OpenAI conversion of it; a call's checked
+    arguments go to ``tool.invoke`` as a tool call (``tool.ainvoke`` for a tool with
+    only a coroutine), and a failure (a ``ToolException``, or an error the tool handled
+    itself) becomes the call's ``API_ERROR`` with the tool's message.
+
+    Raises:
+        ToolDefinitionError: ``tool`` is not a LangChain tool, or its schema cannot be honoured.
+    """
+    from langchain_core.utils.function_calling import convert_to_openai_tool
+
+    from .actions.schema_tool import SchemaTool
+
+    tools = _langchain()
+    if not isinstance(tool, tools.BaseTool):
+        raise ToolDefinitionError(
+            "from_langchain", [f"expected a LangChain BaseTool, got {type(tool).__name__}"]
+        )
+    definition = convert_to_openai_tool(tool)
+    failure = tools.ToolException
+
+    def call_of(arguments: dict[str, Any]) -> dict[str, Any]:
+        # Invoked as a tool call, the tool answers with a ToolMessage whose status tells
+        # a failure it handled itself (handle_tool_error) from a result.
+        return {"type": "tool_call", "id": "lagent_like", "name": tool.name, "args": arguments}
+
+    def answer(message: Any) -> Any:
+        if getattr(message, "status", "success") == "error":
+            raise ToolError(str(message.content))
+        return getattr(message, "content", message)
+
+    only_async = getattr(tool, "func", True) is None and getattr(tool, "coroutine", None) is not None
+    if only_async:
+
+        async def arun(**arguments: Any) -> Any:
+            try:
+                return answer(await tool.ainvoke(call_of(arguments)))
+            except failure as exc:
+                raise ToolError(str(exc)) from exc
+
+        return SchemaTool(definition, arun)
+
+    def run(**arguments: Any) -> Any:
+        try:
+            return answer(tool.invoke(call_of(arguments)))
+        except failure as exc:
+            raise ToolError(str(exc)) from exc
+
+    return SchemaTool(definition, run)
+
+
+@functools.cache
+def _tool_class() -> type:
+    """The ``BaseTool`` subclass that runs an executor's API (built once, on first use)."""
+    tools = _langchain()
+
+    class LagentLikeTool(tools.BaseTool):  # type: ignore[misc, name-defined]
+        """One API of a lagent_like executor, as a LangChain tool."""
+
+        executor: Any
+        api_name: str
+        handle_tool_error: Any = True
+
+        def _run(self, *args: Any, **kwargs: Any) -> Any:
+            kwargs.pop("run_manager", None)
+            return _result(self.executor(self.api_name, kwargs), tools.ToolException)
+
+        async def _arun(self, *args: Any, **kwargs: Any) -> Any:
+            kwargs.pop("run_manager", None)
+            from .actions.async_executor import AsyncActionExecutor
+
+            if isinstance(self.executor, AsyncActionExecutor):
+                return _result(await self.executor(self.api_name, kwargs), tools.ToolException)
+            return await super()._arun(*args, **kwargs)
+
+    return LagentLikeTool
+
+
+def _result(ret: Any, failure: type[Exception]) -> str:
+    if ret.state != ActionStatusCode.SUCCESS:
+        raise failure(ret.errmsg or "")
+    return ret.format_result()  # type: ignore[no-any-return]
+
+
+def to_langchain_tools(executor: ActionExecutor) -> list[Any]:
+    """The enabled APIs of ``executor`` as LangChain ``BaseTool`` objects.
+
+    Each is named by its function-calling alias (``Tool__api``), described by the
+    executor's description and JSON Schema, and runs its calls through ``executor``:
+    the result is the record's text, a failed call the executor's message for the
+    model (returned as the tool's output, LangChain's ``handle_tool_error``).
+
+    Raises:
+        ImportError: ``langchain-core`` is not installed.
+    """
+    cls = _tool_class()
+    return [
+        cls(
+            name=tool["function"]["name"],
+            description=tool["function"]["description"] or tool["function"]["name"],
+            args_schema=tool["function"]["parameters"],
+            executor=executor,
+            api_name=tool["function"]["name"],
+        )
+        for tool in executor.to_openai_tools()
+    ]
