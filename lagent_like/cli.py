@@ -391,7 +391,26 @@ def _explicit_code_tools(
     return {tool.name for tool in tools if runs_code(tool) and tool.name in named}
 
 
-def _mcp_toolkit(target: str) -> Any:
+#: Where ``inspect --mcp URL`` finds the bearer token of an HTTP MCP server by default
+#: (the variable ``serve-mcp`` reads too).
+MCP_TOKEN_ENV = "LAGENT_LIKE_MCP_TOKEN"
+
+
+def _mcp_token(token_file: Optional[str]) -> Optional[str]:
+    """The bearer token for ``--mcp URL``: the file's first line, else the environment."""
+    if token_file is None:
+        return os.environ.get(MCP_TOKEN_ENV) or None
+    try:
+        with open(token_file, encoding="utf-8") as handle:
+            token = handle.readline().strip()
+    except OSError as exc:
+        raise CliError(f"cannot read the MCP token file: {_reason(exc)}") from exc
+    if not token:
+        raise CliError(f"the MCP token file {token_file} is empty")
+    return token
+
+
+def _mcp_toolkit(target: str, token: Optional[str]) -> Any:
     """An ``MCPToolkit`` for ``--mcp``: an http(s) URL, or a command line to start."""
     import shlex
 
@@ -400,7 +419,8 @@ def _mcp_toolkit(target: str) -> Any:
     except ImportError as exc:
         raise CliError(str(exc)) from exc
     if target.startswith(("http://", "https://")):
-        return MCPToolkit(url=target)
+        # Never a token on the command line, where other local users can read it.
+        return MCPToolkit(url=target) if token is None else MCPToolkit(url=target, token=token)  # type: ignore[call-arg]
     words = shlex.split(target)
     if not words:
         raise CliError("--mcp needs a URL or a command, e.g. --mcp 'python -m my_server'")
@@ -417,7 +437,8 @@ def _cmd_inspect(args: argparse.Namespace) -> int:
     tools = [] if args.mcp and not args.tools and not args.imports else select_tools(args.tools)
     toolkits: list[Any] = []
     try:
-        toolkits += [_mcp_toolkit(target) for target in args.mcp]
+        token = _mcp_token(args.mcp_token_file) if args.mcp else None
+        toolkits += [_mcp_toolkit(target, token) for target in args.mcp]
         tools += toolkits
         if not tools and not args.trace:
             raise CliError(
@@ -577,6 +598,11 @@ def build_parser() -> argparse.ArgumentParser:
         default=[],
         metavar="URL_OR_COMMAND",
         help="also inspect the tools of an MCP server: an http(s) URL or a command line (repeatable)",
+    )
+    inspect.add_argument(
+        "--mcp-token-file",
+        metavar="FILE",
+        help=f"--mcp URL: a file whose first line is the server's bearer token (default: ${MCP_TOKEN_ENV})",
     )
     inspect.add_argument(
         "--trace",

@@ -14,7 +14,7 @@ EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 SCRIPTS = sorted(EXAMPLES.glob("*.py"))
 
 #: Examples that need an optional extra, by the module the extra installs.
-EXTRAS = {"mcp_roundtrip.py": "mcp", "ray_batch.py": "ray"}
+EXTRAS = {"mcp_roundtrip.py": "mcp", "ray_batch.py": "ray", "inspect_tools.py": "starlette"}
 
 #: What the fake model server answers to ``react_agent.py``, one reply per turn.
 REACT_REPLIES = [
@@ -125,7 +125,7 @@ def test_an_example_without_its_extra_says_which_extra_in_one_line(script: str, 
     proc = subprocess.run(
         [sys.executable, "-c", blocked], capture_output=True, text=True, timeout=120, cwd=tmp_path
     )
-    extra = EXTRAS[script]
+    extra = {"starlette": "web"}.get(EXTRAS[script], EXTRAS[script])
     assert (proc.returncode, proc.stdout, proc.stderr) == (
         1,
         "",

@@ -29,6 +29,8 @@ sync_api = pytest.importorskip(
 )
 
 from lagent_like import ActionExecutor, BaseAction, tool_api  # noqa: E402
+
+expect = sync_api.expect
 from lagent_like.agents import ReAct  # noqa: E402
 from lagent_like.web import InspectorServer  # noqa: E402
 
@@ -180,9 +182,7 @@ def test_exports_are_shown_side_by_side_and_copyable(page: Any, server: Inspecto
     assert '"parameter_description"' in lagent
     assert '"name": "Geo.locate"' in lagent
     page.get_by_role("button", name="Copy OpenAI", exact=True).click()
-    assert (
-        page.get_by_role("region", name="OpenAI", exact=True).get_by_role("status").inner_text() == "copied"
-    )
+    expect(page.get_by_role("region", name="OpenAI", exact=True).get_by_role("status")).to_have_text("copied")
 
 
 def test_dirty_json_in_the_raw_box_is_read(page: Any, server: InspectorServer, tmp_path: Path) -> None:
@@ -193,6 +193,11 @@ def test_dirty_json_in_the_raw_box_is_read(page: Any, server: InspectorServer, t
     result = page.get_by_role("region", name="Result")
     result.locator(".result-title").wait_for()
     assert result.locator(".items pre").inner_text() == "no alerts in IDF"
+    assert result.get_by_role("list", name="Repairs").locator("li").all_inner_texts() == [
+        "removed code fence",
+        "single quotes",
+        "trailing comma",
+    ]
     result.scroll_into_view_if_needed()
     shoot(page, tmp_path / "inspector-raw.png")
 
@@ -204,7 +209,7 @@ def test_dirty_json_shows_the_repair_list(page: Any, server: InspectorServer) ->
     page.get_by_role("button", name="Call with raw arguments").click()
     repairs = page.get_by_role("list", name="Repairs")
     repairs.wait_for(timeout=5000)
-    assert repairs.locator("li").count() >= 1
+    assert repairs.locator("li").all_inner_texts() == ["single quotes", "trailing comma"]
 
 
 def test_bad_arguments_show_state_and_errmsg_in_words(page: Any, server: InspectorServer) -> None:
@@ -247,7 +252,7 @@ def test_open_a_recorded_trace_and_step_through_it(
     page.locator("#turn-heading").scroll_into_view_if_needed()
     shoot(page, tmp_path / "inspector-trace.png")
     page.get_by_role("button", name="Next turn").click()
-    page.wait_for_function("document.getElementById('turn-position').textContent === 'Turn 2 of 3'")
+    expect(page.locator("#turn-position")).to_have_text("Turn 2 of 3")
     assert page.locator("#turn-heading").inner_text() == "Turn 2: unreadable action"
     failed = page.locator(".failed-parse")
     assert failed.locator("section").nth(0).locator("pre").inner_text() == TRACE_REPLIES[1]
@@ -255,7 +260,7 @@ def test_open_a_recorded_trace_and_step_through_it(
     failed.scroll_into_view_if_needed()
     shoot(page, tmp_path / "inspector-trace-failed.png")
     page.get_by_role("button", name="Next turn").click()
-    page.wait_for_function("document.getElementById('turn-position').textContent === 'Turn 3 of 3'")
+    expect(page.locator("#turn-position")).to_have_text("Turn 3 of 3")
     assert page.get_by_role("button", name="Next turn").is_disabled()
     assert "Two mild days in Oslo." in page.locator("#trace-detail").inner_text()
     assert "tokens\tnot reported by the server" in page.locator("dl.timing").inner_text().replace("\n", "\t")
@@ -275,7 +280,7 @@ def test_keyboard_alone_reaches_a_tool_and_calls_it(page: Any, server: Inspector
     page.keyboard.press("Tab")
     assert page.evaluate("document.activeElement.textContent") == "Geo.locate"
     page.keyboard.press("Enter")
-    page.wait_for_function("document.activeElement.id === 'tool-detail'")
+    expect(page.locator("#tool-detail")).to_be_focused()
     page.get_by_label("place (required)").focus()
     page.keyboard.type("Paris")
     page.keyboard.press("Enter")

@@ -223,3 +223,21 @@ def test_chat_web_shows_the_run_on_the_page(launch: Any) -> None:
     )
     assert loaded.turns[0].action_return is not None
     assert loaded.turns[0].action_return.result == [{"type": "text", "content": "42"}]
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        pytest.param(None, "cannot read the MCP token file: FileNotFoundError: ", id="missing"),
+        pytest.param("\n", "the MCP token file {path} is empty", id="empty"),
+    ],
+)
+def test_inspect_mcp_token_file_problems_are_error_lines(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], content: Any, message: str
+) -> None:
+    path = tmp_path / "token.txt"
+    if content is not None:
+        path.write_text(content, encoding="utf-8")
+    argv = ["inspect", "--mcp", "http://127.0.0.1:9/mcp", "--mcp-token-file", str(path)]
+    assert main(argv) == 2
+    assert capsys.readouterr().err.startswith("lagent-like: error: " + message.format(path=path))

@@ -321,8 +321,9 @@ def test_raw_call_reads_dirty_json_as_a_model_would_write_it(server: InspectorSe
 def test_raw_call_reports_the_repairs_in_plain_words(server: InspectorServer) -> None:
     answer = _call(server, "WebCalc.add", "{'a': 40, 'b': 2,}")
     assert answer["record"]["state"] == 0
-    assert isinstance(answer["repairs"], list) and answer["repairs"]
-    assert all(isinstance(repair, str) for repair in answer["repairs"])
+    assert answer["repairs"] == ["single quotes", "trailing comma"]
+    assert answer["record"]["repairs"] == ["single quotes", "trailing comma"]
+    assert _call(server, "WebCalc.add", '{"a": 40}')["repairs"] is None
 
 
 def test_raw_call_reads_tuple_syntax_for_a_tuple_parser_tool(server: InspectorServer) -> None:

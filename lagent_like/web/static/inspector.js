@@ -44,13 +44,13 @@
     const status = h("span", { class: "muted", role: "status" });
     const button = h("button", { type: "button", "aria-label": "Copy " + label, onclick: async () => {
       const text = getText();
+      status.textContent = "";
       try { await navigator.clipboard.writeText(text); status.textContent = "copied"; }
       catch (e) {
         // Clipboard access needs a secure context or a permission; select the text instead.
         const area = h("textarea", { "aria-hidden": "true" }); area.value = text; document.body.append(area);
         area.select(); document.execCommand("copy"); area.remove(); status.textContent = "copied";
       }
-      setTimeout(() => { status.textContent = ""; }, 1500);
     } }, "Copy");
     return h("span", {}, button, " ", status);
   }
@@ -330,7 +330,7 @@
     if (record.args) facts.push(["arguments read", h("pre", {}, pretty(record.args))]);
     const repairList = repairs && repairs.length
       ? h("ul", { class: "repairs", "aria-label": "Repairs" }, repairs.map((r) => h("li", {}, r)))
-      : h("p", { class: "muted repairs-none" }, repairs ? "The arguments were clean: nothing repaired." : "No repairs reported.");
+      : h("p", { class: "muted repairs-none" }, "Nothing repaired: the arguments were read as written.");
     return [
       h("dl", { class: "facts" }, facts.map(([k, v]) => [h("dt", {}, k), h("dd", {}, v)])),
       h("h4", {}, "What the lenient parser repaired"), repairList,
