@@ -21,7 +21,6 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import os
-import pickle
 from typing import TYPE_CHECKING, Any, Optional
 
 from ..actions.base_action import BaseAction, routes_of, settings_of, unknown_api
@@ -189,8 +188,9 @@ def _portable(error: Optional[BaseException]) -> Optional[BaseException]:
     """
     if error is None:
         return None
+    cloudpickle = import_ray().cloudpickle  # what Ray sends it back with
     try:
-        pickle.loads(pickle.dumps(error))
+        cloudpickle.loads(cloudpickle.dumps(error))
     except Exception:  # noqa: BLE001 - any pickling failure means "send a summary"
         return RuntimeError(f"{type(error).__name__}: {error}")
     return error
