@@ -11,6 +11,7 @@ import importlib
 import inspect
 import json
 import logging
+import sys
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs
@@ -590,12 +591,45 @@ def test_the_twins_are_listed_after_every_sync_builtin() -> None:
 
 @pytest.mark.parametrize("name", ["ArxivSearch", "BINGMap", "GoogleScholar", "GoogleSearch", "PPT"])
 def test_builtin_descriptions_are_the_ones_lagent_0_2_4_gives(name: str) -> None:
-    from record_lagent_builtins import FIXTURE, without_parameter_description
+    from record_lagent_builtins import FIXTURES, without_parameter_description
 
     from lagent_like import get_tool_cls
 
-    recorded = json.loads(FIXTURE.read_text(encoding="utf-8"))[name]
+    recorded = json.loads(FIXTURES["0.2"].read_text(encoding="utf-8"))[name]
     assert without_parameter_description(get_tool_cls(name)().description) == recorded
+
+
+LAGENT05_TOOLS = ["ArxivSearch", "BINGMap", "GoogleScholar", "GoogleSearch", "PPT", "WebBrowser"]
+
+
+def _lagent05_expected(name: str) -> Any:
+    """Lagent 0.5's description of ``name``, with lagent_like's two documented differences."""
+    from record_lagent_builtins import FIXTURES
+
+    recorded = json.loads(FIXTURES["0.5"].read_text(encoding="utf-8"))
+    expected = recorded[name]
+    if name.endswith("WebBrowser"):
+        apis = {api["name"]: api for api in expected["api_list"]}
+        # Lagent reads its sync search docstring (no blank line before 'Args:') as all
+        # description, and its async twin's as intended; lagent_like reads both as intended.
+        apis["search"] = next(a for a in recorded["AsyncWebBrowser"]["api_list"] if a["name"] == "search")
+        # lagent_like describes a list[int] parameter as an Array, Lagent as a NUMBER.
+        apis["select"] = {
+            **apis["select"],
+            "parameters": [{**apis["select"]["parameters"][0], "type": "Array"}],
+        }
+        expected = {**expected, "api_list": [apis[api["name"]] for api in expected["api_list"]]}
+    return expected
+
+
+@pytest.mark.parametrize("name", LAGENT05_TOOLS + [f"Async{n}" for n in LAGENT05_TOOLS])
+def test_builtin_and_twin_descriptions_are_the_ones_lagent_0_5_gives(name: str) -> None:
+    from record_lagent_builtins import without_parameter_description
+
+    from lagent_like import get_tool_cls
+
+    tool = get_tool_cls(name)(**({"searcher_type": "GoogleSearch"} if name.endswith("WebBrowser") else {}))
+    assert without_parameter_description(tool.description) == _lagent05_expected(name)
 
 
 def test_async_google_search_takes_lagent_0_5s_coroutine_search_override(
@@ -634,3 +668,26 @@ def test_web_browser_refuses_a_redirect_from_a_public_page_to_a_local_one(
     }
     assert followed == {"type": "text", "content": "Paris\nThe capital of France.\none\ntwo & three"}
     assert [r["path"] for r in server.requests] == ["/a", "/b", "/p"]
+
+
+def test_web_browser_search_that_fails_for_every_query_says_why(server: LocalServer) -> None:
+    server.replies["/search"] = Reply(403, '{"message": "Unauthorized."}')
+    ret = browser(server)({"query": ["q1", "q2"]}, "search")
+    assert (ret.state, ret.errmsg) == (
+        ActionStatusCode.API_ERROR,
+        "WebBrowser: every search failed: "
+        f'\'q1\': GoogleSearch: {server.base}/search answered HTTP 403 Forbidden: {{"message": "Unauthorized."}}; '
+        f'\'q2\': GoogleSearch: {server.base}/search answered HTTP 403 Forbidden: {{"message": "Unauthorized."}}',
+    )
+
+
+def test_ppt_without_the_extra_says_which_extra_to_install(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "pptx", None)  # as if python-pptx were not installed
+    ret = PPT()({"theme": "Default", "abs_location": str(tmp_path / "x.pptx")}, "create_file")
+    assert (ret.state, ret.errmsg) == (
+        ActionStatusCode.API_ERROR,
+        "PPT needs python-pptx: pip install 'lagent-like[ppt]'",
+    )
+    assert list(tmp_path.iterdir()) == []

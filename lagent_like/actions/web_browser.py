@@ -25,9 +25,10 @@ from typing import Any, Optional, Protocol, Union
 from urllib.parse import urlsplit
 
 from .._private.async_twin import async_twin
-from .._private.http import display_url, http_request, read_key
+from .._private.http import display_url, http_request
 from ..exceptions import ToolError
 from .base_action import BaseAction, tool_api
+from .google_search import GoogleSearch
 from .parser import BaseParser, JsonParser
 
 __all__ = ["AsyncWebBrowser", "SearchBackend", "SearxngSearch", "SerperSearch", "WebBrowser", "page_text"]
@@ -90,7 +91,7 @@ class SearchBackend(Protocol):
 
 
 class SerperSearch:
-    """Google results through Serper (``POST {base_url}/search``).
+    """Google results through Serper: the ``GoogleSearch`` tool's request, its organic list.
 
     Args:
         api_key: the Serper key; ``None`` reads ``SERPER_API_KEY`` at each search.
@@ -104,36 +105,19 @@ class SerperSearch:
         base_url: str = "https://google.serper.dev",
         timeout: float = 10.0,
     ) -> None:
-        self.__api_key = api_key
-        self.base_url = base_url.rstrip("/")
-        self.timeout = timeout
+        # One way to ask Serper: the tool's own (key handling, redaction, errors).
+        self._google = GoogleSearch(api_key=api_key, base_url=base_url, timeout=timeout)
 
     def __repr__(self) -> str:
-        return f"SerperSearch(base_url={self.base_url!r})"
+        return f"SerperSearch(base_url={self._google.base_url!r})"
 
     def search(self, query: str) -> list[tuple[str, str, str]]:
         """See :class:`SearchBackend`."""
-        key = read_key(self.__api_key, "SERPER_API_KEY")
-        if not key:
-            raise ToolError("no Serper API key: pass api_key or set SERPER_API_KEY")
-        reply = http_request(
-            "WebBrowser",
-            "POST",
-            f"{self.base_url}/search",
-            timeout=self.timeout,
-            json={"q": query},
-            headers={"X-API-KEY": key},
-            secrets=[key, self.__api_key],
-        )
-        try:
-            items = reply.json().get("organic") or []
-        except (ValueError, AttributeError):
-            raise ToolError(
-                "WebBrowser: the Serper API answered with something else than a JSON object"
-            ) from None
+        _, data = self._google._search(query)
+        items = data.get("organic") if isinstance(data, dict) else None
         return [
             (str(i["link"]), str(i.get("snippet", "")), str(i.get("title", "")))
-            for i in items
+            for i in items or []
             if isinstance(i, dict) and i.get("link")
         ]
 

@@ -18,8 +18,10 @@ What it takes care of, so that agents do not have to:
   assembled into the same message a non-streaming call returns.
 
 Reading what servers send back (error bodies, server-sent events, the variants of the
-message shape) is in :mod:`lagent_like._private.chat_wire`; this module sends requests
-and decides what each answer means. ``requests`` is imported on first use, so
+message shape) is in :mod:`lagent_like._private.chat_wire`; requests go through the HTTP
+failure ladder the web tools share (:mod:`lagent_like._private.http`), whose rungs
+:mod:`lagent_like.llms._failures` words as this client's exceptions; this module sends
+requests and decides what each answer means. ``requests`` is imported on first use, so
 importing this module stays cheap.
 """
 
@@ -46,19 +48,18 @@ from .._private.chat_wire import (
     body_text,
     completion_message,
     error_message,
-    retry_after,
     sse_data,
 )
-from .._private.http import HttpFailure, display_url, excerpt, is_transient_status, read_key, send
+from .._private.http import HttpFailure, display_url, excerpt, read_key, send
 from .._private.log import logger
 from ..exceptions import (
     ModelClientError,
     ModelConnectionError,
     ModelHTTPError,
     ModelResponseError,
-    ModelTimeoutError,
 )
 from ..policies import RetryPolicy
+from ._failures import is_retryable, model_error
 
 if TYPE_CHECKING:
     import requests
@@ -87,17 +88,6 @@ _MESSAGE_EXCERPT = 500
 
 #: Request headers whose values are secrets, besides the API key itself.
 _SECRET_HEADERS = frozenset({"authorization", "api-key", "x-api-key", "proxy-authorization"})
-
-
-def _attempts_text(attempts: int) -> str:
-    return f"after {attempts} attempt{'s' if attempts != 1 else ''}"
-
-
-def _is_retryable(error: ModelClientError) -> bool:
-    """The ladder's transient rungs: no answer, a rate limit or a server fault."""
-    if isinstance(error, ModelHTTPError):
-        return is_transient_status(error.status)
-    return isinstance(error, ModelConnectionError)
 
 
 class OpenAIChat:
@@ -377,7 +367,7 @@ class OpenAIChat:
             try:
                 return self._send_once(body, streaming, attempt), attempt
             except ModelClientError as error:
-                if attempt == attempts or not _is_retryable(error):
+                if attempt == attempts or not is_retryable(error):
                     raise
                 delay = self._delay(policy, attempt, error)
                 logger().info(
@@ -400,49 +390,7 @@ class OpenAIChat:
                 stream=streaming,
             )
         except HttpFailure as failure:
-            raise self._model_error(failure, attempt) from None
-
-    def _model_error(self, failure: HttpFailure, attempt: int) -> ModelClientError:
-        """The client's wording of a rung of the ladder."""
-        where = failure.where
-        tried = _attempts_text(attempt)
-        if failure.kind == "timeout":
-            return ModelTimeoutError(
-                f"no answer from model server {where} within {self.timeout:g} s ({tried})",
-                url=where,
-                attempts=attempt,
-                timeout=self.timeout,
-            )
-        if failure.kind == "connection":
-            return ModelConnectionError(
-                f"could not reach model server {where} ({failure.detail}, {tried})",
-                url=where,
-                attempts=attempt,
-            )
-        if failure.kind == "unsent":
-            return ModelClientError(
-                f"could not send the request to model server {where}: {self._quote(failure.detail)}",
-                url=where,
-                attempts=attempt,
-            )
-        return self._http_error(failure, attempt)
-
-    def _http_error(self, failure: HttpFailure, attempt: int) -> ModelHTTPError:
-        """The exception for an error status, quoting the server's message."""
-        where = failure.where
-        status = failure.status or 0
-        server_message = self._quote(error_message(failure.body))
-        reason = f" {failure.reason}" if failure.reason else ""
-        tried = f" {_attempts_text(attempt)}" if failure.transient else ""
-        said = f": {server_message}" if server_message else ""
-        return ModelHTTPError(
-            f"model server {where} answered HTTP {status}{reason}{tried}{said}",
-            url=where,
-            attempts=attempt,
-            status=status,
-            server_message=server_message,
-            retry_after=retry_after(failure.retry_after),
-        )
+            raise model_error(failure, attempt, self.timeout, self._quote) from None
 
     def _delay(self, policy: RetryPolicy, attempt: int, error: ModelClientError) -> float:
         """Seconds to wait after failed attempt ``attempt``: ``Retry-After``, else the policy's back-off."""
