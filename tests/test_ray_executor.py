@@ -366,3 +366,36 @@ def test_a_call_that_cannot_cross_to_ray_fails_alone(executor: Any) -> None:
     assert unreturned.errmsg.startswith(
         "the tool's result cannot be sent back from its Ray worker: TypeError: "
     )
+
+
+class Refusal(Exception):
+    """An exception class of the tool's own module (sent to Ray by value, like the tool)."""
+
+
+class Refuser(BaseAction):
+    """Raises its own exception class."""
+
+    def run(self, why: str) -> str:
+        """Refuse.
+
+        Args:
+            why: the reason given
+        """
+        raise Refusal(why)
+
+
+def _name_the_error(error: BaseException, record: ActionReturn) -> str:
+    return f"{type(error).__name__} ({isinstance(error, Refusal)}): {record.errmsg}"
+
+
+def test_the_error_formatter_gets_the_tools_own_exception_as_on_the_local_executor(ray_module: Any) -> None:
+    from lagent_like.ray_executor import RayActionExecutor
+
+    async def run() -> tuple[ActionReturn, ActionReturn]:
+        local = AsyncActionExecutor([Refuser()], error_formatter=_name_the_error)
+        async with RayActionExecutor([Refuser()], error_formatter=_name_the_error) as remote:
+            return await remote("Refuser", '{"why": "no"}'), await local("Refuser", '{"why": "no"}')
+
+    remote, local = asyncio.run(run())
+    assert remote.errmsg == "Refusal (True): Refusal: no"
+    assert remote.to_dict() == local.to_dict()

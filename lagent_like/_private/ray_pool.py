@@ -28,7 +28,7 @@ from ..actions.invoke import abandoned
 from ..context import DEFAULT_SESSION
 from ..schema import ActionReturn, ActionStatusCode
 from .log import logger
-from .ray_replica import ActionRecipe, Job, ToolWorker, import_ray, reason
+from .ray_replica import Job, ToolWorker, import_ray, reason
 
 if TYPE_CHECKING:
     from ..actions.base_action import BaseAction
@@ -53,16 +53,15 @@ def replica_starter(action: BaseAction, slots: int, actor_options: Mapping[str, 
     """A function that starts one replica of ``action`` and returns its actor handle.
 
     Args:
-        action: the tool; each replica gets a copy of it as it is now.
+        action: the tool; each replica gets a copy of it as it is when the replica starts.
         slots: calls one replica runs at once.
         actor_options: ``ray.remote`` options (restarts, resources), over the defaults.
     """
     options = {"max_concurrency": max(_ACTOR_METHODS, slots + 1), **actor_options}
     worker = import_ray().remote(ToolWorker).options(**options)
-    recipe = ActionRecipe(action)
 
     def spawn() -> Any:
-        return worker.remote(recipe, slots)
+        return worker.remote(action, slots)  # pickled by Ray: the replica's own copy
 
     return spawn
 

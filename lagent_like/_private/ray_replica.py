@@ -6,11 +6,12 @@ here. A replica holds its own copy of one tool and runs the calls it is sent,
 ``max_concurrency`` at a time, each through the executor's run step (policies,
 hooks and argument checks stay with the caller).
 
-An action cannot be pickled: it holds compiled call paths and a parser. So a replica
-receives an :class:`ActionRecipe` (the action's class, its parser's class and its own
-state) and compiles the call paths again when it starts. Whatever a replica answers
-must cross back too, so records and exceptions Ray cannot send are replaced by ones
-it can, rather than failing every call of the message.
+A replica receives the action itself, pickled by Ray (an action pickles what it was
+given and rebuilds its parser and routes when unpickled, ``BaseAction.__getstate__``),
+and runs each call through the same route and call step as the local executor. What a
+replica answers is the tool's raw output (the caller records it); it must cross back
+too, so outputs and exceptions Ray cannot send are replaced by ones it can, rather
+than failing every call of the message.
 
 Ray is imported only when used (:func:`import_ray`), so importing this module is cheap.
 """
@@ -20,7 +21,6 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import os
-import pickle
 from typing import TYPE_CHECKING, Any, Optional
 
 from ..actions.base_action import BaseAction, routes_of, settings_of, unknown_api
@@ -32,7 +32,7 @@ from ..schema import ActionReturn, ActionStatusCode
 if TYPE_CHECKING:
     from .daemon_pool import DaemonThreadPool
 
-__all__ = ["ActionRecipe", "Job", "Outcome", "ToolWorker", "import_ray", "reason"]
+__all__ = ["Job", "Outcome", "ToolWorker", "import_ray", "reason"]
 
 #: ``(job id, API key, checked arguments, session id, call id)``: one call sent to a replica.
 Job = tuple[int, str, dict[str, Any], str, Optional[str]]
@@ -66,37 +66,6 @@ def reason(error: BaseException) -> str:
     return text if len(text) <= _MAX_REASON else text[: _MAX_REASON - 3] + "..."
 
 
-class ActionRecipe:
-    """What a replica needs to rebuild an action: the action itself, pickled.
-
-    An action pickles its own state and rebuilds its parser and routes when unpickled
-    (``BaseAction.__getstate__``), so the replica gets a copy of its own.
-
-    Args:
-        action: the action to copy.
-    """
-
-    def __init__(self, action: BaseAction) -> None:
-        self.data = pickle.dumps(action) if _picklable(action) else None
-        self.action = action if self.data is None else None
-
-    def build(self) -> BaseAction:
-        """A new action with the copied state and freshly built routes."""
-        if self.data is not None:
-            action: BaseAction = pickle.loads(self.data)
-            return action
-        assert self.action is not None
-        return self.action  # sent by Ray's cloudpickle: already the replica's own copy
-
-
-def _picklable(action: BaseAction) -> bool:
-    try:
-        pickle.dumps(action)
-    except Exception:  # noqa: BLE001 - closures and the like: cloudpickle sends them
-        return False
-    return True
-
-
 class ToolWorker:
     """The body of one replica: a copy of the action and the calls it is running.
 
@@ -104,15 +73,20 @@ class ToolWorker:
     loop, so one replica serves many calls at once. Sync APIs run in daemon threads.
 
     Args:
-        recipe: how to build the replica's own copy of the tool (state is per replica).
+        action: the replica's own copy of the tool (its state is per replica).
         slots: how many calls run at once; more wait their turn.
     """
 
-    def __init__(self, recipe: ActionRecipe, slots: int) -> None:
+    def __init__(self, action: BaseAction, slots: int) -> None:
         from .daemon_pool import DaemonThreadPool
 
-        action = recipe.build()
         self._action = action
+        # The tool's direct routes, with its own ``blocking`` setting (the executor's
+        # routes resolve it the same way); no timeout: the caller measures it.
+        blocking = settings_of(action).blocking
+        self._routes = {
+            key: dataclasses.replace(route, blocking=blocking) for key, route in routes_of(action).items()
+        }
         self._slots = slots
         self._threads: DaemonThreadPool = DaemonThreadPool(slots, f"lagent-like-ray-{action.name}")
         # Created on the actor's loop at first use (Python 3.9 binds a semaphore to a loop).
@@ -167,16 +141,14 @@ class ToolWorker:
     async def _call(
         self, key: str, args: dict[str, Any], session_id: str, call_id: Optional[str]
     ) -> CallOutcome:
-        action = self._action
-        route = routes_of(action).get(key)
+        route = self._routes.get(key)
         if route is None:  # the caller routed by this tool's own API names
-            return unknown_api(action, args, key), None
+            return unknown_api(self._action, args, key), None
         context = None
         if route.context_params:
             state = self._sessions.setdefault(session_id, {})
-            context = ToolContext(session_id, state, action.name, key, call_id, None)
-        # No timeout here: the caller measures it and cancels the job when it is up.
-        route = dataclasses.replace(route, blocking=settings_of(action).blocking)
+            context = ToolContext(session_id, state, route.tool, key, call_id, None)
+        # The caller measures the timeout and cancels the job when it is up.
         outputs, error = await run_async(RunRequest(route, args, context), self._threads)
         return outputs, _portable(error)
 
@@ -216,8 +188,9 @@ def _portable(error: Optional[BaseException]) -> Optional[BaseException]:
     """
     if error is None:
         return None
+    cloudpickle = import_ray().cloudpickle  # what Ray sends it back with
     try:
-        pickle.loads(pickle.dumps(error))
+        cloudpickle.loads(cloudpickle.dumps(error))
     except Exception:  # noqa: BLE001 - any pickling failure means "send a summary"
         return RuntimeError(f"{type(error).__name__}: {error}")
     return error
