@@ -420,7 +420,7 @@ def _mcp_toolkit(target: str, token: Optional[str]) -> Any:
         raise CliError(str(exc)) from exc
     if target.startswith(("http://", "https://")):
         # Never a token on the command line, where other local users can read it.
-        return MCPToolkit(url=target) if token is None else MCPToolkit(url=target, token=token)  # type: ignore[call-arg]
+        return MCPToolkit(url=target, token=token)
     words = shlex.split(target)
     if not words:
         raise CliError("--mcp needs a URL or a command, e.g. --mcp 'python -m my_server'")

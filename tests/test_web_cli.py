@@ -241,3 +241,53 @@ def test_inspect_mcp_token_file_problems_are_error_lines(
     argv = ["inspect", "--mcp", "http://127.0.0.1:9/mcp", "--mcp-token-file", str(path)]
     assert main(argv) == 2
     assert capsys.readouterr().err.startswith("lagent-like: error: " + message.format(path=path))
+
+
+@pytest.fixture
+def http_mcp_server(tmp_path: Path) -> Iterator[tuple[str, Path]]:
+    """``serve-mcp --transport http`` requiring the token in a file: its URL and that file."""
+    pytest.importorskip("mcp", reason="--mcp needs the optional 'mcp' extra")
+    token_file = tmp_path / "mcp-token"
+    token_file.write_text("inspector-test-token\n", encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("LAGENT_LIKE_MCP_TOKEN")}
+    env["PYTHONPATH"] = os.pathsep.join([str(TESTS), os.environ.get("PYTHONPATH", "")])
+    command = [sys.executable, "-m", "lagent_like", "-m", "mcp_tools", "serve-mcp", "--tools", "McpEcho"]
+    proc = subprocess.Popen(
+        [*command, "--transport", "http", "--port", "0", "--token-file", str(token_file)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    try:
+        assert proc.stderr is not None
+        ready, _, _ = select.select([proc.stderr], [], [], 60)
+        line = proc.stderr.readline() if ready else ""
+        assert line.startswith("serving MCP on http://127.0.0.1:"), line
+        yield line.split("serving MCP on ", 1)[1].strip(), token_file
+    finally:
+        proc.terminate()
+        proc.communicate(timeout=30)
+
+
+def test_inspect_reads_an_http_mcp_server_with_its_token_from_a_file(
+    launch: Any, http_mcp_server: tuple[str, Path]
+) -> None:
+    url, token_file = http_mcp_server
+    proc, page = launch("inspect", "--mcp", url, "--mcp-token-file", str(token_file))
+    assert [entry["name"] for entry in _api(page, "/api/tools").json()] == ["MCP.McpEcho"]
+    answer = _api(page, "/api/call", {"name": "MCP.McpEcho", "arguments": {"text": "hi"}}).json()
+    assert answer["items"] == [{"type": "text", "content": "HI"}]
+    assert _stop(proc) == 0
+
+
+def test_inspect_without_the_mcp_token_is_refused_by_the_server(
+    http_mcp_server: tuple[str, Path], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    url, _ = http_mcp_server
+    monkeypatch.delenv("LAGENT_LIKE_MCP_TOKEN", raising=False)
+    assert main(["inspect", "--mcp", url]) == 2
+    assert capsys.readouterr().err == (
+        f"lagent-like: error: MCPConnectionError: cannot connect to the MCP server {url}: "
+        "MCPError: HTTP 401: a bearer token is required (Authorization: Bearer <token>)\n"
+    )

@@ -601,3 +601,13 @@ def test_page_embeds_the_catalogue_safely_in_a_script() -> None:
         )
         embedded = json.loads(page[start : page.index("</script>", start)])
         assert "</script><script>alert(1)</script>." in embedded[0]["search"]
+
+
+def test_the_interpreters_count_as_code_executing_tools() -> None:
+    from lagent_like.actions.ipython_interpreter import IPythonInterpreter
+    from lagent_like.actions.python_interpreter import PythonInterpreter
+    from lagent_like.web import runs_code
+
+    assert runs_code(PythonInterpreter.__new__(PythonInterpreter))
+    assert runs_code(IPythonInterpreter.__new__(IPythonInterpreter))
+    assert not runs_code(WebCalc())

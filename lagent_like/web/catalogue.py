@@ -26,18 +26,12 @@ _EXPORTS: dict[str, Callable[[ActionExecutor], list[dict[str, Any]]]] = {
 
 
 def runs_code(action: BaseAction) -> bool:
-    """Whether ``action`` executes code it is given (the interpreters, or a tool saying so).
+    """Whether ``action`` executes code it is given, as ``serve-mcp`` tells it.
 
-    A tool declares it with a class attribute ``runs_code = True``; the built-in Python
-    and IPython interpreters are recognised by class.
+    A tool declares it with a class attribute ``runs_code = True`` (the Python and
+    IPython interpreters do).
     """
-    declared = getattr(action, "runs_code", None)
-    if isinstance(declared, bool):
-        return declared
-    from ..actions.ipython_interpreter import IPythonInterpreter
-    from ..actions.python_interpreter import PythonInterpreter
-
-    return isinstance(action, (PythonInterpreter, IPythonInterpreter))
+    return getattr(action, "runs_code", False) is True
 
 
 def _export_name(entry: dict[str, Any]) -> Optional[str]:
