@@ -194,3 +194,13 @@ def test_executor_takes_a_single_action_as_lagent_does() -> None:
     executor = ActionExecutor(PathsCalc())
     assert executor.action_names() == ["PathsCalc"]
     assert executor("PathsCalc.neg", '{"a": 4}').result == [{"type": "text", "content": "-4"}]
+
+
+def test_lagent_0_5_exports_the_ipython_shell_tool_from_the_actions_package() -> None:
+    from lagent_like import actions
+    from lagent_like.actions import ipython_interactive
+
+    assert actions.IPythonInteractive is ipython_interactive.IPythonInteractive
+    assert actions.AsyncIPythonInteractive is ipython_interactive.AsyncIPythonInteractive
+    with pytest.raises(AttributeError, match="has no attribute 'IPythonInteractiveManager'"):
+        actions.IPythonInteractiveManager  # noqa: B018 - not provided (see docs/compatibility.rst)

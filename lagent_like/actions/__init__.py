@@ -1,6 +1,8 @@
 """Tools for LLM agents: define them (``BaseAction``, ``tool_api``), parse their
 arguments (``JsonParser``, ``TupleParser``) and run them (``ActionExecutor``)."""
 
+from typing import Any
+
 from .._private.describe import ApiSpec, Param
 
 # Lagent 0.2 exports the registry functions from this package too.
@@ -79,3 +81,14 @@ __all__ = [
     "tool_api",
     "tool_from_schema",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    # Lagent 0.5 exports its IPython shell tool here. It is imported on first use, so that
+    # importing the package neither needs IPython's extra nor registers it before the
+    # tutorial's tools (``list_tools()`` order).
+    if name in ("IPythonInteractive", "AsyncIPythonInteractive"):
+        from . import ipython_interactive
+
+        return getattr(ipython_interactive, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
