@@ -100,10 +100,16 @@ def test_a_timeout_fails_only_its_own_command(manager: Any) -> None:
             "the size of `session_ids` must equal that of `commands`, each id once: 4 repeated",
             id="repeated-id",
         ),
+        pytest.param(
+            ["1", "2"],
+            [3, "3"],
+            "the size of `session_ids` must equal that of `commands`, each id once: 3 repeated",
+            id="same-session-as-int-and-str",
+        ),
     ],
 )
 def test_session_ids_must_pair_one_different_id_with_each_command(
-    manager: Any, commands: Any, session_ids: list[int], message: str
+    manager: Any, commands: Any, session_ids: list[Any], message: str
 ) -> None:
     with pytest.raises(ValueError) as raised:
         manager(commands, session_ids)

@@ -11,6 +11,7 @@ each outcome into Lagent's :class:`~lagent_like.ActionReturn`. It needs IPython:
 from __future__ import annotations
 
 import threading
+from collections import Counter
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Optional, Union, overload
@@ -115,7 +116,8 @@ class IPythonInteractiveManager(BaseAction):
             ids = list(session_ids)
         if len(ids) != len(batch):
             raise ValueError(f"{_SIZE_MISMATCH}: {len(batch)} commands, {len(ids)} session ids")
-        repeated = sorted({str(i) for i in ids if ids.count(i) > 1})
+        # Sessions are named by str(id): 0 and "0" are the same session.
+        repeated = sorted(key for key, n in Counter(str(i) for i in ids).items() if n > 1)
         if repeated:
             raise ValueError(f"{_SIZE_MISMATCH}, each id once: {', '.join(repeated)} repeated")
         returns = list(self._threads().map(self._run_one, batch, ids))
