@@ -56,6 +56,7 @@ PENDING_NAMES: dict[str, tuple[str, ...]] = {
     "actions.ppt": ("PPT", "AsyncPPT"),
     "actions.web_browser": ("AsyncWebBrowser", "WebBrowser"),
     "actions.ipython_interactive": ("AsyncIPythonInteractive", "IPythonInteractive"),
+    "actions.ipython_manager": ("IPythonInteractiveManager",),
 }
 
 
@@ -202,5 +203,6 @@ def test_lagent_0_5_exports_the_ipython_shell_tool_from_the_actions_package() ->
 
     assert actions.IPythonInteractive is ipython_interactive.IPythonInteractive
     assert actions.AsyncIPythonInteractive is ipython_interactive.AsyncIPythonInteractive
-    with pytest.raises(AttributeError, match="has no attribute 'IPythonInteractiveManager'"):
-        actions.IPythonInteractiveManager  # noqa: B018 - not provided (see docs/compatibility.rst)
+    from lagent_like.actions import ipython_manager
+
+    assert actions.IPythonInteractiveManager is ipython_manager.IPythonInteractiveManager

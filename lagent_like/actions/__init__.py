@@ -84,11 +84,15 @@ __all__ = [
 
 
 def __getattr__(name: str) -> Any:
-    # Lagent 0.5 exports its IPython shell tool here. It is imported on first use, so that
-    # importing the package neither needs IPython's extra nor registers it before the
-    # tutorial's tools (``list_tools()`` order).
+    # Lagent 0.5 exports its IPython shell tool and its batch manager here. They are
+    # imported on first use, so that importing the package neither needs IPython's extra
+    # nor registers them before the tutorial's tools (``list_tools()`` order).
     if name in ("IPythonInteractive", "AsyncIPythonInteractive"):
         from . import ipython_interactive
 
         return getattr(ipython_interactive, name)
+    if name == "IPythonInteractiveManager":
+        from .ipython_manager import IPythonInteractiveManager
+
+        return IPythonInteractiveManager
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
