@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -429,3 +430,16 @@ def test_two_hundred_calls_leak_no_process_and_no_file_descriptor() -> None:
         assert set(os.listdir("/proc/self/fd")) <= before_fds
     finally:
         action.close()
+
+
+def test_a_session_started_from_a_short_lived_thread_outlives_that_thread(tool: IPythonInterpreter) -> None:
+    # bubblewrap's --die-with-parent follows the thread that started it, not the process:
+    # a session first used from a thread that then ends (a batch's pool) must survive it.
+    executor = ActionExecutor([tool])
+    starter = threading.Thread(
+        target=executor, args=("IPythonInterpreter", {"command": "x = 41"}), kwargs={"session_id": "t"}
+    )
+    starter.start()
+    starter.join()
+    time.sleep(0.5)
+    assert text_of(executor("IPythonInterpreter", {"command": "x + 1"}, session_id="t")) == "42"

@@ -288,6 +288,19 @@ def _sandbox_init(info_fd: int) -> Optional[int]:
         os.close(info_fd)
 
 
+@functools.cache
+def _starter() -> Any:
+    """The one thread that starts sandboxes, for as long as the process lives.
+
+    bubblewrap's ``--die-with-parent`` (``PR_SET_PDEATHSIG``) fires when the *thread*
+    that started it exits, not the process: a session first used from a short-lived
+    thread (a batch's pool, a retired worker) would be killed with that thread.
+    """
+    from concurrent.futures import ThreadPoolExecutor
+
+    return ThreadPoolExecutor(max_workers=1, thread_name_prefix="lagent-like-sandbox-start")
+
+
 def start_worker(
     module: str, config: dict[str, Any], spec: SandboxSpec, pass_fds: Sequence[int], cwd: str = "/"
 ) -> Worker:
@@ -322,17 +335,20 @@ def start_worker(
             json.dumps(config),
         ]
         env = dict(_ENV, HOME=cwd, TMPDIR=cwd) if cwd != "/" else dict(_ENV)
+    options: dict[str, Any] = dict(
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        pass_fds=tuple(fds),
+        start_new_session=True,
+        cwd=cwd,
+        env=env,
+    )
     try:
-        proc = subprocess.Popen(
-            argv,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            pass_fds=tuple(fds),
-            start_new_session=True,
-            cwd=cwd,
-            env=env,
-        )
+        if sandboxed:
+            proc = _starter().submit(subprocess.Popen, argv, **options).result()
+        else:
+            proc = subprocess.Popen(argv, **options)
     except BaseException:
         if info_r is not None:
             os.close(info_r)
