@@ -17,7 +17,7 @@ import statistics
 import time
 
 from lagent_like import AsyncActionExecutor, BaseAction
-from lagent_like.ray_executor import RayActionExecutor
+from lagent_like.ray.executor import RayActionExecutor
 
 
 class Sleeper(BaseAction):

@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 from lagent_like import BaseAction, ToolContext, tool_api
-from lagent_like.ray_executor import RayActionExecutor
+from lagent_like.ray.executor import RayActionExecutor
 
 CALLS = 32
 

@@ -44,7 +44,6 @@ from .actions import (
     tool_api,
     tool_from_schema,
 )
-from .context import ToolContext
 from .exceptions import (
     ArgumentError,
     DefinitionError,
@@ -64,12 +63,13 @@ from .exceptions import (
     ToolNotFoundError,
     TransientToolError,
 )
-from .hooks import ApprovalHook, Hook, HookHandle
 from .langchain_tools import from_langchain, to_langchain_tools
-from .policies import CircuitBreaker, CircuitState, RetryPolicy
 from .registry import get_tool, get_tool_cls, list_tools
+from .runtime.context import ToolContext
+from .runtime.hooks import ApprovalHook, Hook, HookHandle
+from .runtime.policies import CircuitBreaker, CircuitState, RetryPolicy
+from .runtime.settings import ToolSettings
 from .schema import ActionReturn, ActionStatusCode, ActionValidCode
-from .settings import ToolSettings
 
 __version__ = "0.1.0"
 

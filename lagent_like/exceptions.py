@@ -237,7 +237,7 @@ class ArgumentError(ModelInputError):
 
     def describe(self, name: str) -> str:
         """``"'a' expected integer, got string 'x'"`` for parameter ``name``."""
-        from ._private.families import Refusal
+        from .types.families import Refusal
 
         return Refusal(self.expected, self.value, self.path).describe(name, self.value)
 

@@ -20,12 +20,12 @@ import pytest
 from local_http_server import LocalServer, Reply
 
 from lagent_like import ActionExecutor, ActionStatusCode, AsyncActionExecutor
-from lagent_like.actions import bing_map, web_browser
-from lagent_like.actions.bing_map import BINGMap
-from lagent_like.actions.google_scholar_search import GoogleScholar
-from lagent_like.actions.google_search import GoogleSearch
-from lagent_like.actions.ppt import PPT
-from lagent_like.actions.web_browser import SerperSearch, WebBrowser, page_text
+from lagent_like.tools import bing_map, web_browser
+from lagent_like.tools.bing_map import BINGMap
+from lagent_like.tools.google_scholar_search import GoogleScholar
+from lagent_like.tools.google_search import GoogleSearch
+from lagent_like.tools.ppt import PPT
+from lagent_like.tools.web_browser import SerperSearch, WebBrowser, page_text
 
 KEY = "bing-key/+=1"
 
@@ -554,7 +554,8 @@ def test_every_builtin_has_an_async_twin_at_lagents_path_with_the_same_descripti
 ) -> None:
     mod = importlib.import_module(f"lagent_like.actions.{module}")
     sync, twin = getattr(mod, name), getattr(mod, f"Async{name}")
-    assert twin.__module__ == f"lagent_like.actions.{module}"
+    # Lagent's path re-exports the tool module's classes (``lagent_like.tools``).
+    assert twin.__module__ == sync.__module__ == f"lagent_like.tools.{module}"
     assert issubclass(twin, sync)
     assert twin.__tool_description__ == {**sync.__tool_description__, "name": f"Async{name}"}
     assert all(inspect.iscoroutinefunction(getattr(twin, attr)) for attr in twin.__tool_apis__)
@@ -635,7 +636,7 @@ def test_builtin_and_twin_descriptions_are_the_ones_lagent_0_5_gives(name: str) 
 def test_async_google_search_takes_lagent_0_5s_coroutine_search_override(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from lagent_like.actions.google_search import AsyncGoogleSearch
+    from lagent_like.tools.google_search import AsyncGoogleSearch
 
     async def fake_search(self: Any, search_term: str, search_type: Any = None, **kwargs: Any) -> Any:
         return 200, {"answerBox": {"answer": "Beijing"}}

@@ -21,8 +21,8 @@ from typing import Any, Callable, Optional
 import pytest
 
 from lagent_like import BaseAction, tool_api
-from lagent_like import cli as cli_module
-from lagent_like.cli import main
+from lagent_like.cli import commands as cli_module
+from lagent_like.cli.commands import main
 
 BUILTINS = ["BaseAction", "InvalidAction", "NoAction", "FinishAction"]
 CLI_TOOLS = ["CliCalc", "CliEcho", "CliBoom", "CliNeedsKey", "CliBroken"]
@@ -167,7 +167,7 @@ def test_console_script_is_installed_next_to_the_interpreter() -> None:
 
 
 def test_importing_the_package_does_not_import_the_cli() -> None:
-    probe = "import sys, lagent_like; print('lagent_like.cli' in sys.modules)"
+    probe = "import sys, lagent_like; print('lagent_like.cli.commands' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert out.stdout == "False\n"
 

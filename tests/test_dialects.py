@@ -10,7 +10,7 @@ from typing import Any, Literal, Optional, Union
 import pytest
 
 from lagent_like import ActionExecutor, AsyncActionExecutor, BaseAction, tool_api
-from lagent_like.lint import lint_action
+from lagent_like.cli.lint import lint_action
 
 
 @dataclass
@@ -183,7 +183,7 @@ def test_gemini_export_uses_the_subset_gemini_accepts() -> None:
 
 
 def test_gemini_export_inlines_references_and_drops_what_it_cannot_say() -> None:
-    from lagent_like._private.dialects import to_gemini_schema
+    from lagent_like.function_calling.dialects import to_gemini_schema
 
     schema = {
         "type": "object",

@@ -10,7 +10,7 @@ from typing import Any, Optional
 
 import pytest
 
-from lagent_like.hooks import ApprovalHook, Hook, HookHandle, HookList
+from lagent_like.runtime.hooks import ApprovalHook, Hook, HookHandle, HookList
 from lagent_like.schema import ActionReturn, ActionStatusCode, ActionValidCode
 
 
@@ -141,7 +141,7 @@ def test_add_rejects_an_object_with_neither_method() -> None:
     with pytest.raises(
         TypeError,
         match=r"^HookList\.add: a NotAHook object is not a hook; a hook needs a 'before_action' "
-        r"or an 'after_action' method \(or both\), e\.g\. a subclass of lagent_like\.hooks\.Hook$",
+        r"or an 'after_action' method \(or both\), e\.g\. a subclass of lagent_like\.Hook$",
     ):
         hooks.add(NotAHook())
     assert len(hooks) == 0

@@ -10,8 +10,8 @@ import pytest
 from sandbox_helpers import appeared_within, host_pids_with, new_marker, sleeper
 
 from lagent_like import ActionExecutor, ActionStatusCode
-from lagent_like._private import sandbox
 from lagent_like.schema import ActionReturn
+from lagent_like.tools import sandbox
 
 pytestmark = [
     pytest.mark.skipif(importlib.util.find_spec("IPython") is None, reason="needs the [ipython] extra"),
@@ -26,7 +26,7 @@ API_ERROR = ActionStatusCode.API_ERROR
 
 @pytest.fixture
 def shell() -> Iterator[Any]:
-    from lagent_like.actions.ipython_interactive import IPythonInteractive
+    from lagent_like.tools.ipython_interactive import IPythonInteractive
 
     tool = IPythonInteractive(timeout=2)
     yield tool

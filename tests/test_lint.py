@@ -14,7 +14,7 @@ import pytest
 from typing_extensions import Annotated
 
 from lagent_like import ActionExecutor, BaseAction, BaseParser, ToolNotFoundError, tool_api
-from lagent_like.lint import LintFinding, format_findings, lint_action, lint_actions, lint_targets
+from lagent_like.cli.lint import LintFinding, format_findings, lint_action, lint_actions, lint_targets
 
 BUILTINS = {"BaseAction", "InvalidAction", "NoAction", "FinishAction"}
 _MODULE_NUMBERS = count()

@@ -691,7 +691,7 @@ def test_missing_sdk_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_cli_reports_a_busy_port_as_an_error_line(capsys: pytest.CaptureFixture[str]) -> None:
-    from lagent_like.cli import main
+    from lagent_like.cli.commands import main
 
     with socket.socket() as busy:
         busy.bind(("127.0.0.1", 0))

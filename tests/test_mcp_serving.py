@@ -479,7 +479,7 @@ def test_http_server_takes_its_token_from_a_file(tmp_path: Path) -> None:
 
 
 def test_cli_refuses_an_empty_token_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from lagent_like.cli import main
+    from lagent_like.cli.commands import main
 
     token_file = tmp_path / "token"
     token_file.write_text("\n")

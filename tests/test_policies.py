@@ -11,7 +11,7 @@ from typing import Any, Callable, Optional
 import pytest
 
 from lagent_like.exceptions import ToolError, TransientToolError
-from lagent_like.policies import CircuitBreaker, CircuitState, RetryPolicy
+from lagent_like.runtime.policies import CircuitBreaker, CircuitState, RetryPolicy
 from lagent_like.schema import ActionStatusCode
 
 

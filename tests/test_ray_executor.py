@@ -117,7 +117,7 @@ def ray_module() -> Iterator[Any]:
 
 @pytest.fixture(scope="module")
 def executor(ray_module: Any) -> Iterator[Any]:
-    from lagent_like.ray_executor import RayActionExecutor
+    from lagent_like.ray.executor import RayActionExecutor
 
     with RayActionExecutor(
         [Sleeper(), Counter(), Crash(), Holder()], replicas={"Sleeper": 2, "Counter": 2}, max_concurrency=10
@@ -188,7 +188,7 @@ def test_ending_a_session_forgets_its_state_in_the_replica(executor: Any) -> Non
 def test_a_dead_replica_is_restarted_and_its_call_comes_back_as_an_api_error(
     ray_module: Any, max_restarts: int, how: str
 ) -> None:
-    from lagent_like.ray_executor import RayActionExecutor
+    from lagent_like.ray.executor import RayActionExecutor
 
     async def run() -> tuple[ActionReturn, ActionReturn, ActionReturn]:
         async with RayActionExecutor([Crash()], max_restarts=max_restarts) as crashing:
@@ -257,7 +257,7 @@ def test_tool_calls_get_one_tool_message_each_as_on_the_local_executor(executor:
 
 
 def test_a_call_past_its_timeout_gets_the_local_executors_timeout_record(ray_module: Any) -> None:
-    from lagent_like.ray_executor import RayActionExecutor
+    from lagent_like.ray.executor import RayActionExecutor
 
     async def run() -> tuple[ActionReturn, float]:
         async with RayActionExecutor([Sleeper()], timeout=0.3) as slow:
@@ -295,7 +295,7 @@ def test_hooks_run_in_the_callers_process(executor: Any) -> None:
 
 
 def test_tools_added_disabled_and_removed_at_run_time(ray_module: Any) -> None:
-    from lagent_like.ray_executor import RayActionExecutor
+    from lagent_like.ray.executor import RayActionExecutor
 
     async def run() -> list[ActionReturn]:
         async with RayActionExecutor([Sleeper()]) as changing:
@@ -314,7 +314,7 @@ def test_tools_added_disabled_and_removed_at_run_time(ray_module: Any) -> None:
 
 
 def test_a_closed_executor_refuses_calls(ray_module: Any) -> None:
-    from lagent_like.ray_executor import RayActionExecutor
+    from lagent_like.ray.executor import RayActionExecutor
 
     closed = RayActionExecutor([Crash()])
     closed.close()
@@ -324,7 +324,7 @@ def test_a_closed_executor_refuses_calls(ray_module: Any) -> None:
 
 
 def test_settings_naming_unknown_tools_or_not_positive_are_rejected(ray_module: Any) -> None:
-    from lagent_like.ray_executor import RayActionExecutor
+    from lagent_like.ray.executor import RayActionExecutor
 
     with pytest.raises(
         ValueError, match=r"replicas names tools this executor does not hold: 'Sleepr' \(did you"
@@ -335,7 +335,7 @@ def test_settings_naming_unknown_tools_or_not_positive_are_rejected(ray_module: 
 
 
 def test_without_ray_the_executor_asks_for_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
-    from lagent_like.ray_executor import RayActionExecutor
+    from lagent_like.ray.executor import RayActionExecutor
 
     monkeypatch.setitem(sys.modules, "ray", None)  # makes `import ray` fail
     with pytest.raises(ImportError, match=r"install lagent-like\[ray\]"):
@@ -343,7 +343,7 @@ def test_without_ray_the_executor_asks_for_the_extra(monkeypatch: pytest.MonkeyP
 
 
 def test_importing_the_package_and_the_module_does_not_import_ray() -> None:
-    code = "import sys, lagent_like, lagent_like.ray_executor; print('ray' in sys.modules)"
+    code = "import sys, lagent_like, lagent_like.ray.executor; print('ray' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout == "False\n"
 
@@ -389,7 +389,7 @@ def _name_the_error(error: BaseException, record: ActionReturn) -> str:
 
 
 def test_the_error_formatter_gets_the_tools_own_exception_as_on_the_local_executor(ray_module: Any) -> None:
-    from lagent_like.ray_executor import RayActionExecutor
+    from lagent_like.ray.executor import RayActionExecutor
 
     async def run() -> tuple[ActionReturn, ActionReturn]:
         local = AsyncActionExecutor([Refuser()], error_formatter=_name_the_error)

@@ -13,10 +13,10 @@ import pytest
 
 from lagent_like import ActionExecutor, ActionStatusCode, ActionValidCode, BaseAction, ToolSettings, tool_api
 from lagent_like.actions.async_executor import AsyncActionExecutor
-from lagent_like.context import ToolContext
 from lagent_like.exceptions import ToolError, ToolNotFoundError, TransientToolError
-from lagent_like.hooks import ApprovalHook, Hook
-from lagent_like.policies import CircuitBreaker, RetryPolicy
+from lagent_like.runtime.context import ToolContext
+from lagent_like.runtime.hooks import ApprovalHook, Hook
+from lagent_like.runtime.policies import CircuitBreaker, RetryPolicy
 from lagent_like.schema import ActionReturn
 
 SUCCESS = ActionStatusCode.SUCCESS

@@ -21,10 +21,10 @@ import pytest
 from sandbox_helpers import appeared_within, gone_within, host_pids_with, new_marker, sleeper
 
 from lagent_like import ActionExecutor, ActionReturn, ActionStatusCode
-from lagent_like._private import sandbox
-from lagent_like.actions.ipython_interpreter import IPythonInterpreter
-from lagent_like.actions.python_interpreter import PythonInterpreter
 from lagent_like.exceptions import SandboxUnavailableError
+from lagent_like.tools import sandbox
+from lagent_like.tools.ipython_interpreter import IPythonInterpreter
+from lagent_like.tools.python_interpreter import PythonInterpreter
 
 pytestmark = pytest.mark.skipif(
     sandbox._probe() is not None, reason=f"no sandbox on this machine: {sandbox._probe()}"

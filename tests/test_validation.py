@@ -23,7 +23,7 @@ from lagent_like import (
     TupleParser,
     tool_api,
 )
-from lagent_like._private.validation import Invalid, Refusal, check_of
+from lagent_like.types.validation import Invalid, Refusal, check_of
 
 
 class ValPoint(TypedDict):

@@ -26,7 +26,7 @@ pytest.importorskip(
 from fake_openai_server import FakeOpenAIServer
 
 from lagent_like.agents import AgentResult, ReAct
-from lagent_like.cli import main
+from lagent_like.cli.commands import main
 
 TESTS = Path(__file__).resolve().parent
 

@@ -269,7 +269,7 @@ def test_catalogue_shows_lint_findings_inline() -> None:
         def run(self, x: int) -> int:
             return x
 
-    from lagent_like.lint import lint_action
+    from lagent_like.cli.lint import lint_action
 
     tool = Vague()
     entry = build_catalogue(ActionExecutor([tool]))[0]
@@ -604,8 +604,8 @@ def test_page_embeds_the_catalogue_safely_in_a_script() -> None:
 
 
 def test_the_interpreters_count_as_code_executing_tools() -> None:
-    from lagent_like.actions.ipython_interpreter import IPythonInterpreter
-    from lagent_like.actions.python_interpreter import PythonInterpreter
+    from lagent_like.tools.ipython_interpreter import IPythonInterpreter
+    from lagent_like.tools.python_interpreter import PythonInterpreter
     from lagent_like.web import runs_code
 
     assert runs_code(PythonInterpreter.__new__(PythonInterpreter))

@@ -11,12 +11,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Optional
 
-from .._private.executor_messages import native_calls
+from ..function_calling.executor import _id_text, call_results, read_calls
+from ..runtime.core import call_core, drive_sync
+from ..runtime.executor_base import ExecutorBase, ExecutorOptions, ToolLike, _as_action, _batch_job
+from ..runtime.invoke import invoke
+from ..runtime.messages import native_calls
 from ..schema import ActionReturn
-from .executor_base import ExecutorBase, ExecutorOptions, ToolLike, _as_action, _batch_job
-from .function_calling import _id_text, call_results, read_calls
-from .invoke import invoke
-from .runtime import call_core, drive_sync
 
 __all__ = ["ActionExecutor", "ExecutorOptions", "ToolLike", "_as_action"]
 
@@ -36,8 +36,8 @@ class ActionExecutor(ExecutorBase):
             limit. A tool's own setting (``Tool(timeout=...)``, see
             :class:`~lagent_like.ToolSettings`) wins. A sync tool's thread cannot be killed:
             the executor stops waiting and the thread runs on.
-        retry: default :class:`~lagent_like.policies.RetryPolicy` for transient failures.
-        circuit_breaker: a factory of :class:`~lagent_like.policies.CircuitBreaker`, one
+        retry: default :class:`~lagent_like.runtime.policies.RetryPolicy` for transient failures.
+        circuit_breaker: a factory of :class:`~lagent_like.runtime.policies.CircuitBreaker`, one
             per API, for tools that set none.
         error_formatter: ``(exception, record) -> errmsg`` rewrites the message of any
             call that raised (``ToolError`` included); ``None`` keeps it.
@@ -95,7 +95,7 @@ class ActionExecutor(ExecutorBase):
 
         A failing or slow call delays no other call beyond its own timeout.
         """
-        from .._private.daemon_pool import DaemonThreadPool
+        from ..runtime.pool import DaemonThreadPool
 
         jobs = [_batch_job(call) for call in calls]
         if not jobs:

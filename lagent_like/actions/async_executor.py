@@ -11,17 +11,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Awaitable, Optional
 
-from .._private.executor_messages import native_calls
+from ..function_calling.executor import call_results, read_calls
+from ..runtime.core import call_core, drive_async
+from ..runtime.executor_base import ExecutorBase, _batch_job
+from ..runtime.invoke import Route, ainvoke
+from ..runtime.messages import native_calls
+from ..runtime.settings import ToolSettings
 from ..schema import ActionReturn
-from ..settings import ToolSettings
 from .base_action import BaseAction, routes_of, settings_of, unknown_api
-from .executor_base import ExecutorBase, _batch_job
-from .function_calling import call_results, read_calls
-from .invoke import Route, ainvoke
-from .runtime import call_core, drive_async
 
 if TYPE_CHECKING:
-    from .._private.daemon_pool import DaemonThreadPool
+    from ..runtime.pool import DaemonThreadPool
 
 __all__ = ["AsyncActionExecutor", "AsyncActionMixin"]
 
@@ -29,7 +29,7 @@ _MIXIN_POOL: Optional[DaemonThreadPool] = None
 
 
 def _mixin_pool() -> DaemonThreadPool:
-    from .._private.daemon_pool import DaemonThreadPool
+    from ..runtime.pool import DaemonThreadPool
 
     global _MIXIN_POOL
     if _MIXIN_POOL is None:

@@ -17,16 +17,16 @@ from abc import ABCMeta
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Callable, Optional, Union
 
-from .._private.describe import NO_DEFAULT, ApiSpec, Param, copy_description
-from .._private.docstrings import DocstringSyntaxError, parse_docstring
-from .._private.families import COERCE, check_mode
 from .._private.text import as_text, did_you_mean, preview
-from .._private.validation import Validator
 from ..exceptions import ToolDefinitionError
 from ..registry import TOOL_REGISTRY
+from ..runtime.invoke import Route, invoke
+from ..runtime.settings import UNSET, ToolSettings
 from ..schema import ActionReturn, ActionStatusCode
-from ..settings import UNSET, ToolSettings
-from .invoke import Route, invoke
+from ..spec.describe import NO_DEFAULT, ApiSpec, Param, copy_description
+from ..spec.docstrings import DocstringSyntaxError, parse_docstring
+from ..types.families import COERCE, check_mode
+from ..types.validation import Validator
 from .parser import BaseParser, JsonParser
 from .tool_api import SPEC_ATTR, api_spec_of, tool_api
 
@@ -406,7 +406,7 @@ class BaseAction(metaclass=ToolMeta):
             simple tool, a list of them a toolkit (then ``description`` gives its
             ``name`` and ``description``). Each spec's ``func`` runs its calls.
         timeout: this tool's timeout (seconds, ``None`` for no limit).
-        retry: this tool's :class:`~lagent_like.policies.RetryPolicy` (``None``: none).
+        retry: this tool's :class:`~lagent_like.runtime.policies.RetryPolicy` (``None``: none).
         circuit_breaker: this tool's breaker factory (``None``: none).
         blocking: whether this tool's sync APIs need a worker thread (async executor).
         validation: how arguments are checked: ``"coerce"``, ``"strict"`` or ``"off"``

@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Callable, Optional
 
-from .._private.describe import DescribeOptions, build_api_spec
+from ..spec.describe import DescribeOptions, build_api_spec
 from .base_action import BaseAction, api_specs
 from .parser import BaseParser, JsonParser
 from .tool_api import api_spec_of

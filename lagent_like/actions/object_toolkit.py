@@ -18,9 +18,9 @@ import warnings
 from collections.abc import Iterable
 from typing import Any, Optional
 
-from .._private.describe import ApiSpec, DescribeOptions, build_api_spec, definition_stacklevel
-from .._private.docstrings import parse_docstring
 from ..exceptions import DefinitionWarning, ToolDefinitionError
+from ..spec.describe import ApiSpec, DescribeOptions, build_api_spec, definition_stacklevel
+from ..spec.docstrings import parse_docstring
 from .base_action import BaseAction
 from .parser import BaseParser, JsonParser
 from .tool_api import api_spec_of

@@ -21,15 +21,15 @@ import json
 import re
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Optional, Union
 
-from .._private.dialects import has_null_field, without_nulls
-from .._private.lenient_json import read_lenient, strict_truncation
 from .._private.text import as_text, close_matches, did_you_mean, fenced_blocks, preview
-from .._private.validation import ANY, CHECK, Check, Refusal, Validator, check_of
 from ..exceptions import ParseError
+from ..function_calling.dialects import has_null_field, without_nulls
+from ..parsers.lenient_json import read_lenient, strict_truncation
 from ..schema import RepairedArgs
+from ..types.validation import ANY, CHECK, Check, Refusal, Validator, check_of
 
 if TYPE_CHECKING:
-    from .._private.describe import ApiSpec
+    from ..spec.describe import ApiSpec
     from .base_action import BaseAction
 
 #: A compiled reader: raw model input in, keyword arguments out. What is wrong comes

@@ -14,14 +14,14 @@ import inspect
 from collections.abc import Mapping
 from typing import Any, Callable, Optional
 
-from .._private import families as fam
-from .._private.describe import ApiSpec, Param, copy_description
-from .._private.families import accept
-from .._private.schema_validation import TYPE_WORDS, SchemaCompiler, canonical_types, resolve_ref
 from .._private.text import preview
-from .._private.types import STRING
-from .._private.validation import validator_of
 from ..exceptions import ToolDefinitionError
+from ..spec.describe import ApiSpec, Param, copy_description
+from ..spec.type_names import STRING
+from ..types import families as fam
+from ..types.families import accept
+from ..types.schema_validation import TYPE_WORDS, SchemaCompiler, canonical_types, resolve_ref
+from ..types.validation import validator_of
 from .base_action import BaseAction
 from .parser import BaseParser, JsonParser
 

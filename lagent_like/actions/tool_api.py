@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Callable, Optional, TypeVar, overload
 
-from .._private.describe import DEFAULT_OPTIONS, ApiSpec, DescribeOptions, build_api_spec
-from .._private.families import check_mode
 from ..exceptions import ToolDefinitionError
+from ..spec.describe import DEFAULT_OPTIONS, ApiSpec, DescribeOptions, build_api_spec
+from ..types.families import check_mode
 
 __all__ = ["api_spec_of", "tool_api"]
 

@@ -7,9 +7,9 @@ native function calling.
 
 from __future__ import annotations
 
-from .._private.react_parser import ReActStep, parse_react
 from .prompts import DEFAULT_SYSTEM_TEMPLATE, render_tool_descriptions
 from .react import DEFAULT_NATIVE_TEMPLATE, AgentResult, ReAct, Turn
+from .react_parser import ReActStep, parse_react
 
 __all__ = [
     "AgentResult",

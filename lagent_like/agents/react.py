@@ -21,9 +21,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Optional, Union
 
 from .._private.log import logger
-from .._private.react_parser import parse_react
-from ..actions.function_calling import _read_tool_call, tool_messages
 from ..exceptions import DefinitionError
+from ..function_calling.executor import _read_tool_call, tool_messages
 from ..schema import ActionReturn, ActionStatusCode, ActionValidCode
 from .prompts import (
     DEFAULT_SYSTEM_TEMPLATE,
@@ -32,6 +31,7 @@ from .prompts import (
     render_tool_descriptions,
     tool_names,
 )
+from .react_parser import parse_react
 
 if TYPE_CHECKING:
     from ..actions.action_executor import ActionExecutor

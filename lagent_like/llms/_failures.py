@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import Callable
 
-from .._private.chat_wire import error_message, retry_after
 from .._private.http import HttpFailure, is_transient_status
 from ..exceptions import (
     ModelClientError,
@@ -18,6 +17,7 @@ from ..exceptions import (
     ModelHTTPError,
     ModelTimeoutError,
 )
+from .chat_wire import error_message, retry_after
 
 __all__ = ["attempts_text", "is_retryable", "model_error"]
 

@@ -18,7 +18,7 @@ What it takes care of, so that agents do not have to:
   assembled into the same message a non-streaming call returns.
 
 Reading what servers send back (error bodies, server-sent events, the variants of the
-message shape) is in :mod:`lagent_like._private.chat_wire`; requests go through the HTTP
+message shape) is in :mod:`lagent_like.llms.chat_wire`; requests go through the HTTP
 failure ladder the web tools share (:mod:`lagent_like._private.http`), whose rungs
 :mod:`lagent_like.llms._failures` words as this client's exceptions; this module sends
 requests and decides what each answer means. ``requests`` is imported on first use, so
@@ -43,13 +43,6 @@ from .._private.arg_checks import (
     is_non_blank_str,
     is_positive_duration,
 )
-from .._private.chat_wire import (
-    StreamedMessage,
-    body_text,
-    completion_message,
-    error_message,
-    sse_data,
-)
 from .._private.http import HttpFailure, display_url, excerpt, read_key, send
 from .._private.log import logger
 from ..exceptions import (
@@ -58,8 +51,15 @@ from ..exceptions import (
     ModelHTTPError,
     ModelResponseError,
 )
-from ..policies import RetryPolicy
+from ..runtime.policies import RetryPolicy
 from ._failures import is_retryable, model_error
+from .chat_wire import (
+    StreamedMessage,
+    body_text,
+    completion_message,
+    error_message,
+    sse_data,
+)
 
 if TYPE_CHECKING:
     import requests
@@ -344,7 +344,7 @@ class OpenAIChat:
 
     @property
     def retry_policy(self) -> RetryPolicy:
-        """The back-off, the executor's :class:`~lagent_like.policies.RetryPolicy`.
+        """The back-off, the executor's :class:`~lagent_like.runtime.policies.RetryPolicy`.
 
         The ``retry`` given, else ``max_retries + 1`` attempts with pauses from
         :attr:`backoff` doubling up to :attr:`max_delay` (read now: the attributes may

@@ -19,13 +19,13 @@ import weakref
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Optional
 
-from .._private.describe import copy_description
-from .._private.json_schema import schema_of
 from .._private.typing_compat import get_type_hints
+from ..spec.describe import copy_description
+from ..types.json_schema import schema_of
 
 if TYPE_CHECKING:
-    from .._private.describe import ApiSpec
     from ..actions.base_action import BaseAction
+    from ..spec.describe import ApiSpec
 
 __all__ = ["ANNOTATION_HINTS", "mcp_extras", "option_problems", "output_schema"]
 

@@ -39,13 +39,13 @@ from mcp.client.streamable_http import streamable_http_client  # noqa: E402
 from mcp.shared._httpx_utils import create_mcp_http_client  # noqa: E402
 from mcp.shared.exceptions import MCPError  # noqa: E402
 
-from .._private.describe import ApiSpec, copy_description  # noqa: E402
 from .._private.log import logger  # noqa: E402
 from ..actions.base_action import BaseAction  # noqa: E402
 from ..actions.parser import BaseParser, JsonParser  # noqa: E402
 from ..actions.schema_tool import schema_spec  # noqa: E402
 from ..exceptions import ToolDefinitionError  # noqa: E402
 from ..schema import ActionReturn, ActionStatusCode  # noqa: E402
+from ..spec.describe import ApiSpec, copy_description  # noqa: E402
 from ._wire import (  # noqa: E402
     CLOSE_GRACE,
     BadResult,

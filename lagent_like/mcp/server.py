@@ -29,10 +29,10 @@ from mcp.server.stdio import stdio_server  # noqa: E402
 from mcp.shared.exceptions import MCPError  # noqa: E402
 
 from .. import __version__  # noqa: E402
-from .._private.executor_messages import mark_native  # noqa: E402
 from .._private.text import preview  # noqa: E402
 from ..actions.async_executor import AsyncActionExecutor  # noqa: E402
 from ..exceptions import ToolNotFoundError  # noqa: E402
+from ..runtime.messages import mark_native  # noqa: E402
 from ..schema import ActionReturn, ActionStatusCode  # noqa: E402
 from ._http import HttpGuard, allowed_hosts_for, listen, resolve_token  # noqa: E402
 from ._metadata import mcp_extras  # noqa: E402

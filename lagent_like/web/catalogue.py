@@ -61,7 +61,7 @@ def _exports_by_api(executor: ActionExecutor) -> dict[str, dict[str, Any]]:
 
 def _findings(actions: Iterable[BaseAction]) -> dict[str, list[dict[str, str]]]:
     """Lint findings of ``actions`` as one set, by the API name they are about."""
-    from ..lint import lint_actions
+    from ..cli.lint import lint_actions
 
     found: dict[str, list[dict[str, str]]] = {}
     for finding in lint_actions(list(actions)):

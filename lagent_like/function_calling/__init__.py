@@ -1,0 +1,1 @@
+"""Native function calling: exports, dialects and tool calls."""

@@ -1,0 +1,300 @@
+"""Native function calling for executors: schemas, exports, aliases, tool calls.
+
+Function-calling APIs (OpenAI, Anthropic, MCP) want each tool as a name, a
+description and a JSON Schema, and send back calls by name with JSON arguments. This
+mixin gives an executor those views of its tools, under names legal for those APIs,
+and runs a model's ``tool_calls`` through the executor's ordinary call path.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Callable, Optional
+
+from .._private.text import close_matches
+from ..actions.base_action import BaseAction, api_entry
+from ..exceptions import ToolNotFoundError
+from ..schema import ActionStatusCode
+from ..spec.describe import copy_description
+from .dialects import to_gemini_schema, to_openai_strict_schema
+
+if TYPE_CHECKING:
+    from ..schema import ActionReturn
+
+__all__ = ["FunctionCallingMixin"]
+
+
+def _api_named(action: BaseAction, name: str) -> dict[str, Any]:
+    api = api_entry(action, name[len(action.name) + 1 :])
+    return api if api is not None else {}
+
+
+def _field(obj: Any, key: str) -> Any:
+    return obj.get(key) if isinstance(obj, dict) else getattr(obj, key, None)
+
+
+#: Content blocks that are not calls (Anthropic text and thinking blocks, ...).
+_NOT_CALLS = frozenset(("text", "thinking", "redacted_thinking", "image", "document", "reasoning", "message"))
+
+
+class _Call:
+    """One tool call of any provider, read from a dict or an SDK object.
+
+    Attributes:
+        kind: ``"openai"`` (Chat Completions), ``"responses"`` (OpenAI Responses
+            ``function_call`` items), ``"anthropic"`` (``tool_use`` blocks) or
+            ``"gemini"`` (``functionCall`` parts).
+        id: the provider's call id, returned with the result.
+        name: the tool name, ``None`` when the call has none.
+        arguments: a JSON string or a dict.
+        raw: the call as it was given.
+    """
+
+    __slots__ = ("arguments", "id", "kind", "name", "raw")
+
+    def __init__(self, raw: Any, kind: str, call_id: Any, name: Any, arguments: Any) -> None:
+        self.raw = raw
+        self.kind = kind
+        self.id = call_id
+        self.name = name if isinstance(name, str) else None
+        if isinstance(arguments, str) and not arguments.strip():
+            arguments = "{}"
+        self.arguments = arguments
+
+
+def _read_call(call: Any) -> Optional[_Call]:
+    """The call in ``call``, or ``None`` for a content block that is not a call."""
+    kind = _field(call, "type")
+    if kind == "tool_use":
+        return _Call(call, "anthropic", _field(call, "id"), _field(call, "name"), _field(call, "input"))
+    if kind == "function_call":
+        return _Call(
+            call, "responses", _field(call, "call_id"), _field(call, "name"), _field(call, "arguments")
+        )
+    if kind in _NOT_CALLS:
+        return None
+    gemini = _field(call, "functionCall") or _field(call, "function_call")
+    if gemini is not None:  # a Gemini part (dict or SDK object)
+        return _Call(
+            call, "gemini", _field(gemini, "id"), _field(gemini, "name"), _field(gemini, "args") or {}
+        )
+    function = _field(call, "function")
+    if function is None and kind is None and _field(call, "text") is not None:
+        return None  # a Gemini text part
+    name = _field(function, "name") if function is not None else None
+    arguments = _field(function, "arguments") if function is not None else None
+    return _Call(call, "openai", _field(call, "id"), name, arguments)
+
+
+def _read_tool_call(call: Any) -> tuple[Any, Optional[str], Any]:
+    """``(id, name, arguments)`` of a tool call of any provider (a dict or an object)."""
+    read = _read_call(call)
+    if read is None:
+        return None, None, None
+    return read.id, read.name, read.arguments
+
+
+def read_calls(tool_calls: Sequence[Any]) -> list[_Call]:
+    """The calls among ``tool_calls`` (content blocks that are not calls are left out)."""
+    return [c for c in map(_read_call, tool_calls) if c is not None]
+
+
+def _id_text(call_id: Any) -> Optional[str]:
+    return call_id if isinstance(call_id, str) else None
+
+
+#: What a call without a name should have looked like, by provider.
+_CALL_SHAPES = {
+    "anthropic": "{'type': 'tool_use', 'id': ..., 'name': ..., 'input': {...}}",
+    "responses": "{'type': 'function_call', 'call_id': ..., 'name': ..., 'arguments': ...}",
+}
+
+
+def _no_name(index: int, call: _Call) -> str:
+    shape = _CALL_SHAPES.get(call.kind)
+    if shape is not None:
+        return f"tool call {index} has no name; send {shape}"
+    return f"tool call {index} has no function name; send {{'function': {{'name': ..., 'arguments': ...}}}}"
+
+
+def call_results(calls: Sequence[_Call], records: Sequence[Optional[ActionReturn]]) -> list[dict[str, Any]]:
+    """One result per call, in the calling provider's shape.
+
+    OpenAI: ``{"role": "tool", "tool_call_id", "content"}``; Responses:
+    ``{"type": "function_call_output", "call_id", "output"}``; Anthropic:
+    ``{"type": "tool_result", "tool_use_id", "content", "is_error"}``; Gemini:
+    ``{"functionResponse": {"name", "response": {"output" or "error"}, "id"}}``. A ``None`` record
+    stands for a call without a name.
+    """
+    results = []
+    for index, (call, ret) in enumerate(zip(calls, records)):
+        failed = ret is None or ret.state != ActionStatusCode.SUCCESS
+        if ret is None:
+            content = _no_name(index, call)
+        else:
+            content = (ret.errmsg or "") if failed else ret.format_result()
+        if call.kind == "anthropic":
+            results.append(
+                {"type": "tool_result", "tool_use_id": call.id, "content": content, "is_error": failed}
+            )
+        elif call.kind == "responses":
+            results.append({"type": "function_call_output", "call_id": call.id, "output": content})
+        elif call.kind == "gemini":
+            response: dict[str, Any] = {
+                "name": call.name,
+                "response": {"error" if failed else "output": content},
+            }
+            if call.id is not None:
+                response["id"] = call.id
+            results.append({"functionResponse": response})
+        else:
+            results.append({"role": "tool", "tool_call_id": call.id, "content": content})
+    return results
+
+
+def tool_messages(
+    tool_calls: Sequence[Any], records: Sequence[Optional[ActionReturn]]
+) -> list[dict[str, Any]]:
+    """:func:`call_results` of the calls among ``tool_calls`` (kept for callers of old)."""
+    return call_results(read_calls(tool_calls), records)
+
+
+class FunctionCallingMixin:
+    """Function-calling views of an executor's tools (mixed into both executors)."""
+
+    actions: dict[str, BaseAction]
+    _names: dict[str, Any]
+    _aliases: dict[str, str]
+    _canonical: dict[str, str]
+    _exports: dict[str, tuple[tuple[Any, ...], list[dict[str, Any]]]]
+    _version: int
+
+    def alias_of(self, name: str) -> str:
+        """The function-calling name of ``name`` (itself when it is already legal).
+
+        Raises:
+            ToolNotFoundError: no API is called ``name``.
+        """
+        try:
+            return self._aliases[name]
+        except KeyError:
+            raise ToolNotFoundError(
+                name, close_matches(name, self._names), where="in this executor"
+            ) from None
+
+    def canonical_name(self, name: str) -> str:
+        """The ``Tool.api`` name behind an alias (a canonical name maps to itself).
+
+        Raises:
+            ToolNotFoundError: no API has that name or alias.
+        """
+        if name in self._names:
+            return name
+        try:
+            return self._canonical[name]
+        except KeyError:
+            raise ToolNotFoundError(
+                name, close_matches(name, self._canonical), where="in this executor"
+            ) from None
+
+    def json_schema(self, name: str) -> dict[str, Any]:
+        """The JSON Schema of the arguments of ``name`` (``'Tool'``, ``'Tool.api'`` or an alias).
+
+        Raises:
+            ToolNotFoundError: no API has that name or alias.
+        """
+        canonical = self.canonical_name(name)
+        action: BaseAction = self._names[canonical].action
+        return action.json_schema(canonical[len(action.name) + 1 :] if action.is_toolkit else "run")
+
+    def _exported(
+        self, shape: str, build: Callable[[str, str, dict[str, Any]], dict[str, Any]]
+    ) -> list[dict[str, Any]]:
+        # Cached until the set of actions or their enabled flags change.
+        key = (self._version, tuple(a.enable for a in self.actions.values()))
+        cached = self._exports.get(shape)
+        if cached is None or cached[0] != key:
+            entries = []
+            for name, route in self._names.items():
+                action = route.action
+                if not action.enable:
+                    continue
+                api = action.description if not action.is_toolkit else _api_named(action, name)
+                entries.append(build(self._aliases[name], api.get("description", ""), self.json_schema(name)))
+            cached = (key, entries)
+            self._exports[shape] = cached
+        return copy_description(cached[1])  # type: ignore[no-any-return]
+
+    def to_openai_tools(self, strict: bool = False) -> list[dict[str, Any]]:
+        """The enabled tools as OpenAI ``tools``: ``{"type": "function", "function": {...}}``.
+
+        Args:
+            strict: export for OpenAI's strict mode (``"strict": true``): every property
+                required, optional ones nullable (a ``null`` from the model then means
+                "use the Python default"), ``additionalProperties: false`` on every
+                object, keywords strict mode refuses left out (the executor still checks
+                them). A tool strict mode cannot express (arbitrary keys, ``allOf``, a
+                value of any type, ...) is exported as it is with ``"strict": false``;
+                ``lagent_like.cli.lint`` says why.
+        """
+        if not strict:
+            return self._exported(
+                "openai",
+                lambda name, text, schema: {
+                    "type": "function",
+                    "function": {"name": name, "description": text, "parameters": schema},
+                },
+            )
+
+        def build(name: str, text: str, schema: dict[str, Any]) -> dict[str, Any]:
+            converted = to_openai_strict_schema(schema).schema
+            function = {
+                "name": name,
+                "description": text,
+                "parameters": converted if converted is not None else schema,
+                "strict": converted is not None,
+            }
+            return {"type": "function", "function": function}
+
+        return self._exported("openai-strict", build)
+
+    def to_gemini_tools(self) -> list[dict[str, Any]]:
+        """The enabled tools as Gemini ``tools``: one ``{"functionDeclarations": [...]}``.
+
+        Each declaration is ``{"name", "description", "parameters"}`` with the parameters
+        in the OpenAPI 3.0 subset Gemini accepts (``parameters`` is left out for an API
+        without any). What Gemini cannot express is left out; ``lagent_like.cli.lint`` says
+        what.
+        """
+
+        def build(name: str, text: str, schema: dict[str, Any]) -> dict[str, Any]:
+            declaration: dict[str, Any] = {"name": name, "description": text}
+            parameters = to_gemini_schema(schema).schema
+            if parameters is not None:
+                declaration["parameters"] = parameters
+            return declaration
+
+        declarations = self._exported("gemini", build)
+        return [{"functionDeclarations": declarations}] if declarations else []
+
+    def to_anthropic_tools(self) -> list[dict[str, Any]]:
+        """The enabled tools as Anthropic ``tools``: ``{"name", "description", "input_schema"}``."""
+        return self._exported(
+            "anthropic",
+            lambda name, text, schema: {"name": name, "description": text, "input_schema": schema},
+        )
+
+    def to_mcp_tools(self) -> list[dict[str, Any]]:
+        """The enabled tools as MCP tool definitions: ``{"name", "description", "inputSchema"}``.
+
+        Plus, where a tool has them, ``title``, ``annotations`` and ``outputSchema``
+        (see :mod:`lagent_like.mcp`).
+        """
+        from ..mcp._metadata import mcp_extras  # imports no SDK
+
+        def build(alias: str, text: str, schema: dict[str, Any]) -> dict[str, Any]:
+            route = self._names[self._canonical.get(alias, alias)]
+            extras = mcp_extras(route.action, route.key)
+            return {"name": alias, "description": text, "inputSchema": schema, **extras}
+
+        return self._exported("mcp", build)

@@ -1,0 +1,1 @@
+"""Ray-backed execution."""

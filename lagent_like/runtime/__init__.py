@@ -1,0 +1,1 @@
+"""The runtime: one call of one API, and everything around it."""

@@ -1,0 +1,452 @@
+"""What ``ActionExecutor`` and ``AsyncActionExecutor`` share: tools, routes, settings.
+
+An executor flattens toolkits into ``Tool.api`` entries for the system prompt, exports
+the same tools for native function calling (OpenAI, Anthropic, MCP shapes, under legal
+alias names), routes a call by name or alias to the right action and API, and sends
+names it does not know to the built-in invalid/no/finish actions. All of that is
+written once here; the two executors add only how a call runs (plainly or awaited).
+
+Routing is a single dict lookup. Every route is resolved when the routes are built
+(whenever the tools, the settings or the hooks change): its timeout, retry, breaker,
+formatter and cap, and whether a call may skip the call core. Nothing is resolved per
+call.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import sys
+import threading
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any, Callable, Optional, TypedDict, Union
+
+from .._private.aliases import assign_aliases
+from .._private.text import as_text, close_matches, did_you_mean, preview
+from ..actions.base_action import BaseAction, routes_of, settings_of, unknown_api
+from ..actions.builtin_actions import FinishAction, InvalidAction, NoAction
+from ..actions.function_tool import FunctionTool
+from ..exceptions import ToolDefinitionError, ToolNotFoundError
+from ..function_calling.executor import FunctionCallingMixin, _read_tool_call
+from ..langchain_tools import from_langchain, is_langchain_tool
+from ..schema import ActionReturn, ActionValidCode
+from ..spec.describe import copy_description
+from ..types.families import check_mode
+from .context import DEFAULT_SESSION, ToolContext
+from .core import NO_HOOKS, HookMethods
+from .hooks import HookHandle, HookList
+from .invoke import BreakerSlot, Route, invoke
+from .messages import names_the_model_saw, too_long_record
+from .settings import UNSET, ToolSettings
+
+if TYPE_CHECKING:
+    from .policies import CircuitBreaker, RetryPolicy
+    from .pool import DaemonThreadPool
+
+__all__ = ["ExecutorBase", "ExecutorOptions", "ToolLike"]
+
+#: What an executor accepts as a tool: an action, or a function that becomes a ``FunctionTool``.
+ToolLike = Union[BaseAction, Callable[..., Any]]
+
+
+class ExecutorOptions(TypedDict, total=False):
+    """The keyword-only settings of the executors, for subclasses that pass them on."""
+
+    timeout: Optional[float]
+    retry: Optional[RetryPolicy]
+    circuit_breaker: Optional[Callable[[], CircuitBreaker]]
+    error_formatter: Optional[Callable[[BaseException, ActionReturn], Optional[str]]]
+    max_output_chars: Optional[int]
+    max_argument_chars: Optional[int]
+    max_workers: Optional[int]
+    sleep: Optional[Callable[[float], Any]]
+    random: Optional[Callable[[], float]]
+
+
+def _run_builtin(action: BaseAction, command: Any) -> ActionReturn:
+    route = routes_of(action).get("run")
+    return invoke(route, command) if route is not None else unknown_api(action, command, "run")
+
+
+def _batch_job(call: Any) -> tuple[Any, Any, Optional[str]]:
+    """``(name, command, call_id)`` of a ``(name, command)`` pair or an OpenAI tool call."""
+    if isinstance(call, (tuple, list)) and len(call) == 2:
+        return call[0], call[1], None
+    call_id, name, arguments = _read_tool_call(call)
+    return name, arguments, call_id if isinstance(call_id, str) else None
+
+
+def _as_action(item: Any, where: str, problems: list[str]) -> Optional[BaseAction]:
+    """``item`` as an action: actions as they are, functions wrapped; else a problem."""
+    if isinstance(item, BaseAction):
+        return item
+    if is_langchain_tool(item):  # a LangChain BaseTool is callable too: before functions
+        try:
+            return from_langchain(item)
+        except (ToolDefinitionError, ImportError) as exc:
+            problems.append(f"{where}: {exc}")
+            return None
+    if isinstance(item, type) and issubclass(item, BaseAction):
+        problems.append(f"{where} is the class {item.__name__}; pass an instance, e.g. {item.__name__}()")
+        return None
+    if callable(item) and not isinstance(item, type):
+        try:
+            return FunctionTool(item)
+        except ToolDefinitionError as exc:
+            problems.append(f"{where}: {exc}")
+            return None
+    problems.append(
+        f"{where} is {type(item).__name__} {preview(item)}, expected a BaseAction instance or a function"
+    )
+    return None
+
+
+def _tool_list(actions: Any) -> list[Any]:
+    """The tools given to an executor: one tool, or an iterable of them (Lagent takes both)."""
+    if isinstance(actions, BaseAction) or (callable(actions) and not isinstance(actions, type)):
+        return [actions]
+    return list(actions)
+
+
+def _setting_property(name: str) -> Any:
+    """A read/write executor setting; writing it rebuilds the routes.
+
+    Whether a call may take the direct path depends on these settings.
+    """
+
+    def get(self: ExecutorBase) -> Any:
+        return self._settings[name]
+
+    def put(self: ExecutorBase, value: Any) -> None:
+        with self._lock:
+            self._settings[name] = value
+            self._rebuild_routes()
+
+    return property(get, put, doc=f"The executor's ``{name}`` (see the class docstring).")
+
+
+class ExecutorBase(FunctionCallingMixin):
+    """The tools, routes, settings, hooks and sessions of an executor (see the subclasses).
+
+    Args: as :class:`~lagent_like.ActionExecutor`.
+    """
+
+    def __init__(
+        self,
+        actions: Union[ToolLike, Iterable[ToolLike]],
+        invalid_action: Optional[BaseAction] = None,
+        no_action: Optional[BaseAction] = None,
+        finish_action: Optional[BaseAction] = None,
+        finish_in_action: bool = False,
+        *,
+        timeout: Optional[float] = None,
+        retry: Optional[RetryPolicy] = None,
+        circuit_breaker: Optional[Callable[[], CircuitBreaker]] = None,
+        error_formatter: Optional[Callable[[BaseException, ActionReturn], Optional[str]]] = None,
+        max_output_chars: Optional[int] = None,
+        max_argument_chars: Optional[int] = 1_000_000,
+        max_workers: Optional[int] = None,
+        sleep: Optional[Callable[[float], Any]] = None,
+        random: Optional[Callable[[], float]] = None,
+        validation: Optional[str] = None,
+    ) -> None:
+        self._validation = None if validation is None else check_mode(validation, type(self).__name__)
+        self._settings = {
+            "timeout": timeout,
+            "retry": retry,
+            "circuit_breaker": circuit_breaker,
+            "error_formatter": error_formatter,
+            "max_output_chars": max_output_chars,
+        }
+        self._sleep = sleep
+        self.max_argument_chars = max_argument_chars
+        self._random = random
+        self._max_workers = max_workers or min(32, (os.cpu_count() or 1) + 4)
+        self._pool: Optional[DaemonThreadPool] = None
+        self._sessions: dict[str, dict[str, Any]] = {}
+        self._breakers: dict[str, BreakerSlot] = {}
+        self._lock = threading.RLock()
+        self._routes: dict[str, Route] = {}
+        self._hook_methods = NO_HOOKS
+        self._built = False
+        self._hooks = HookList(on_change=self.refresh)
+        self.invalid_action = invalid_action if invalid_action is not None else InvalidAction()
+        self.no_action = no_action if no_action is not None else NoAction()
+        self.finish_action = finish_action if finish_action is not None else FinishAction()
+        problems: list[str] = []
+        given = [_as_action(item, f"actions[{i}]", problems) for i, item in enumerate(_tool_list(actions))]
+        if finish_in_action:
+            given.append(self.finish_action)
+        names = [a.name for a in given if a is not None]
+        duplicates = sorted({n for n in names if names.count(n) > 1})
+        if duplicates:
+            problems.append(f"several actions are named {duplicates}; tool names must be unique")
+        if problems:
+            raise ToolDefinitionError("ActionExecutor", problems)
+        self.actions: dict[str, BaseAction] = {a.name: a for a in given if a is not None}
+        if self._validation is not None:
+            for action in self.actions.values():
+                action.use_validation(self._validation)
+        self._names: dict[str, Route] = {}
+        self._aliases: dict[str, str] = {}
+        self._canonical: dict[str, str] = {}
+        self._exports: dict[str, tuple[tuple[Any, ...], list[dict[str, Any]]]] = {}
+        self._version = 0
+        self._built = True
+        self._rebuild_routes()
+
+    def _may_skip_core(self, route: Route, settings: ToolSettings) -> bool:
+        """Whether a call without hooks, policies or context may skip the call core.
+
+        The sync executor always may; the async one only where no thread is needed.
+        """
+        return True
+
+    def _route(self, action: BaseAction, name: str, own: Route) -> Route:
+        """The route of callable name ``name``: ``own`` with this executor's settings resolved."""
+        settings = settings_of(action)
+        timeout = self.timeout if settings.timeout is UNSET else settings.timeout
+        retry = self.retry if settings.retry is UNSET else settings.retry
+        factory = self.circuit_breaker if settings.circuit_breaker is UNSET else settings.circuit_breaker
+        breaker = None
+        if factory is not None:
+            breaker = self._breakers.get(name)
+            if breaker is None or breaker.factory is not factory:
+                breaker = self._breakers[name] = BreakerSlot(factory, name)
+        else:
+            self._breakers.pop(name, None)
+        route = dataclasses.replace(
+            own,
+            label=name,
+            keep_valid=action is self.finish_action,
+            direct=False,
+            timeout=timeout,
+            retry=retry,
+            breaker=breaker,
+            formatter=self.error_formatter,
+            max_output_chars=self.max_output_chars,
+            blocking=settings.blocking,
+            random=self._random,
+        )
+        calm = timeout is None and retry is None and breaker is None and not own.context_params
+        if calm and not self._hooks.hooks and self._may_skip_core(route, settings):
+            route = dataclasses.replace(route, direct=True)
+        return route
+
+    def _rebuild_routes(self) -> None:
+        names: dict[str, Route] = {}
+        clashes = []
+        for action in self.actions.values():
+            for key, own in routes_of(action).items():
+                name = f"{action.name}.{key}" if action.is_toolkit else action.name
+                if name in names:
+                    clashes.append(f"{name!r} is both {names[name].action.name}'s and {action.name}'s")
+                names[name] = self._route(action, name, own)
+        if clashes:
+            raise ToolDefinitionError("ActionExecutor", [f"call name {c}" for c in clashes])
+        aliases = assign_aliases(names)
+        routes = dict(names)
+        canonical = {alias: name for name, alias in aliases.items()}
+        for name, alias in aliases.items():
+            routes.setdefault(alias, names[name])
+        for action in self.actions.values():
+            # Lagent also spells a simple tool's call 'Tool.run'.
+            if not action.is_toolkit and action.name in names:
+                long_name = f"{action.name}.run"
+                if long_name not in routes:
+                    routes[long_name] = names[action.name]
+                    canonical[long_name] = action.name
+        # Built aside and swapped in whole, so a call never sees a half-built table.
+        self._hook_methods = HookMethods.of(self._hooks.hooks)
+        self._names = names
+        self._aliases = aliases
+        self._canonical = canonical
+        self._routes = routes
+        self._version += 1
+
+    def refresh(self) -> None:
+        """Re-read the tools' runtime settings (``__tool_settings__``) after changing them."""
+        if not self._built:
+            return
+        with self._lock:
+            self._rebuild_routes()
+
+    timeout = _setting_property("timeout")
+    retry = _setting_property("retry")
+    circuit_breaker = _setting_property("circuit_breaker")
+    error_formatter = _setting_property("error_formatter")
+    max_output_chars = _setting_property("max_output_chars")
+
+    def _context(self, route: Route, session_id: Optional[str], call_id: Optional[str]) -> ToolContext:
+        """The context of one call of ``route``."""
+        session = session_id if session_id is not None else DEFAULT_SESSION
+        state = self._sessions.get(session)
+        if state is None:
+            state = self.session_state(session)
+        return ToolContext(session, state, route.tool, route.key, call_id, self)
+
+    def breaker_state(self, name: str) -> Optional[dict[str, Any]]:
+        """The circuit breaker of API ``name`` as a dict for monitoring, or ``None`` if it has none yet."""
+        slot = self._breakers.get(self._canonical.get(name, name))
+        breaker = slot.breaker if slot is not None else None
+        return breaker.snapshot() if breaker is not None else None
+
+    def _thread_pool(self) -> DaemonThreadPool:
+        # Imported here: concurrent.futures (and logging with it) costs milliseconds at
+        # import, and only timeouts and batches need threads.
+        from .pool import DaemonThreadPool
+
+        if self._pool is None:
+            with self._lock:
+                if self._pool is None:
+                    self._pool = DaemonThreadPool(self._max_workers)
+        return self._pool
+
+    def register_hook(self, hook: Any) -> HookHandle:
+        """Run ``hook`` around every call from now on; ``handle.remove()`` stops it.
+
+        A hook has ``before_action(name, args, context)`` (return an ``ActionReturn`` to
+        answer without calling the tool) and/or ``after_action(name, record, context)``
+        (return a replacement record). Hooks run in registration order; one that raises
+        is logged and skipped.
+        """
+        return self._hooks.add(hook)
+
+    def session_state(self, session_id: str = DEFAULT_SESSION) -> dict[str, Any]:
+        """The state dict that calls of ``session_id`` see as ``ToolContext.state``."""
+        with self._lock:
+            return self._sessions.setdefault(session_id, {})
+
+    def end_session(self, session_id: str) -> None:
+        """Forget a session's state."""
+        with self._lock:
+            self._sessions.pop(session_id, None)
+
+    def enable(self, name: str) -> None:
+        """Offer and run tool ``name`` again."""
+        self._action_named(name).enable = True
+
+    def disable(self, name: str) -> None:
+        """Stop offering and running tool ``name``; calls already running finish."""
+        self._action_named(name).enable = False
+
+    def _action_named(self, name: str) -> BaseAction:
+        action = self.actions.get(name)
+        if action is None:
+            raise ToolNotFoundError(name, close_matches(name, self.actions), where="in this executor")
+        return action
+
+    def _call_unrouted(self, name: Any, command: Any) -> ActionReturn:
+        # Never through ``action(...)``: an AsyncActionMixin action would return a coroutine.
+        if isinstance(name, str):
+            tool, _, api = name.partition(".")
+            action = self.actions.get(tool)
+            if action is not None and action.enable:
+                # A known tool without that API (a routed API would not be here).
+                ret = unknown_api(action, command, api or "run")
+                ret.valid = ActionValidCode.OPEN
+                return ret
+            if name == self.no_action.name:
+                return _run_builtin(self.no_action, command)
+            if name == self.finish_action.name:
+                return _run_builtin(self.finish_action, command)
+        ret = _run_builtin(self.invalid_action, self._unknown_message(name))
+        ret.args = {"inputs": command, "name": name}
+        return ret
+
+    @property
+    def max_argument_chars(self) -> Optional[int]:
+        """Argument strings longer than this are refused before parsing (``None``: no limit)."""
+        return self._max_argument_chars
+
+    @max_argument_chars.setter
+    def max_argument_chars(self, value: Optional[int]) -> None:
+        self._max_argument_chars = value
+        # An int on the per-call path: one comparison, no None check.
+        self._argument_limit = sys.maxsize if value is None else value
+
+    def _too_long(self, name: Any, command: str) -> ActionReturn:
+        route = self._routes.get(name) if isinstance(name, str) else None
+        label = self._canonical.get(name, name) if route is not None else as_text(name)
+        tool = route.action.name if route is not None else None
+        return too_long_record(name, label, tool, command, self._argument_limit)
+
+    def _unknown_message(self, name: Any) -> str:
+        available = names_the_model_saw(self.api_names(), self._aliases)
+        canonical = self._canonical.get(name, name) if isinstance(name, str) else None
+        tool = canonical.partition(".")[0] if canonical is not None else None
+        known = canonical in self.actions or tool in self.actions
+        head = f"Tool {preview(name)} is disabled." if known else f"Unknown tool {preview(name)}."
+        hint = did_you_mean(as_text(name), available)
+        return f"{head}{hint} Available tools: {', '.join(available) or 'none'}."
+
+    def get_actions_info(self) -> list[dict[str, Any]]:
+        """Descriptions of the enabled tools for a system prompt.
+
+        A toolkit contributes one entry per API, named ``'Tool.api'``. The entries are
+        copies; changing them changes nothing in the executor.
+        """
+        info = []
+        for action in self.actions.values():
+            if not action.enable:
+                continue
+            if action.is_toolkit:
+                for api in action.description["api_list"]:
+                    entry = copy_description(api)
+                    entry["name"] = f"{action.name}.{api['name']}"
+                    info.append(entry)
+            else:
+                info.append(copy_description(action.description))
+        return info
+
+    def api_names(self, only_enable: bool = True) -> list[str]:
+        """Callable names (``'Tool'`` and ``'Tool.api'``), as a model sees them."""
+        return [n for n, route in self._names.items() if route.action.enable or not only_enable]
+
+    def action_names(self, only_enable: bool = True) -> list[str]:
+        """Names of the actions held (only the enabled ones by default)."""
+        return [n for n, a in self.actions.items() if a.enable or not only_enable]
+
+    def is_valid(self, name: str) -> bool:
+        """Whether ``name`` (``'Tool'`` or ``'Tool.api'``) is held and enabled."""
+        action = self.actions.get(name)
+        if action is None:
+            route = self._routes.get(name)
+            action = route.action if route else None
+        return action is not None and action.enable
+
+    def add_action(self, action: ToolLike) -> None:
+        """Add ``action`` (an action or a function), replacing any action of the same name.
+
+        Raises:
+            ToolDefinitionError: ``action`` is neither an action nor a function, or one of
+                its call names is another tool's (the executor is then left unchanged).
+        """
+        problems: list[str] = []
+        tool = _as_action(action, "add_action", problems)
+        if tool is None:
+            raise ToolDefinitionError("ActionExecutor", problems)
+        if self._validation is not None:
+            tool.use_validation(self._validation)
+        with self._lock:
+            previous = self.actions
+            self.actions = {**previous, tool.name: tool}
+            try:
+                self._rebuild_routes()
+            except ToolDefinitionError:
+                self.actions = previous
+                raise
+
+    def del_action(self, name: str) -> None:
+        """Remove the action called ``name``.
+
+        Raises:
+            ToolNotFoundError: no action has that name (a ``KeyError``).
+        """
+        with self._lock:
+            self._action_named(name)
+            self.actions = {n: a for n, a in self.actions.items() if n != name}
+            self._rebuild_routes()
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.actions or name in self._routes

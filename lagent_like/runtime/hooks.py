@@ -1,0 +1,317 @@
+"""Hooks: code that runs around every tool call an executor makes.
+
+Agents need to act on calls without changing the tools themselves: ask a person
+before a tool with side effects runs, redact or rewrite a result, log, count, or
+turn a raw error into advice for the model. A hook does that from the outside.
+This module defines what a hook is (:class:`Hook`), the ordered, thread-safe list
+an executor keeps them in (:class:`HookList`, :class:`HookHandle`), and the hook
+most agents want first, :class:`ApprovalHook`.
+
+The contract the executor follows:
+
+* ``before_action(name, args, context)`` runs before the tool. ``name`` is the
+  canonical ``'Tool.api'`` (or ``'Tool'``) name, ``args`` the validated arguments,
+  ``context`` the call's :class:`~lagent_like.runtime.context.ToolContext` (opaque here).
+  Returning ``None`` lets the call go on; returning an
+  :class:`~lagent_like.schema.ActionReturn` short-circuits it: the tool is not
+  called and that record is the answer.
+* ``after_action(name, action_return, context)`` runs after the tool (or after a
+  short-circuit). Returning ``None`` keeps the record; returning an
+  ``ActionReturn`` replaces it for the hooks that follow and for the caller.
+* Either method may be ``async def`` or return an awaitable: the async executor
+  awaits it; the sync executor runs it to completion.
+* Hooks run in registration order. The executor iterates a
+  :meth:`HookList.snapshot`, so adding or removing hooks while a call runs
+  affects the next call only. Exceptions raised by hooks are the executor's to
+  handle.
+
+Importing this module is inert and does not import :mod:`asyncio`.
+"""
+
+from __future__ import annotations
+
+import inspect
+import threading
+from collections.abc import Awaitable, Callable
+from typing import Any, Optional, Union
+
+from ..schema import ActionReturn, ActionStatusCode
+
+__all__ = ["ApprovalHook", "Hook", "HookHandle", "HookList", "HookResult"]
+
+#: What a hook method returns: a record, ``None``, or an awaitable of either.
+HookResult = Union[Optional[ActionReturn], Awaitable[Optional[ActionReturn]]]
+
+_HOOK_METHODS = ("before_action", "after_action")
+
+
+class Hook:
+    """Base class for hooks: both methods do nothing; override one or both.
+
+    Subclassing is optional: any object with a ``before_action`` or an
+    ``after_action`` method (or both) is a hook. Overrides may be ``async def``.
+    """
+
+    def before_action(self, name: str, args: dict[str, Any], context: Any) -> HookResult:
+        """Run before the tool is called.
+
+        Args:
+            name: the canonical ``'Tool.api'`` (or ``'Tool'``) name of the call.
+            args: the validated arguments the tool will receive.
+            context: the call's ``ToolContext`` (may be ``None``).
+
+        Returns:
+            ``None`` to let the call go on, or an ``ActionReturn`` that answers the
+            call instead of the tool (the tool is then not called); or an awaitable
+            resolving to either.
+        """
+        return None
+
+    def after_action(self, name: str, action_return: ActionReturn, context: Any) -> HookResult:
+        """Run after the tool has answered (or a ``before_action`` short-circuited).
+
+        Args:
+            name: the canonical ``'Tool.api'`` (or ``'Tool'``) name of the call.
+            action_return: the record so far (possibly already replaced by an
+                earlier hook).
+            context: the call's ``ToolContext`` (may be ``None``).
+
+        Returns:
+            ``None`` to keep ``action_return``, or an ``ActionReturn`` replacing it;
+            or an awaitable resolving to either.
+        """
+        return None
+
+
+class HookHandle:
+    """One registration of a hook in a :class:`HookList`; returned by :meth:`HookList.add`.
+
+    Attributes:
+        hook: the registered hook object.
+    """
+
+    def __init__(self, owner: HookList, hook: Any) -> None:
+        self._owner = owner
+        self.hook = hook
+        # Read and written under the owner's lock.
+        self._registered = True
+
+    @property
+    def active(self) -> bool:
+        """Whether this registration is still in its list."""
+        with self._owner._lock:
+            return self._registered
+
+    def remove(self) -> None:
+        """Remove this registration; calling it again does nothing.
+
+        Other registrations of the same hook object stay.
+        """
+        self._owner.remove(self)
+
+    def __repr__(self) -> str:
+        state = "active" if self.active else "removed"
+        return f"<HookHandle {self.hook!r} ({state})>"
+
+
+class HookList:
+    """An ordered, thread-safe list of hooks.
+
+    The same hook object may be added several times; it then runs once per
+    registration, and each :class:`HookHandle` removes only its own.
+
+    Args:
+        on_change: called after every registration change (with the list's lock held:
+            it must be quick and must not touch the list).
+
+    Attributes:
+        hooks: the registered hooks in order, one entry per registration, as a tuple
+            that is replaced whole on every change: reading it needs no lock, which
+            keeps the executor's per-call check cheap.
+    """
+
+    def __init__(self, on_change: Optional[Callable[[], None]] = None) -> None:
+        self._lock = threading.Lock()
+        self._handles: list[HookHandle] = []
+        self._on_change = on_change
+        self.hooks: tuple[Any, ...] = ()
+
+    def _publish(self) -> None:
+        # Called with the lock held, after every change to ``_handles``.
+        self.hooks = tuple(h.hook for h in self._handles)
+        if self._on_change is not None:
+            self._on_change()
+
+    def add(self, hook: Any) -> HookHandle:
+        """Register ``hook`` after the hooks already registered.
+
+        Args:
+            hook: an object with a ``before_action`` or an ``after_action`` method,
+                or both (e.g. a :class:`Hook` instance).
+
+        Returns:
+            The handle that removes this registration.
+
+        Raises:
+            TypeError: ``hook`` is a class rather than an instance, or has neither
+                method.
+        """
+        if isinstance(hook, type):
+            raise TypeError(
+                f"HookList.add: got the class {hook.__qualname__}, not an instance; "
+                f"register {hook.__qualname__}() instead"
+            )
+        if not any(callable(getattr(hook, method, None)) for method in _HOOK_METHODS):
+            raise TypeError(
+                f"HookList.add: a {type(hook).__qualname__} object is not a hook; a hook needs a "
+                f"'before_action' or an 'after_action' method (or both), e.g. a subclass of "
+                f"lagent_like.Hook"
+            )
+        handle = HookHandle(self, hook)
+        with self._lock:
+            self._handles.append(handle)
+            self._publish()
+        return handle
+
+    def remove(self, handle: HookHandle) -> None:
+        """Remove the registration ``handle`` stands for; nothing happens if it is gone.
+
+        Raises:
+            ValueError: ``handle`` belongs to another ``HookList``.
+        """
+        if handle._owner is not self:
+            raise ValueError(f"HookList.remove: {handle!r} belongs to another HookList")
+        with self._lock:
+            if handle._registered:
+                handle._registered = False
+                # Identity, not equality: the same hook may be registered twice.
+                self._handles = [h for h in self._handles if h is not handle]
+                self._publish()
+
+    def snapshot(self) -> tuple[Any, ...]:
+        """Return the hooks registered now, in order, one entry per registration.
+
+        Later changes to the list do not change the tuple, so it is safe to iterate
+        while hooks are being added or removed.
+        """
+        return self.hooks
+
+    def clear(self) -> None:
+        """Remove every registration; their handles become inactive."""
+        with self._lock:
+            for handle in self._handles:
+                handle._registered = False
+            self._handles = []
+            self._publish()
+
+    def __len__(self) -> int:
+        return len(self.hooks)
+
+    def __bool__(self) -> bool:
+        return bool(self.hooks)
+
+    def __repr__(self) -> str:
+        return f"HookList({list(self.snapshot())!r})"
+
+
+class ApprovalHook(Hook):
+    """Hold back calls that need a person's approval.
+
+    ``needs_approval(name, args)`` picks the calls. Without an ``approve``
+    callback such a call is answered with an ``APPROVAL_REQUIRED`` record, so the
+    agent can ask the user and retry. With one, ``approve(name, args, context)``
+    decides: true lets the call run, false answers it with an ``API_ERROR`` record.
+    ``approve`` may return an awaitable (e.g. be ``async def``); ``before_action``
+    then returns a coroutine resolving to the same outcomes, for the async
+    executor.
+
+    Attributes:
+        needs_approval: picks the calls that need approval.
+        approve: decides on them, or ``None`` to always ask the user.
+        decisions: every decision ``approve`` made, as
+            ``(name, copy of args, approved)``, in the order they were made.
+    """
+
+    def __init__(
+        self,
+        needs_approval: Callable[[str, dict[str, Any]], bool],
+        approve: Optional[Callable[[str, dict[str, Any], Any], Union[bool, Awaitable[bool]]]] = None,
+    ) -> None:
+        """Create the hook.
+
+        Args:
+            needs_approval: called with ``(name, args)``; true if the call needs
+                approval.
+            approve: called with ``(name, args, context)`` for calls that need
+                approval; returns (or resolves to) true to approve. Any false value,
+                including ``None``, denies.
+
+        Raises:
+            TypeError: ``needs_approval`` is not callable, or ``approve`` is neither
+                callable nor ``None``.
+        """
+        if not callable(needs_approval):
+            raise TypeError(
+                f"ApprovalHook: needs_approval must be callable as needs_approval(name, args), "
+                f"got {type(needs_approval).__qualname__}"
+            )
+        if approve is not None and not callable(approve):
+            raise TypeError(
+                f"ApprovalHook: approve must be None or callable as approve(name, args, context), "
+                f"got {type(approve).__qualname__}"
+            )
+        self.needs_approval = needs_approval
+        self.approve = approve
+        self.decisions: list[tuple[str, dict[str, Any], bool]] = []
+        self._lock = threading.Lock()
+
+    @staticmethod
+    def approval_required_message(name: str) -> str:
+        """The ``errmsg`` of a call held back for approval."""
+        return f"{name} needs approval before it runs; ask the user to approve it"
+
+    @staticmethod
+    def denied_message(name: str) -> str:
+        """The ``errmsg`` of a call whose approval was refused."""
+        return f"{name} was not approved, so it did not run"
+
+    def before_action(self, name: str, args: dict[str, Any], context: Any) -> HookResult:
+        """Let the call run, hold it back for approval, or refuse it.
+
+        Returns:
+            ``None`` if the call needs no approval or was approved; an
+            ``APPROVAL_REQUIRED`` record if there is no ``approve`` callback; an
+            ``API_ERROR`` record if it was refused. A coroutine resolving to one
+            of these if ``approve`` returned an awaitable.
+        """
+        if not self.needs_approval(name, args):
+            return None
+        tool = name.split(".", 1)[0]
+        if self.approve is None:
+            return ActionReturn(
+                args=args,
+                type=tool,
+                errmsg=self.approval_required_message(name),
+                state=ActionStatusCode.APPROVAL_REQUIRED,
+            )
+        verdict = self.approve(name, args, context)
+        if inspect.isawaitable(verdict):
+            return self._decide_later(name, args, verdict)
+        return self._decide(name, args, bool(verdict))
+
+    async def _decide_later(
+        self, name: str, args: dict[str, Any], verdict: Awaitable[bool]
+    ) -> Optional[ActionReturn]:
+        return self._decide(name, args, bool(await verdict))
+
+    def _decide(self, name: str, args: dict[str, Any], approved: bool) -> Optional[ActionReturn]:
+        with self._lock:
+            self.decisions.append((name, dict(args), approved))
+        if approved:
+            return None
+        return ActionReturn(
+            args=args,
+            type=name.split(".", 1)[0],
+            errmsg=self.denied_message(name),
+            state=ActionStatusCode.API_ERROR,
+        )

@@ -1,0 +1,80 @@
+"""``ToolSettings``: a tool's runtime settings, in a namespace of their own.
+
+An executor runs every call under a timeout, a retry policy, a circuit breaker and,
+on the async executor, in a worker thread or inline. A tool may set its own values,
+but only here: through ``Tool(timeout=...)`` or a class attribute
+``__tool_settings__ = ToolSettings(...)``. A tool's ordinary attributes are its own:
+a tool whose ``__init__`` sets ``self.timeout`` (its own time limit for a
+subprocess, say) or ``self.retry = 3`` is not read as an executor setting.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["UNSET", "ToolSettings"]
+
+
+class _Unset:
+    """Type of :data:`UNSET`."""
+
+    def __repr__(self) -> str:
+        return "UNSET"
+
+    def __reduce__(self) -> str:
+        return "UNSET"  # one object, also after pickling
+
+
+#: A runtime setting a tool leaves to its executor.
+UNSET: Any = _Unset()
+
+
+@dataclass(frozen=True)
+class ToolSettings:
+    """The runtime settings of one tool; a field left :data:`UNSET` is the executor's.
+
+    Set them on an instance with the constructor keywords (``Tool(timeout=5)``), or for
+    a class with ``__tool_settings__ = ToolSettings(timeout=5)``; the constructor
+    keywords win over the class's. To change a tool's settings later, assign a new
+    object (``tool.__tool_settings__ = ToolSettings(timeout=1)``) and call the
+    executor's ``refresh()``.
+
+    Attributes:
+        timeout: seconds before a call is abandoned (``TIMEOUT``), ``None`` for no limit.
+        retry: a :class:`~lagent_like.runtime.policies.RetryPolicy`, or ``None`` for no retries.
+        circuit_breaker: a factory of :class:`~lagent_like.runtime.policies.CircuitBreaker`
+            (one breaker per API), or ``None`` for none.
+        blocking: ``False`` runs a cheap sync API inline on an async executor's loop
+            instead of in a worker thread.
+        validation: how arguments are checked: ``"coerce"``, ``"strict"`` or ``"off"``
+            (``@tool_api(validation=...)`` overrides it per API).
+    """
+
+    timeout: Any = UNSET
+    retry: Any = UNSET
+    circuit_breaker: Any = UNSET
+    blocking: bool = True
+    validation: Any = UNSET
+
+    def __post_init__(self) -> None:
+        problems = []
+        if self.validation is not UNSET and self.validation not in ("coerce", "strict", "off"):
+            problems.append(f"validation must be one of ['coerce', 'strict', 'off'], got {self.validation!r}")
+        timeout = self.timeout
+        numeric = isinstance(timeout, (int, float)) and not isinstance(timeout, bool)
+        if timeout is not UNSET and timeout is not None and not (numeric and timeout > 0):
+            problems.append(f"timeout must be a positive number of seconds or None, got {timeout!r}")
+        retry = self.retry
+        if retry is not UNSET and retry is not None and not callable(getattr(retry, "should_retry", None)):
+            problems.append(f"retry must be a RetryPolicy or None, got {retry!r}")
+        breaker = self.circuit_breaker
+        if breaker is not UNSET and breaker is not None and not callable(breaker):
+            problems.append(
+                f"circuit_breaker must be a factory of CircuitBreaker (a function of no arguments) "
+                f"or None, got {breaker!r}"
+            )
+        if problems:
+            from ..exceptions import ToolDefinitionError
+
+            raise ToolDefinitionError("ToolSettings", problems)

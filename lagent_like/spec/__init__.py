@@ -1,0 +1,1 @@
+"""Describing: from a function's source to its frozen ApiSpec."""

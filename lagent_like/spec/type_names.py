@@ -1,0 +1,266 @@
+"""Map Python annotations and docstring type words to Lagent's type names.
+
+Lagent describes every parameter with one of a few type names. Which class or word
+stands for which name is the one table of type families (``families.py``); classes are
+looked up along their MRO, so subclasses (``bool`` before ``int``, ``OrderedDict``)
+resolve naturally. This module adds what only annotations have: ``Annotated`` labels,
+``Literal`` and ``Enum`` values, unions, TypedDict key qualifiers.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import re
+import sys
+import types
+from typing import Any, NamedTuple, Optional, Union
+
+from .._private.typing_compat import Annotated, Literal, get_args, get_origin, get_type_hints, is_typeddict
+from ..types import families as fam
+
+STRING = fam.STRING.lagent
+NUMBER = fam.INTEGER.lagent
+FLOAT = fam.NUMBER.lagent
+BOOLEAN = fam.BOOLEAN.lagent
+ARRAY = fam.ARRAY.lagent
+OBJECT = fam.OBJECT.lagent
+
+#: Lagent type name of each class (and of the ABCs that parametrised aliases use): a view
+#: of the family table, without ``object``/``Any``/``None`` (which describe as strings).
+CLASS_TYPES: dict[Any, str] = {
+    cls: f.lagent for cls, f in fam.FAMILY_OF_CLASS.items() if f is not fam.ANY and f is not fam.NULL
+}
+
+#: Lagent type name of the first word of a docstring type (``list of str``, ``Optional[int]``).
+WORD_TYPES: dict[str, str] = {word: f.lagent for word, f in fam.FAMILY_OF_WORD.items()}
+
+#: The Python class a Lagent type name stands for (to check docstring-typed parameters).
+LAGENT_CLASSES: dict[str, type] = {
+    f.lagent: f.classes[0] for f in reversed(fam.FAMILIES) if f not in (fam.ANY, fam.NULL)
+}
+
+#: Wrappers whose first argument is the type a model sees.
+_TRANSPARENT_WORDS = frozenset({"optional", "annotated", "typing"})
+
+#: What ``get_origin`` returns for unions: ``Union[...]``, and ``X | Y`` on Python 3.10+.
+UNION_ORIGINS: tuple[Any, ...] = (Union,)
+if hasattr(types, "UnionType"):
+    UNION_ORIGINS += (types.UnionType,)
+
+
+def _special_forms(name: str) -> tuple[Any, ...]:
+    """``typing.<name>`` and typing-extensions' own, when they differ (Python 3.9's ``Literal``)."""
+    import typing
+
+    forms = [getattr(typing, name, None)]
+    extensions = sys.modules.get("typing_extensions")
+    if extensions is not None:
+        forms.append(getattr(extensions, name, None))
+    return tuple(f for f in dict.fromkeys(forms) if f is not None)
+
+
+#: What ``get_origin`` returns for ``Literal[...]`` (typing's and typing-extensions').
+LITERAL_ORIGINS: tuple[Any, ...] = tuple(dict.fromkeys((Literal, *_special_forms("Literal"))))
+
+#: TypedDict key qualifiers, which say nothing about the value's type, by name: on
+#: Python 3.10 typing-extensions (perhaps imported after this module) has its own.
+_REQUIRED, _NOT_REQUIRED = "Required", "NotRequired"
+_QUALIFIER_NAMES = frozenset({_REQUIRED, _NOT_REQUIRED, "ReadOnly"})
+
+
+def _qualifier(origin: Any) -> Optional[str]:
+    """``'Required'``, ``'NotRequired'`` or ``'ReadOnly'`` for those special forms, else ``None``."""
+    if origin is None or isinstance(origin, type):
+        return None
+    name = getattr(origin, "_name", None)
+    return name if name in _QUALIFIER_NAMES else None
+
+
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+class TypeInfo(NamedTuple):
+    """What a description says about one annotation.
+
+    Attributes:
+        name: the Lagent type name.
+        enum: the allowed values for ``Literal`` and ``Enum`` types, else ``None``.
+        label: the first string in ``Annotated[X, 'label', ...]``, else ``None``.
+    """
+
+    name: str
+    enum: Optional[list[Any]] = None
+    label: Optional[str] = None
+
+
+def strip_annotated(annotation: Any) -> tuple[Any, tuple[Any, ...]]:
+    """Split ``Annotated[X, *meta]`` into ``(X, meta)``; a ``NewType`` becomes its base type.
+
+    Other annotations pass through with no metadata.
+    """
+    meta: tuple[Any, ...] = ()
+    origin = get_origin(annotation)
+    while _qualifier(origin):  # Required[X], NotRequired[X], ReadOnly[X] in a TypedDict
+        annotation = get_args(annotation)[0]
+        origin = get_origin(annotation)
+    if origin is Annotated:
+        annotation, *rest = get_args(annotation)
+        meta = tuple(rest)
+        while _qualifier(get_origin(annotation)):
+            annotation = get_args(annotation)[0]
+    while hasattr(annotation, "__supertype__"):  # typing.NewType
+        annotation = annotation.__supertype__
+    return annotation, meta
+
+
+def typed_dict_fields(cls: type) -> tuple[dict[str, Any], list[str]]:
+    """``(hint of each key, the required keys in order)`` of a TypedDict class.
+
+    ``Required``/``NotRequired`` are read from the resolved hints, so they count under
+    ``from __future__ import annotations`` too, where the class's own
+    ``__required_keys__`` cannot see them inside the annotation strings.
+    """
+    hints = get_type_hints(cls, include_extras=True)
+    declared = getattr(cls, "__required_keys__", hints.keys())
+    required = []
+    for key, hint in hints.items():
+        qualifiers = _qualifiers(hint)
+        if _REQUIRED in qualifiers or (key in declared and _NOT_REQUIRED not in qualifiers):
+            required.append(key)
+    return hints, required
+
+
+def _qualifiers(hint: Any) -> set[str]:
+    found = set()
+    while True:
+        origin = get_origin(hint)
+        name = _qualifier(origin)
+        if name:
+            found.add(name)
+        elif origin is not Annotated:
+            return found
+        hint = get_args(hint)[0]
+
+
+def _type_of_values(values: list[Any]) -> str:
+    names = {fam.family_of_class(type(v)).lagent for v in values}
+    return names.pop() if len(names) == 1 else STRING
+
+
+def _class_type(cls: type) -> str:
+    if dataclasses.is_dataclass(cls) or is_typeddict(cls):
+        return OBJECT
+    return fam.family_of_class(cls).lagent
+
+
+#: Ready answers for plain classes, the common case, without any ``typing`` introspection.
+PLAIN_TYPES: dict[Any, TypeInfo] = {cls: TypeInfo(name) for cls, name in CLASS_TYPES.items()}
+_PLAIN = PLAIN_TYPES
+
+#: The class of builtin generics such as ``list[str]``.
+_BUILTIN_ALIAS = types.GenericAlias
+
+
+def is_plain(annotation: Any) -> bool:
+    """Whether ``annotation`` is one of the classes of :data:`CLASS_TYPES` itself."""
+    try:
+        return annotation in _PLAIN
+    except TypeError:  # an unhashable annotation object
+        return False
+
+
+def alias_origin(annotation: Any) -> Any:
+    """``get_origin(annotation)`` when :func:`strip_annotated` would leave it unchanged, else ``None``.
+
+    That is every parametrised alias but ``Annotated``: typing's aliases refuse dunder
+    attributes, so none looks like a ``NewType``. A builtin alias (``list[str]``) passes
+    attribute lookups on to its origin class, so it only qualifies when that class is
+    one of :data:`CLASS_TYPES`. Callers skip ``strip_annotated``'s probing with it.
+    """
+    if type(annotation) is _BUILTIN_ALIAS:
+        origin = annotation.__origin__
+        return origin if origin in _PLAIN else None
+    origin = get_origin(annotation)
+    if origin is None or origin is Annotated:
+        return None
+    return origin
+
+
+def describe_annotation(annotation: Any) -> TypeInfo:
+    """Return the Lagent type, enum values and ``Annotated`` label of a resolved annotation."""
+    try:
+        plain = _PLAIN.get(annotation)
+    except TypeError:  # an unhashable annotation object
+        plain = None
+    if plain is not None:
+        return plain
+    if type(annotation) is _BUILTIN_ALIAS:
+        # list[str], dict[str, int]: their origin class says it all.
+        plain = _PLAIN.get(annotation.__origin__)
+        if plain is not None:
+            return plain
+    origin = alias_origin(annotation)
+    if origin is not None:
+        return _describe(annotation, origin)
+    annotation, meta = strip_annotated(annotation)
+    if meta:
+        labels = [m for m in meta if isinstance(m, str)]
+        return describe_annotation(annotation)._replace(label=labels[0] if labels else None)
+    return _describe(annotation, get_origin(annotation))
+
+
+def _describe(annotation: Any, origin: Any) -> TypeInfo:
+    """:func:`describe_annotation` of an annotation without ``Annotated`` or ``NewType``."""
+    if origin in UNION_ORIGINS:
+        members = [describe_annotation(a) for a in get_args(annotation) if a is not type(None)]
+        if len(members) == 1:
+            return members[0]
+        names = {m.name for m in members}
+        return TypeInfo(names.pop() if len(names) == 1 else STRING)
+    if origin in LITERAL_ORIGINS:
+        values = list(get_args(annotation))
+        return TypeInfo(_type_of_values(values), values)
+    if origin is not None:
+        # Builtin classes and ABCs: no enum, dataclass or TypedDict among them.
+        plain = _PLAIN.get(origin)
+        if plain is not None:
+            return plain
+        annotation = origin
+    if isinstance(annotation, type):
+        if issubclass(annotation, enum.Enum):
+            values = [member.value for member in annotation]
+            return TypeInfo(_type_of_values(values), values)
+        return TypeInfo(_class_type(annotation))
+    return TypeInfo(STRING)
+
+
+def describe_type_word(text: Optional[str]) -> Optional[str]:
+    """Return the Lagent type named by a docstring type such as ``'list of str'``.
+
+    Returns ``None`` when the docstring gives no type, and ``STRING`` for words the
+    table does not know.
+    """
+    if not text:
+        return None
+    for word in _WORD.findall(text):
+        word = word.lower()
+        if word not in _TRANSPARENT_WORDS:
+            return WORD_TYPES.get(word, STRING)
+    return STRING
+
+
+def declared_class_of_word(text: Optional[str]) -> Optional[type]:
+    """The class a docstring-typed parameter is checked against, or ``None`` for no check.
+
+    ``None`` when the docstring gives no type or says ``Any`` (or ``None``): those accept
+    anything. Words the table does not know are checked as strings, as they are described.
+    """
+    if not text:
+        return None
+    for word in _WORD.findall(text):
+        word = word.lower()
+        if word not in _TRANSPARENT_WORDS:
+            family = fam.FAMILY_OF_WORD.get(word, fam.STRING)
+            return None if family in (fam.ANY, fam.NULL) else LAGENT_CLASSES[family.lagent]
+    return str

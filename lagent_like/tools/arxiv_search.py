@@ -1,0 +1,149 @@
+"""``ArxivSearch``: Lagent's arXiv toolkit, on arXiv's public Atom API.
+
+Lagent's tool depends on the ``arxiv`` package; this one asks the API directly with
+``requests`` (through the shared session of :mod:`lagent_like._private.http`) and reads
+the Atom feed with the standard library, so the only extra dependency is ``requests``
+and the base URL can point at a local server in tests. The description a model sees is
+Lagent's, word for word.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Optional
+
+from .._private.http import HttpStatusError, http_request
+from ..actions.base_action import BaseAction, tool_api
+from ..actions.parser import BaseParser, JsonParser
+from ..exceptions import ToolError
+from .async_twin import async_twin
+
+if TYPE_CHECKING:
+    import xml.etree.ElementTree as ET
+
+__all__ = ["ArxivSearch", "AsyncArxivSearch"]
+
+#: XML namespaces of an arXiv Atom feed.
+_NS = {"atom": "http://www.w3.org/2005/Atom", "arxiv": "http://arxiv.org/schemas/atom"}
+
+#: The answer when the feed has no entries (Lagent's wording).
+NO_RESULT = "No good Arxiv Result was found"
+
+
+def _text(entry: ET.Element, path: str) -> str:
+    """The whitespace-normalised text of the first ``path`` under ``entry`` ('' if absent).
+
+    arXiv wraps long titles and summaries over indented lines; a model reads one line.
+    """
+    node = entry.find(path, _NS)
+    return " ".join((node.text or "").split()) if node is not None else ""
+
+
+class ArxivSearch(BaseAction):
+    """Search information from Arxiv.org. \
+Useful for when you need to answer questions about Physics, Mathematics, \
+Computer Science, Quantitative Biology, Quantitative Finance, Statistics, \
+Electrical Engineering, and Economics from scientific articles on arxiv.org.
+
+    Args:
+        top_k_results: how many papers one search returns.
+        max_query_len: longer queries are cut to this many characters.
+        doc_content_chars_max: the answer text is cut to this many characters.
+        base_url: the arXiv API's query endpoint (a local server in tests).
+        timeout: seconds allowed for connecting and for each read of the HTTP request.
+            This is not the executor's timeout (the tool's ``timeout`` setting), which
+            stays the executor's to choose.
+        description: see :class:`BaseAction`.
+        parser: see :class:`BaseAction`.
+        enable: see :class:`BaseAction`.
+    """
+
+    def __init__(
+        self,
+        top_k_results: int = 3,
+        max_query_len: int = 300,
+        doc_content_chars_max: int = 1500,
+        base_url: str = "https://export.arxiv.org/api/query",
+        timeout: float = 10.0,
+        description: Optional[dict[str, Any]] = None,
+        parser: type[BaseParser] = JsonParser,
+        enable: bool = True,
+    ) -> None:
+        super().__init__(description, parser, enable)
+        self.top_k_results = top_k_results
+        self.max_query_len = max_query_len
+        self.doc_content_chars_max = doc_content_chars_max
+        self.base_url = base_url
+        self.request_timeout = timeout
+
+    def __repr__(self) -> str:
+        return (
+            f"{type(self).__name__}(top_k_results={self.top_k_results}, base_url={self.base_url!r}, "
+            f"timeout={self.request_timeout})"
+        )
+
+    @tool_api(explode_return=True)
+    def get_arxiv_article_information(self, query: str) -> dict:  # type: ignore[type-arg]
+        """Run Arxiv search and get the article meta information.
+
+        Args:
+            query (:class:`str`): the content of search query
+
+        Returns:
+            :class:`dict`: article information
+                * content (str): a list of 3 arxiv search papers
+        """
+        try:
+            response = http_request(
+                self.name,
+                "GET",
+                self.base_url,
+                timeout=self.request_timeout,
+                params={
+                    "search_query": query[: self.max_query_len],
+                    "start": 0,
+                    "max_results": self.top_k_results,
+                },
+            )
+        except HttpStatusError as exc:
+            # Returned as the API's output: the action fills in ``args`` and ``type``.
+            return exc.to_action_return()  # type: ignore[return-value]
+        papers = self._papers(response.content)
+        if not papers:
+            return {"content": NO_RESULT}
+        return {"content": "\n\n".join(papers)[: self.doc_content_chars_max]}
+
+    def _papers(self, body: bytes) -> list[str]:
+        """One ``Published/Title/Authors/Summary`` block per entry of the Atom feed.
+
+        Raises:
+            ToolError: the body is not XML, not an Atom feed, or arXiv's error entry.
+        """
+        # Imported here: the XML parser is only needed when a feed arrives.
+        import xml.etree.ElementTree as ET
+
+        try:
+            root = ET.fromstring(body)
+        except ET.ParseError as exc:
+            raise ToolError(f"{self.name}: the arXiv API answered with malformed XML ({exc})") from None
+        if root.tag != f"{{{_NS['atom']}}}feed":
+            raise ToolError(f"{self.name}: the arXiv API answered with {root.tag!r}, not an Atom feed")
+        papers = []
+        for entry in root.findall("atom:entry", _NS)[: self.top_k_results]:
+            # arXiv reports a bad query as a single entry whose id is an error page.
+            if "/api/errors" in _text(entry, "atom:id"):
+                raise ToolError(
+                    f"{self.name}: the arXiv API rejected the query: {_text(entry, 'atom:summary')}"
+                )
+            authors = ", ".join(
+                " ".join((name.text or "").split()) for name in entry.findall("atom:author/atom:name", _NS)
+            )
+            papers.append(
+                f"Published: {_text(entry, 'atom:published')[:10]}\n"
+                f"Title: {_text(entry, 'atom:title')}\n"
+                f"Authors: {authors}\n"
+                f"Summary: {_text(entry, 'atom:summary')}"
+            )
+        return papers
+
+
+AsyncArxivSearch = async_twin(ArxivSearch, __name__)

@@ -1,0 +1,205 @@
+"""JSON Schema for tool parameters, from the same annotations the descriptions use.
+
+Function-calling APIs (OpenAI, Anthropic, MCP) take a JSON Schema per tool. It is
+built from resolved annotations with the table of type families (``families.py``) for
+plain classes and one rule per special form; parameters without annotations fall back
+to their Lagent type name.
+Nested TypedDicts and dataclasses are inlined; a type that refers to itself becomes a
+plain ``object`` at the second visit instead of recursing forever.
+"""
+
+from __future__ import annotations
+
+import collections.abc
+import dataclasses
+import enum
+import json
+from typing import Any, Optional
+
+from .._private.typing_compat import get_args, get_origin, get_type_hints, is_typeddict
+from ..spec.type_names import LITERAL_ORIGINS as _LITERAL_ORIGINS
+from ..spec.type_names import UNION_ORIGINS as _UNION_ORIGINS
+from ..spec.type_names import strip_annotated, typed_dict_fields
+from . import families as fam
+
+Schema = dict[str, Any]
+
+#: JSON Schema type of each plain class (checked along the MRO): a view of the family table.
+CLASS_SCHEMAS: dict[Any, str] = {cls: f.json for cls, f in fam.FAMILY_OF_CLASS.items() if f is not fam.ANY}
+
+_UNIQUE = (set, frozenset, collections.abc.Set)
+
+#: The key under which an annotation's schema (``schema_of(..., python=True)``) carries
+#: what JSON Schema cannot say: which Python value to build. Never exported.
+PYTHON = "$python"
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class PythonType:
+    """What only the annotation says about a schema node: the Python value to build.
+
+    Attributes:
+        kind: ``'literal'`` (exact values), ``'enum'`` (a member from its value),
+            ``'sequence'`` (built by ``build``), ``'tuple'`` (fixed items), ``'mapping'``
+            (keys checked by ``key``), ``'fields'`` (a TypedDict or dataclass ``cls``),
+            ``'again'`` (``cls`` inside its own definition) or ``'instance'`` (an
+            ``isinstance`` check of ``cls``).
+        cls: the class concerned.
+        values: the ``Literal`` values.
+        build: the sequence class.
+        key: the schema of a mapping's keys.
+    """
+
+    kind: str
+    cls: Any = None
+    values: tuple[Any, ...] = ()
+    build: Any = list
+    key: Optional[Schema] = None
+
+
+#: Classes whose schema says everything: no Python value to build beyond the JSON one.
+_JSON_CLASSES = frozenset({str, int, float, bool, type(None)})
+
+
+def _value_type(values: list[Any]) -> Optional[str]:
+    names = {CLASS_SCHEMAS.get(type(v)) for v in values}
+    return names.pop() if len(names) == 1 and None not in names else None
+
+
+def _enum_schema(values: list[Any]) -> Schema:
+    schema: Schema = {}
+    kind = _value_type(values)
+    if kind is not None:
+        schema["type"] = kind
+    schema["enum"] = values
+    return schema
+
+
+def _object_schema(
+    owner: type, hints: dict[str, Any], required: list[str], seen: frozenset[Any], python: bool
+) -> Schema:
+    return {
+        "type": "object",
+        "title": owner.__name__,
+        "properties": {k: schema_of(t, seen | {owner}, python) for k, t in hints.items()},
+        "required": required,
+        "additionalProperties": False,
+    }
+
+
+def _class_schema(cls: type, seen: frozenset[Any], python: bool = False) -> Schema:
+    if cls in seen:
+        return {"type": "object", PYTHON: PythonType("again", cls)} if python else {"type": "object"}
+    if issubclass(cls, enum.Enum):
+        return _with(_enum_schema([m.value for m in cls]), python, PythonType("enum", cls))
+    if is_typeddict(cls):
+        hints, required = typed_dict_fields(cls)
+        return _with(_object_schema(cls, hints, required, seen, python), python, PythonType("fields", cls))
+    if dataclasses.is_dataclass(cls):
+        hints = get_type_hints(cls, include_extras=True)
+        fields = [f for f in dataclasses.fields(cls) if f.init]
+        required = [
+            f.name
+            for f in fields
+            if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING  # type: ignore[misc]
+        ]
+        described = _object_schema(
+            cls, {f.name: hints.get(f.name, Any) for f in fields}, required, seen, python
+        )
+        return _with(described, python, PythonType("fields", cls))
+    if python and cls not in _JSON_CLASSES:
+        if cls in (list, tuple, set, frozenset):
+            return {"type": "array", "items": {}, PYTHON: PythonType("sequence", build=cls)}
+        if cls is dict:
+            return {"type": "object", PYTHON: PythonType("mapping", key={})}
+        return {} if cls is object else {PYTHON: PythonType("instance", cls)}
+    for klass in cls.__mro__:
+        kind = CLASS_SCHEMAS.get(klass)
+        if kind is not None:
+            schema: Schema = {"type": kind}
+            if kind == "array":
+                schema["items"] = {}
+            return schema
+    return {}
+
+
+def _with(schema: Schema, python: bool, info: PythonType) -> Schema:
+    if python:
+        schema[PYTHON] = info
+    return schema
+
+
+def schema_of(annotation: Any, seen: frozenset[Any] = frozenset(), python: bool = False) -> Schema:
+    """The JSON Schema of one resolved annotation (without description or default).
+
+    With ``python``, nodes also carry (under :data:`PYTHON`) what only the annotation
+    says: the Python value to build. The validator compiles such schemas; they are
+    never exported.
+    """
+    annotation, _ = strip_annotated(annotation)
+    origin, args = get_origin(annotation), get_args(annotation)
+    if origin in _UNION_ORIGINS:
+        members = [schema_of(a, seen, python) for a in args]
+        simple = [m.get("type") for m in members if list(m) == ["type"]]
+        if len(simple) == len(members):
+            return {"type": list(dict.fromkeys(simple))}
+        return {"anyOf": members}
+    if origin in _LITERAL_ORIGINS:
+        return _with(_enum_schema(list(args)), python, PythonType("literal", values=args))
+    if origin is tuple and args and args[-1] is not Ellipsis:
+        items = [schema_of(a, seen, python) for a in args]
+        schema = {"type": "array", "prefixItems": items, "minItems": len(items), "maxItems": len(items)}
+        return _with(schema, python, PythonType("tuple"))
+    if origin is not None and isinstance(origin, type):
+        kind = _class_schema(origin, seen).get("type")
+        if kind == "array":
+            schema = {"type": "array", "items": schema_of(args[0], seen, python) if args else {}}
+            if python:
+                build = origin if origin in (list, tuple, set, frozenset) else list
+                schema[PYTHON] = PythonType("sequence", build=build)
+            elif issubclass(origin, _UNIQUE):
+                schema["uniqueItems"] = True
+            return schema
+        if kind == "object":
+            value = schema_of(args[1], seen, python) if len(args) == 2 else {}
+            key = schema_of(args[0], seen, python) if len(args) == 2 else {}
+            return _with(
+                {"type": "object", "additionalProperties": value}, python, PythonType("mapping", key=key)
+            )
+        return {} if python else _class_schema(origin, seen)
+    if isinstance(annotation, type):
+        schema = _class_schema(annotation, seen, python)
+        if annotation in _UNIQUE and not python:
+            schema["uniqueItems"] = True
+        return schema
+    return {}
+
+
+_NOT_JSON = object()
+
+
+def _as_json(value: Any) -> Any:
+    """``value`` as JSON would carry it (tuples become lists), or ``_NOT_JSON``."""
+    try:
+        return json.loads(json.dumps(value))
+    except (TypeError, ValueError):
+        return _NOT_JSON
+
+
+def parameter_schema(
+    hint: Any, lagent_type: str, description: str, default: Any, has_default: bool
+) -> Schema:
+    """The schema of one parameter: its type, description and JSON-able default."""
+    if hint is not None:
+        schema = dict(schema_of(hint))
+        if isinstance(default, enum.Enum):
+            default = default.value
+    else:
+        schema = {"type": fam.FAMILY_OF_LAGENT.get(lagent_type, fam.STRING).json}
+    if description:
+        schema["description"] = description
+    if has_default:
+        value = _as_json(default)
+        if value is not _NOT_JSON:
+            schema["default"] = value
+    return schema
