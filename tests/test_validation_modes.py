@@ -16,7 +16,9 @@ import pytest
 
 from lagent_like import (
     ActionExecutor,
+    ActionReturn,
     ActionStatusCode,
+    ActionValidCode,
     AsyncActionExecutor,
     BaseAction,
     ToolDefinitionError,
@@ -298,6 +300,40 @@ def test_async_executor_takes_a_validation_mode() -> None:
     executor = AsyncActionExecutor([ModeLevels()], validation="off")
     ret = asyncio.run(executor("ModeLevels.plain", '{"n": "x"}'))
     assert (ret.state, ret.result) == (SUCCESS, [{"type": "text", "content": "'x'"}])
+
+
+def test_a_tool_shared_by_two_executors_reads_in_each_executors_mode() -> None:
+    tool = ModeLevels()
+    strict = ActionExecutor([tool], validation="strict")
+    off = AsyncActionExecutor([tool], validation="off")
+    coerce = ActionExecutor([tool])
+    refused = ActionReturn(
+        args={"inputs": '{"n": "3"}', "name": "plain"},
+        type="ModeLevels",
+        errmsg="ModeLevels.plain: 'n' expected integer, got string '3'",
+        state=ARGS_ERROR,
+        valid=ActionValidCode.OPEN,
+    )
+    as_sent = ActionReturn(
+        args={"n": "3"},
+        type="ModeLevels",
+        result=[{"type": "text", "content": "'3'"}],
+        valid=ActionValidCode.OPEN,
+    )
+    coerced = ActionReturn(
+        args={"n": 3},
+        type="ModeLevels",
+        result=[{"type": "text", "content": "3"}],
+        valid=ActionValidCode.OPEN,
+    )
+    for _ in range(2):  # building one executor changes nothing for the others
+        assert strict("ModeLevels.plain", '{"n": "3"}') == refused
+        assert asyncio.run(off("ModeLevels.plain", '{"n": "3"}')) == as_sent
+        assert coerce("ModeLevels.plain", '{"n": "3"}') == coerced
+        assert tool('{"n": "3"}', "plain") == coerced
+    strict.add_action(ModeLevels())  # a rebuild of one executor's routes
+    assert strict("ModeLevels.plain", '{"n": "3"}') == refused
+    assert asyncio.run(off("ModeLevels.plain", '{"n": "3"}')) == as_sent
 
 
 @pytest.mark.parametrize(

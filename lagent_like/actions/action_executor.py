@@ -50,7 +50,8 @@ class ActionExecutor(ExecutorBase):
         random: jitter source in [0, 1) for retries (injectable for tests).
         validation: how arguments are checked (``"coerce"``, ``"strict"`` or ``"off"``) by
             the tools and APIs that set no mode of their own; ``None`` leaves them at
-            ``"coerce"``. The tools are adjusted in place (``BaseAction.use_validation``).
+            ``"coerce"``. The mode is this executor's alone: a tool shared with another
+            executor reads in each one's mode.
 
     Policies cost nothing when none is set: calls then take a direct path. Hooks,
     sessions and tools taking a ``ToolContext`` use the full call core.

@@ -155,7 +155,6 @@ class _ToolState:
 
     __slots__ = (
         "apis", "description", "enable", "given", "is_toolkit", "name", "parser", "routes", "specs",
-        "validation",
     )  # fmt: skip
 
     def __init__(
@@ -165,11 +164,8 @@ class _ToolState:
         enable: bool,
         given: tuple[Any, ...],
         specs: dict[str, ApiSpec],
-        validation: str = COERCE,
     ) -> None:
         self.name = name
-        #: The validation mode of the APIs and tool that set none (an executor's).
-        self.validation = validation
         self.description = description
         self.enable = enable
         #: ``(description, parser class, apis)`` as given: how a copy is rebuilt.
@@ -273,7 +269,6 @@ def _setup(
     parser: type[BaseParser],
     enable: bool,
     apis: Union[ApiSpec, Sequence[ApiSpec], None],
-    validation: str = COERCE,
 ) -> None:
     """Build ``action``'s state: its description, specs, parser and direct routes."""
     cls: ToolMeta = type(action)
@@ -295,7 +290,7 @@ def _setup(
     if problems:
         raise ToolDefinitionError(f"{cls.__qualname__} with {parser.__name__}", problems)
     specs = {key: _view(entry, found.get(key, (None, None))[0]) for key, entry in entries}
-    state = _ToolState(name, copied, bool(enable), (description, parser, apis), specs, validation)
+    state = _ToolState(name, copied, bool(enable), (description, parser, apis), specs)
     action.__dict__[_STATE] = state
     for key, (spec, attr) in found.items():
         if key in specs and spec is not None:
@@ -362,19 +357,17 @@ def unknown_api(action: BaseAction, inputs: Any, name: Any) -> ActionReturn:
     )
 
 
-def validation_mode(action: BaseAction, key: str) -> str:
+def validation_mode(action: BaseAction, key: str, default: str = COERCE) -> str:
     """How API ``key``'s arguments are checked: the most specific explicit setting.
 
     ``@tool_api(validation=...)``, else the tool's (``Tool(validation=...)`` or its
-    ``ToolSettings``), else the executor's (:meth:`BaseAction.use_validation`), else
-    ``"coerce"``.
+    ``ToolSettings``), else ``default`` (an executor's ``validation``).
     """
-    state = state_of(action)
-    spec = state.specs.get(key)
+    spec = state_of(action).specs.get(key)
     if spec is not None and spec.options.validation is not None:
         return spec.options.validation
     own = settings_of(action).validation
-    return state.validation if own is UNSET else str(own)
+    return default if own is UNSET else str(own)
 
 
 def settings_of(action: BaseAction) -> ToolSettings:
@@ -476,25 +469,14 @@ class BaseAction(metaclass=ToolMeta):
     def __getstate__(self) -> dict[str, Any]:
         # The state holds a parser and compiled readers: rebuilt from what was given.
         values = dict(self.__dict__)
-        values[_STATE] = (*values[_STATE].given, values[_STATE].enable, values[_STATE].validation)
+        values[_STATE] = (*values[_STATE].given, values[_STATE].enable)
         return values
 
     def __setstate__(self, values: dict[str, Any]) -> None:
         values = dict(values)
-        description, parser, apis, enable, validation = values.pop(_STATE)
+        description, parser, apis, enable = values.pop(_STATE)
         self.__dict__.update(values)
-        _setup(self, description, parser, enable, apis, validation)
-
-    def use_validation(self, mode: str) -> None:
-        """Take ``mode`` for the APIs whose tool and API set none (an executor's ``validation``).
-
-        The parser and routes are rebuilt; an executor calls this before building its own.
-        """
-        check_mode(mode, type(self).__qualname__)
-        state = state_of(self)
-        if mode != state.validation:
-            description, parser, apis = state.given
-            _setup(self, description, parser, state.enable, apis, mode)
+        _setup(self, description, parser, enable, apis)
 
     def json_schema(self, name: str = "run") -> dict[str, Any]:
         """The JSON Schema of API ``name``'s arguments, for function calling.

@@ -177,16 +177,19 @@ class BaseParser:
 
         self.action = action
         toolkit = action.is_toolkit
+        #: API key -> the validation mode its reader was compiled in (its own, see ``reader``).
+        self._modes = {key: validation_mode(action, key) for key in api_specs(action)}
         self._args: dict[str, _ApiArgs] = {
-            key: _ApiArgs.of(
-                f"{action.name}.{key}" if toolkit else action.name, spec, validation_mode(action, key)
-            )
+            key: _ApiArgs.of(f"{action.name}.{key}" if toolkit else action.name, spec, self._modes[key])
             for key, spec in api_specs(action).items()
         }
-        custom = type(self).parse_inputs is not BaseParser.parse_inputs
+        self._custom = type(self).parse_inputs is not BaseParser.parse_inputs
         self._readers: dict[str, Reader] = {
-            key: self._delegate(key) if custom else self._compile(api) for key, api in self._args.items()
+            key: self._delegate(key) if self._custom else self._compile(api)
+            for key, api in self._args.items()
         }
+        #: ``(API key, mode)`` -> a reader compiled in a mode an executor asked for.
+        self._other_modes: dict[tuple[str, str], Reader] = {}
 
     @classmethod
     def parameter_description(cls) -> str:
@@ -243,18 +246,33 @@ class BaseParser:
 
         return read
 
-    def reader(self, name: str) -> Reader:
+    def reader(self, name: str, validation: Optional[str] = None) -> Reader:
         """The compiled reader of API ``name`` (``'run'`` for a simple tool).
+
+        Args:
+            name: the API key.
+            validation: the validation mode to check the arguments in; ``None`` for the
+                API's own (see ``validation_mode``). A parser that overrides
+                ``parse_inputs`` reads as it does in every mode.
 
         Raises:
             ParseError: the action has no such API.
         """
         try:
-            return self._readers[name]
+            own = self._readers[name]
         except (KeyError, TypeError):
             known = ", ".join(a.label for a in self._args.values())
             hint = did_you_mean(as_text(name), self._args)
             raise ParseError(f"{self.action.name} has no API {preview(name)}.{hint} APIs: {known}") from None
+        if validation is None or validation == self._modes[name] or self._custom:
+            return own
+        made = self._other_modes.get((name, validation))
+        if made is None:
+            from .base_action import api_specs
+
+            api = _ApiArgs.of(self._args[name].label, api_specs(self.action)[name], validation)
+            made = self._other_modes.setdefault((name, validation), self._compile(api))
+        return made
 
     def parse_inputs(self, inputs: Any, name: str = "run") -> dict[str, Any]:
         """Parse ``inputs`` for API ``name`` into keyword arguments.

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, TypedDict, Union
 
 from .._private.aliases import assign_aliases
 from .._private.text import as_text, close_matches, did_you_mean, preview
-from ..actions.base_action import BaseAction, routes_of, settings_of, unknown_api
+from ..actions.base_action import BaseAction, routes_of, settings_of, state_of, unknown_api, validation_mode
 from ..actions.builtin_actions import FinishAction, InvalidAction, NoAction
 from ..actions.function_tool import FunctionTool
 from ..exceptions import ToolDefinitionError, ToolNotFoundError
@@ -31,7 +31,7 @@ from ..function_calling.executor import FunctionCallingMixin, _read_tool_call
 from ..langchain_tools import from_langchain, is_langchain_tool
 from ..schema import ActionReturn, ActionValidCode
 from ..spec.describe import copy_description
-from ..types.families import check_mode
+from ..types.families import COERCE, check_mode
 from .context import DEFAULT_SESSION, ToolContext
 from .core import NO_HOOKS, HookMethods
 from .hooks import HookHandle, HookList
@@ -150,7 +150,7 @@ class ExecutorBase(FunctionCallingMixin):
         random: Optional[Callable[[], float]] = None,
         validation: Optional[str] = None,
     ) -> None:
-        self._validation = None if validation is None else check_mode(validation, type(self).__name__)
+        self._validation = COERCE if validation is None else check_mode(validation, type(self).__name__)
         self._settings = {
             "timeout": timeout,
             "retry": retry,
@@ -184,9 +184,6 @@ class ExecutorBase(FunctionCallingMixin):
         if problems:
             raise ToolDefinitionError("ActionExecutor", problems)
         self.actions: dict[str, BaseAction] = {a.name: a for a in given if a is not None}
-        if self._validation is not None:
-            for action in self.actions.values():
-                action.use_validation(self._validation)
         self._names: dict[str, Route] = {}
         self._aliases: dict[str, str] = {}
         self._canonical: dict[str, str] = {}
@@ -215,8 +212,11 @@ class ExecutorBase(FunctionCallingMixin):
                 breaker = self._breakers[name] = BreakerSlot(factory, name)
         else:
             self._breakers.pop(name, None)
+        # The mode is the route's: a tool shared by executors reads in each one's own.
+        mode = validation_mode(action, own.key, self._validation)
         route = dataclasses.replace(
             own,
+            read=state_of(action).parser.reader(own.key, validation=mode),
             label=name,
             keep_valid=action is self.finish_action,
             direct=False,
@@ -426,8 +426,6 @@ class ExecutorBase(FunctionCallingMixin):
         tool = _as_action(action, "add_action", problems)
         if tool is None:
             raise ToolDefinitionError("ActionExecutor", problems)
-        if self._validation is not None:
-            tool.use_validation(self._validation)
         with self._lock:
             previous = self.actions
             self.actions = {**previous, tool.name: tool}
