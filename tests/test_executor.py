@@ -142,6 +142,32 @@ def test_disabled_tool_is_invalid_and_says_so() -> None:
     )
 
 
+class SwitchedEcho(ExecEcho):
+    """An echo whose class decides for itself whether it is on."""
+
+    switched_on = True
+
+    @property
+    def enable(self) -> bool:
+        return self.switched_on
+
+    @enable.setter
+    def enable(self, value: bool) -> None:
+        pass
+
+
+def test_a_tool_class_that_redefines_enable_is_asked_on_every_call() -> None:
+    tool = SwitchedEcho()
+    executor = ActionExecutor([tool])
+    assert executor("SwitchedEcho", '{"text": "hi"}').result == [{"type": "text", "content": "hi"}]
+    tool.switched_on = False
+    ret = executor("SwitchedEcho", '{"text": "hi"}')
+    assert (ret.valid, ret.errmsg) == (
+        ActionValidCode.INVALID,
+        "Tool 'SwitchedEcho' is disabled. Available tools: none.",
+    )
+
+
 def test_unknown_api_of_a_known_toolkit_is_an_api_error_with_valid_open() -> None:
     ret = make_executor()("ExecWeather.history", "{}")
     assert ret.type == "ExecWeather"

@@ -71,14 +71,9 @@ class ActionExecutor(ExecutorBase):
             session_id: the session whose ``ToolContext.state`` the call sees.
             call_id: the model's id for this call, passed on in the ``ToolContext``.
         """
-        if command.__class__ is str and len(command) > self._argument_limit:
-            return self._too_long(name, command)
-        try:
-            route = self._routes[name]
-        except (KeyError, TypeError):
-            return self._call_unrouted(name, command)
-        if not route.action.enable:
-            return self._call_unrouted(name, command)
+        route = self._route_of_call(name, command)
+        if isinstance(route, ActionReturn):
+            return route
         if route.direct:
             return invoke(route, command)
         core = call_core(route, command, self._context(route, session_id, call_id), self._hook_methods)

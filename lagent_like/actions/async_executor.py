@@ -71,14 +71,9 @@ class AsyncActionExecutor(ExecutorBase):
         self, name: str, command: Any, session_id: Optional[str] = None, call_id: Optional[str] = None
     ) -> ActionReturn:
         """Run the call a model asked for; see :meth:`ActionExecutor.__call__`."""
-        if command.__class__ is str and len(command) > self._argument_limit:
-            return self._too_long(name, command)
-        try:
-            route = self._routes[name]
-        except (KeyError, TypeError):
-            return self._call_unrouted(name, command)
-        if not route.action.enable:
-            return self._call_unrouted(name, command)
+        route = self._route_of_call(name, command)
+        if isinstance(route, ActionReturn):
+            return route
         if route.direct:
             return await ainvoke(route, command)
         core = call_core(route, command, self._context(route, session_id, call_id), self._hook_methods)
@@ -93,7 +88,7 @@ class AsyncActionExecutor(ExecutorBase):
         """
         route = self._routes.get(name) if isinstance(name, str) else None
         too_long = command.__class__ is str and len(command) > self._argument_limit
-        if route is not None and route.direct and route.action.enable and not too_long:
+        if route is not None and route.direct and route.live.enable and not too_long:
             return ainvoke(route, command)
         return self(name, command, session_id, call_id)
 

@@ -209,7 +209,7 @@ class RayActionExecutor(AsyncActionExecutor):
         pool = self._pools.get(route.tool)
         if pool is None or pool.action is not route.action:
             return await super().__call__(name, command, session_id, call_id)
-        if not route.action.enable:
+        if not route.live.enable:
             return self._call_unrouted(name, command)
 
         def run(request: RunRequest) -> Awaitable[Outcome]:

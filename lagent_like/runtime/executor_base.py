@@ -227,6 +227,7 @@ class ExecutorBase(FunctionCallingMixin):
             max_output_chars=self.max_output_chars,
             blocking=settings.blocking,
             random=self._random,
+            live=state_of(action) if type(action).enable is BaseAction.enable else action,
         )
         calm = timeout is None and retry is None and breaker is None and not own.context_params
         if calm and not self._hooks.hooks and self._may_skip_core(route, settings):
@@ -335,6 +336,21 @@ class ExecutorBase(FunctionCallingMixin):
         if action is None:
             raise ToolNotFoundError(name, close_matches(name, self.actions), where="in this executor")
         return action
+
+    def _route_of_call(self, name: Any, command: Any) -> Union[Route, ActionReturn]:
+        """The route a call runs on, or the record of a call that runs on none.
+
+        No route: the argument string is too long, or the name is unknown or disabled.
+        """
+        if command.__class__ is str and len(command) > self._argument_limit:
+            return self._too_long(name, command)
+        try:
+            route = self._routes[name]
+        except (KeyError, TypeError):
+            return self._call_unrouted(name, command)
+        if not route.live.enable:
+            return self._call_unrouted(name, command)
+        return route
 
     def _call_unrouted(self, name: Any, command: Any) -> ActionReturn:
         # Never through ``action(...)``: an AsyncActionMixin action would return a coroutine.

@@ -88,6 +88,9 @@ class Route:
         max_output_chars: cap on each text result, or ``None``.
         blocking: a sync API runs in a worker thread under an async executor.
         random: source of jitter for back-off, or ``None`` for :func:`random.random`.
+        live: what holds the tool's ``enable`` flag as it is now (set by executors):
+            the tool's state, read per call without the property's two calls, or
+            the tool itself when its class redefines ``enable``.
     """
 
     action: Any
@@ -108,6 +111,7 @@ class Route:
     max_output_chars: Optional[int] = None
     blocking: bool = True
     random: Optional[Callable[[], float]] = None
+    live: Any = None
 
 
 class Abandoned(TimeoutError):
@@ -263,36 +267,39 @@ def abandoned(route: Route) -> Abandoned:
 def invoke(route: Route, raw: Any, context: Optional[ToolContext] = None) -> ActionReturn:
     """Read, call, render and record one call, in this thread; never raises.
 
-    An async API runs to completion on a private event loop.
+    An async API runs to completion (through :func:`ainvoke`) on a private event loop.
     """
+    if route.is_async:
+        result: ActionReturn = run_coroutine(ainvoke(route, raw, context))
+        return result
     args = read(route, raw)
     if isinstance(args, ActionReturn):
         return args
     try:
         outputs = call(route, args, context)
-        if route.is_async:
-            outputs = run_coroutine(outputs)
     except (Exception, SystemExit) as exc:  # noqa: BLE001 - a failing tool is a result
         return record(route, args, error=exc)
-    if route.render is None and type(outputs) in _SCALARS and route.max_output_chars is None:
-        # The common case, inline; positional: twice as fast as keywords.
-        text = outputs if type(outputs) is str else str(outputs)
-        return ActionReturn(args, None, route.tool, [{"type": "text", "content": text}])
-    return record(route, args, outputs)
+    return returned(route, args, outputs)
 
 
 async def ainvoke(route: Route, raw: Any, context: Optional[ToolContext] = None) -> ActionReturn:
     """:func:`invoke` on the running event loop: async APIs are awaited, sync ones run inline."""
+    if not route.is_async:
+        return invoke(route, raw, context)
     args = read(route, raw)
     if isinstance(args, ActionReturn):
         return args
     try:
-        outputs = call(route, args, context)
-        if route.is_async:
-            outputs = await outputs
+        outputs = await call(route, args, context)
     except (Exception, SystemExit) as exc:  # noqa: BLE001 - a failing tool is a result
         return record(route, args, error=exc)
+    return returned(route, args, outputs)
+
+
+def returned(route: Route, args: dict[str, Any], outputs: Any) -> ActionReturn:
+    """The record of a call that returned ``outputs`` at the first attempt."""
     if route.render is None and type(outputs) in _SCALARS and route.max_output_chars is None:
+        # The common case, inline; positional: twice as fast as keywords.
         text = outputs if type(outputs) is str else str(outputs)
         return ActionReturn(args, None, route.tool, [{"type": "text", "content": text}])
     return record(route, args, outputs)
