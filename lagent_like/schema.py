@@ -14,7 +14,15 @@ from typing import Any, Optional, Union
 __all__ = ["ActionReturn", "ActionStatusCode", "ActionValidCode"]
 
 
-class ActionStatusCode(IntEnum):
+class _Code(IntEnum):
+    """A record's code: an ``IntEnum`` that prints as its number."""
+
+    def __str__(self) -> str:
+        # The number, as IntEnum prints it from Python 3.11 on, on every version.
+        return str(self.value)
+
+
+class ActionStatusCode(_Code):
     """How a call ended. Lagent's codes, then this package's extensions below ``API_ERROR``."""
 
     ING = 1
@@ -27,12 +35,8 @@ class ActionStatusCode(IntEnum):
     #: A hook held the call back until someone approves it.
     APPROVAL_REQUIRED = -1004
 
-    def __str__(self) -> str:
-        # The number, as IntEnum prints it from Python 3.11 on, on every version.
-        return str(self.value)
 
-
-class ActionValidCode(IntEnum):
+class ActionValidCode(_Code):
     """Whether the model asked for a tool that exists and is enabled."""
 
     FINISH = 1
@@ -40,10 +44,6 @@ class ActionValidCode(IntEnum):
     CLOSED = -1
     INVALID = -2
     ABSENT = -3
-
-    def __str__(self) -> str:
-        # The number, as IntEnum prints it from Python 3.11 on, on every version.
-        return str(self.value)
 
 
 class RepairedArgs(dict):  # type: ignore[type-arg]

@@ -9,7 +9,7 @@ run in worker threads (or inline for tools with ``blocking = False``).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Awaitable, Optional
+from typing import TYPE_CHECKING, Any, Awaitable, Optional, cast
 
 from ..function_calling.executor import call_results, read_calls
 from ..runtime.core import call_core, drive_async
@@ -46,7 +46,7 @@ class AsyncActionMixin:
     """
 
     async def __call__(self, inputs: Any, name: str = "run") -> ActionReturn:
-        action: BaseAction = self  # type: ignore[assignment]
+        action = cast(BaseAction, self)  # the mixin always stands before BaseAction
         route = routes_of(action).get(name) if isinstance(name, str) else None
         if route is None:
             return unknown_api(action, inputs, name)

@@ -8,7 +8,7 @@ and runs a model's ``tool_calls`` through the executor's ordinary call path.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from .._private.text import close_matches
@@ -159,6 +159,11 @@ def tool_messages(
     return call_results(read_calls(tool_calls), records)
 
 
+def _not_found(name: str, known: Iterable[str]) -> ToolNotFoundError:
+    """The error for an API name or alias the executor does not know, with close matches."""
+    return ToolNotFoundError(name, close_matches(name, known), where="in this executor")
+
+
 class FunctionCallingMixin:
     """Function-calling views of an executor's tools (mixed into both executors)."""
 
@@ -178,9 +183,7 @@ class FunctionCallingMixin:
         try:
             return self._aliases[name]
         except KeyError:
-            raise ToolNotFoundError(
-                name, close_matches(name, self._names), where="in this executor"
-            ) from None
+            raise _not_found(name, self._names) from None
 
     def canonical_name(self, name: str) -> str:
         """The ``Tool.api`` name behind an alias (a canonical name maps to itself).
@@ -193,9 +196,7 @@ class FunctionCallingMixin:
         try:
             return self._canonical[name]
         except KeyError:
-            raise ToolNotFoundError(
-                name, close_matches(name, self._canonical), where="in this executor"
-            ) from None
+            raise _not_found(name, self._canonical) from None
 
     def json_schema(self, name: str) -> dict[str, Any]:
         """The JSON Schema of the arguments of ``name`` (``'Tool'``, ``'Tool.api'`` or an alias).
@@ -223,7 +224,8 @@ class FunctionCallingMixin:
                 entries.append(build(self._aliases[name], api.get("description", ""), self.json_schema(name)))
             cached = (key, entries)
             self._exports[shape] = cached
-        return copy_description(cached[1])  # type: ignore[no-any-return]
+        copied: list[dict[str, Any]] = copy_description(cached[1])
+        return copied
 
     def to_openai_tools(self, strict: bool = False) -> list[dict[str, Any]]:
         """The enabled tools as OpenAI ``tools``: ``{"type": "function", "function": {...}}``.

@@ -195,11 +195,16 @@ def _hook_result(request: tuple[Any, ...]) -> Any:
     try:
         answer = method(*args)
         if answer is not None and inspect.isawaitable(answer):
-            answer = run_coroutine(answer)  # type: ignore[arg-type]
+            answer = run_coroutine(_awaited(answer))
         return answer
     except Exception:  # noqa: BLE001 - a faulty hook is reported, never propagated
         logger().warning("hook %s failed", preview(method), exc_info=True)
         return None
+
+
+async def _awaited(awaitable: Awaitable[Any]) -> Any:
+    """What ``awaitable`` gives; any awaitable a hook returns is awaited, as under ``drive_async``."""
+    return await awaitable
 
 
 def drive_sync(
