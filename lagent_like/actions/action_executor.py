@@ -13,12 +13,13 @@ from typing import Any, Optional
 
 from ..function_calling.executor import _id_text, call_results, read_calls
 from ..runtime.core import call_core, drive_sync
-from ..runtime.executor_base import ExecutorBase, ExecutorOptions, ToolLike, _as_action, _batch_job
+from ..runtime.executor_base import ExecutorBase, ExecutorOptions
+from ..runtime.intake import ToolLike, batch_job
 from ..runtime.invoke import invoke
 from ..runtime.messages import native_calls
 from ..schema import ActionReturn
 
-__all__ = ["ActionExecutor", "ExecutorOptions", "ToolLike", "_as_action"]
+__all__ = ["ActionExecutor", "ExecutorOptions", "ToolLike"]
 
 
 class ActionExecutor(ExecutorBase):
@@ -93,7 +94,7 @@ class ActionExecutor(ExecutorBase):
         """
         from ..runtime.pool import DaemonThreadPool
 
-        jobs = [_batch_job(call) for call in calls]
+        jobs = [batch_job(call) for call in calls]
         if not jobs:
             return []
         pool = DaemonThreadPool(min(len(jobs), max_concurrency or self._max_workers), "lagent-like-batch")

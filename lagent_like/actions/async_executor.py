@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, Any, Awaitable, Optional, cast
 
 from ..function_calling.executor import call_results, read_calls
 from ..runtime.core import call_core, drive_async
-from ..runtime.executor_base import ExecutorBase, _batch_job
+from ..runtime.executor_base import ExecutorBase
+from ..runtime.intake import batch_job
 from ..runtime.invoke import Route, ainvoke
 from ..runtime.messages import native_calls
 from ..runtime.settings import ToolSettings
@@ -104,7 +105,7 @@ class AsyncActionExecutor(ExecutorBase):
         """
         import asyncio
 
-        jobs = [_batch_job(call) for call in calls]
+        jobs = [batch_job(call) for call in calls]
         if not max_concurrency:
             return list(
                 await asyncio.gather(*(self._direct_or_call(n, c, session_id, i) for n, c, i in jobs))

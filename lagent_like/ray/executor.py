@@ -233,11 +233,11 @@ class RayActionExecutor(AsyncActionExecutor):
             ToolDefinitionError: as for :meth:`ActionExecutor.add_action`, or the tool
                 cannot be pickled for a Ray worker.
         """
-        from ..actions.action_executor import _as_action
         from ..exceptions import ToolDefinitionError
+        from ..runtime.intake import as_action
 
         problems: list[str] = []
-        added = _as_action(action, "add_action", problems)
+        added = as_action(action, "add_action", problems)
         if added is None:
             raise ToolDefinitionError("RayActionExecutor", problems)
         before = dict(self.actions)

@@ -21,22 +21,21 @@ import threading
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, Callable, Optional, TypedDict, Union
 
-from .._private.aliases import assign_aliases
 from .._private.text import as_text, close_matches, did_you_mean, preview
 from ..actions.base_action import BaseAction, routes_of, settings_of, state_of, unknown_api, validation_mode
 from ..actions.builtin_actions import FinishAction, InvalidAction, NoAction
-from ..actions.function_tool import FunctionTool
 from ..exceptions import ToolDefinitionError, ToolNotFoundError
-from ..function_calling.executor import FunctionCallingMixin, _read_tool_call
-from ..langchain_tools import from_langchain, is_langchain_tool
+from ..function_calling.executor import FunctionCallingMixin
 from ..schema import ActionReturn, ActionValidCode
 from ..spec.describe import copy_description
 from ..types.families import COERCE, check_mode
 from .context import DEFAULT_SESSION, ToolContext
 from .core import NO_HOOKS, HookMethods
 from .hooks import HookHandle, HookList
+from .intake import ToolLike, as_action, named_actions
 from .invoke import BreakerSlot, Route, invoke
 from .messages import names_the_model_saw, too_long_record
+from .routes import route_table
 from .settings import UNSET, ToolSettings
 
 if TYPE_CHECKING:
@@ -44,9 +43,6 @@ if TYPE_CHECKING:
     from .pool import DaemonThreadPool
 
 __all__ = ["ExecutorBase", "ExecutorOptions", "ToolLike"]
-
-#: What an executor accepts as a tool: an action, or a function that becomes a ``FunctionTool``.
-ToolLike = Union[BaseAction, Callable[..., Any]]
 
 
 class ExecutorOptions(TypedDict, total=False):
@@ -61,51 +57,12 @@ class ExecutorOptions(TypedDict, total=False):
     max_workers: Optional[int]
     sleep: Optional[Callable[[float], Any]]
     random: Optional[Callable[[], float]]
+    validation: Optional[str]
 
 
 def _run_builtin(action: BaseAction, command: Any) -> ActionReturn:
     route = routes_of(action).get("run")
     return invoke(route, command) if route is not None else unknown_api(action, command, "run")
-
-
-def _batch_job(call: Any) -> tuple[Any, Any, Optional[str]]:
-    """``(name, command, call_id)`` of a ``(name, command)`` pair or an OpenAI tool call."""
-    if isinstance(call, (tuple, list)) and len(call) == 2:
-        return call[0], call[1], None
-    call_id, name, arguments = _read_tool_call(call)
-    return name, arguments, call_id if isinstance(call_id, str) else None
-
-
-def _as_action(item: Any, where: str, problems: list[str]) -> Optional[BaseAction]:
-    """``item`` as an action: actions as they are, functions wrapped; else a problem."""
-    if isinstance(item, BaseAction):
-        return item
-    if is_langchain_tool(item):  # a LangChain BaseTool is callable too: before functions
-        try:
-            return from_langchain(item)
-        except (ToolDefinitionError, ImportError) as exc:
-            problems.append(f"{where}: {exc}")
-            return None
-    if isinstance(item, type) and issubclass(item, BaseAction):
-        problems.append(f"{where} is the class {item.__name__}; pass an instance, e.g. {item.__name__}()")
-        return None
-    if callable(item) and not isinstance(item, type):
-        try:
-            return FunctionTool(item)
-        except ToolDefinitionError as exc:
-            problems.append(f"{where}: {exc}")
-            return None
-    problems.append(
-        f"{where} is {type(item).__name__} {preview(item)}, expected a BaseAction instance or a function"
-    )
-    return None
-
-
-def _tool_list(actions: Any) -> list[Any]:
-    """The tools given to an executor: one tool, or an iterable of them (Lagent takes both)."""
-    if isinstance(actions, BaseAction) or (callable(actions) and not isinstance(actions, type)):
-        return [actions]
-    return list(actions)
 
 
 def _setting_property(name: str) -> Any:
@@ -173,17 +130,7 @@ class ExecutorBase(FunctionCallingMixin):
         self.invalid_action = invalid_action if invalid_action is not None else InvalidAction()
         self.no_action = no_action if no_action is not None else NoAction()
         self.finish_action = finish_action if finish_action is not None else FinishAction()
-        problems: list[str] = []
-        given = [_as_action(item, f"actions[{i}]", problems) for i, item in enumerate(_tool_list(actions))]
-        if finish_in_action:
-            given.append(self.finish_action)
-        names = [a.name for a in given if a is not None]
-        duplicates = sorted({n for n in names if names.count(n) > 1})
-        if duplicates:
-            problems.append(f"several actions are named {duplicates}; tool names must be unique")
-        if problems:
-            raise ToolDefinitionError("ActionExecutor", problems)
-        self.actions: dict[str, BaseAction] = {a.name: a for a in given if a is not None}
+        self.actions = named_actions(actions, self.finish_action if finish_in_action else None)
         self._names: dict[str, Route] = {}
         self._aliases: dict[str, str] = {}
         self._canonical: dict[str, str] = {}
@@ -235,34 +182,10 @@ class ExecutorBase(FunctionCallingMixin):
         return route
 
     def _rebuild_routes(self) -> None:
-        names: dict[str, Route] = {}
-        clashes = []
-        for action in self.actions.values():
-            for key, own in routes_of(action).items():
-                name = f"{action.name}.{key}" if action.is_toolkit else action.name
-                if name in names:
-                    clashes.append(f"{name!r} is both {names[name].action.name}'s and {action.name}'s")
-                names[name] = self._route(action, name, own)
-        if clashes:
-            raise ToolDefinitionError("ActionExecutor", [f"call name {c}" for c in clashes])
-        aliases = assign_aliases(names)
-        routes = dict(names)
-        canonical = {alias: name for name, alias in aliases.items()}
-        for name, alias in aliases.items():
-            routes.setdefault(alias, names[name])
-        for action in self.actions.values():
-            # Lagent also spells a simple tool's call 'Tool.run'.
-            if not action.is_toolkit and action.name in names:
-                long_name = f"{action.name}.run"
-                if long_name not in routes:
-                    routes[long_name] = names[action.name]
-                    canonical[long_name] = action.name
         # Built aside and swapped in whole, so a call never sees a half-built table.
+        table = route_table(self.actions.values(), self._route)
         self._hook_methods = HookMethods.of(self._hooks.hooks)
-        self._names = names
-        self._aliases = aliases
-        self._canonical = canonical
-        self._routes = routes
+        self._names, self._aliases, self._canonical, self._routes = table
         self._version += 1
 
     def refresh(self) -> None:
@@ -439,7 +362,7 @@ class ExecutorBase(FunctionCallingMixin):
                 its call names is another tool's (the executor is then left unchanged).
         """
         problems: list[str] = []
-        tool = _as_action(action, "add_action", problems)
+        tool = as_action(action, "add_action", problems)
         if tool is None:
             raise ToolDefinitionError("ActionExecutor", problems)
         with self._lock:
