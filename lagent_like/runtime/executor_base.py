@@ -6,10 +6,11 @@ alias names), routes a call by name or alias to the right action and API, and se
 names it does not know to the built-in invalid/no/finish actions. All of that is
 written once here; the two executors add only how a call runs (plainly or awaited).
 
-Routing is a single dict lookup. Every route is resolved when the routes are built
-(whenever the tools, the settings or the hooks change): its timeout, retry, breaker,
-formatter and cap, and whether a call may skip the call core. Nothing is resolved per
-call.
+Routing is a single dict lookup (:mod:`.routes`). Every route is resolved when the
+routes are built (whenever the tools, the settings or the hooks change): its
+validation mode, timeout, retry, breaker, formatter and cap, and whether a call may
+skip the call core. Nothing is resolved per call, and nothing is written onto the
+tools: a tool shared by several executors runs under each one's settings.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from ..actions.base_action import BaseAction, routes_of, settings_of, state_of, 
 from ..actions.builtin_actions import FinishAction, InvalidAction, NoAction
 from ..exceptions import ToolDefinitionError, ToolNotFoundError
 from ..function_calling.executor import FunctionCallingMixin
-from ..schema import ActionReturn, ActionValidCode
+from ..schema import ActionReturn
 from ..spec.describe import copy_description
 from ..types.families import COERCE, check_mode
 from .context import DEFAULT_SESSION, ToolContext
@@ -281,10 +282,8 @@ class ExecutorBase(FunctionCallingMixin):
             tool, _, api = name.partition(".")
             action = self.actions.get(tool)
             if action is not None and action.enable:
-                # A known tool without that API (a routed API would not be here).
-                ret = unknown_api(action, command, api or "run")
-                ret.valid = ActionValidCode.OPEN
-                return ret
+                # A known tool without that API (a routed API would not be here); valid OPEN.
+                return unknown_api(action, command, api or "run")
             if name == self.no_action.name:
                 return _run_builtin(self.no_action, command)
             if name == self.finish_action.name:

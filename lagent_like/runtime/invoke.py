@@ -2,12 +2,13 @@
 
 A :class:`Route` is everything about one callable name that does not change from call
 to call: the bound function, the parser's reader, how results are rendered, and the
-runtime settings resolved when the route was built (timeout, retry, breaker, error
-formatter, output cap), including whether a call may skip the call core at all.
+runtime settings resolved when the route was built (the validation mode its reader
+checks in, timeout, retry, breaker, error formatter, output cap), including whether a
+call may skip the call core at all.
 
 :func:`invoke` and :func:`ainvoke` are the one step read, call, render, record; they
 are the only sync/async twins in the package (like httpx, only the I/O is written
-twice). The call core (:mod:`.runtime`) uses the same pieces, :func:`read`,
+twice). The call core (:mod:`.core`) uses the same pieces, :func:`read`,
 :func:`call` and :func:`record`, between its policies. Every record a call produces is
 built here, once, complete.
 """
@@ -74,7 +75,8 @@ class Route:
         label: the name used in messages (``'Tool.api'`` or ``'Tool'``).
         tool: the tool's name (the ``type`` of records).
         func: the callable run with the checked arguments.
-        read: the parser's reader: raw input to keyword arguments.
+        read: the parser's reader: raw input to keyword arguments, checked in the
+            route's validation mode.
         render: the parser's ``parse_outputs``, or ``None`` for the base rendering.
         is_async: ``func`` is a coroutine function.
         context_params: parameters that receive the call's ``ToolContext``.
