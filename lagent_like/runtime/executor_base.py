@@ -162,12 +162,13 @@ class ExecutorBase(FunctionCallingMixin):
             self._breakers.pop(name, None)
         # The mode is the route's: a tool shared by executors reads in each one's own.
         mode = validation_mode(action, own.key, self._validation)
-        route = dataclasses.replace(
+        calm = timeout is None and retry is None and breaker is None and not own.context_params
+        return dataclasses.replace(
             own,
             read=state_of(action).parser.reader(own.key, validation=mode),
             label=name,
             keep_valid=action is self.finish_action,
-            direct=False,
+            direct=calm and not self._hooks.hooks and self._may_skip_core(own, settings),
             timeout=timeout,
             retry=retry,
             breaker=breaker,
@@ -177,10 +178,6 @@ class ExecutorBase(FunctionCallingMixin):
             random=self._random,
             live=state_of(action) if type(action).enable is BaseAction.enable else action,
         )
-        calm = timeout is None and retry is None and breaker is None and not own.context_params
-        if calm and not self._hooks.hooks and self._may_skip_core(route, settings):
-            route = dataclasses.replace(route, direct=True)
-        return route
 
     def _rebuild_routes(self) -> None:
         # Built aside and swapped in whole, so a call never sees a half-built table.
