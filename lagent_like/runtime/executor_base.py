@@ -24,7 +24,6 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, TypedDict, Union
 
 from .._private.text import as_text, close_matches, did_you_mean, preview
 from ..actions.base_action import BaseAction, routes_of, settings_of, state_of, unknown_api, validation_mode
-from ..actions.builtin_actions import FinishAction, InvalidAction, NoAction
 from ..exceptions import ToolDefinitionError, ToolNotFoundError
 from ..function_calling.executor import FunctionCallingMixin
 from ..schema import ActionReturn
@@ -128,6 +127,9 @@ class ExecutorBase(FunctionCallingMixin):
         self._hook_methods = NO_HOOKS
         self._built = False
         self._hooks = HookList(on_change=self.refresh)
+        # Imported here, not with the package: describing them imports docstring-parser.
+        from ..actions.builtin_actions import FinishAction, InvalidAction, NoAction
+
         self.invalid_action = invalid_action if invalid_action is not None else InvalidAction()
         self.no_action = no_action if no_action is not None else NoAction()
         self.finish_action = finish_action if finish_action is not None else FinishAction()

@@ -12,7 +12,6 @@ from typing import Any, Callable, Optional, Union
 
 from .._private.text import preview
 from ..actions.base_action import BaseAction
-from ..actions.function_tool import FunctionTool
 from ..exceptions import ToolDefinitionError
 from ..function_calling.executor import _read_tool_call
 from ..langchain_tools import from_langchain, is_langchain_tool
@@ -37,6 +36,8 @@ def as_action(item: Any, where: str, problems: list[str]) -> Optional[BaseAction
         problems.append(f"{where} is the class {item.__name__}; pass an instance, e.g. {item.__name__}()")
         return None
     if callable(item) and not isinstance(item, type):
+        from ..actions.function_tool import FunctionTool  # import time: see ExecutorBase.__init__
+
         try:
             return FunctionTool(item)
         except ToolDefinitionError as exc:
