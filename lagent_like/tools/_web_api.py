@@ -18,12 +18,12 @@ from typing import TYPE_CHECKING, Any, Callable, ClassVar, Optional, TypeVar, Un
 
 from .._private.http import HttpReply, HttpStatusError, http_request, read_key, redact
 from ..actions.base_action import BaseAction
-from ..actions.parser import BaseParser, JsonParser
 from ..exceptions import ToolError
 
 if TYPE_CHECKING:
     from typing_extensions import ParamSpec
 
+    from ..actions.parser import BaseParser
     from ..schema import ActionReturn
 
     P = ParamSpec("P")
@@ -37,12 +37,12 @@ class WebApiTool(BaseAction, register=False):
     """Base of the tools that ask one web API (not a tool itself: it is not registered).
 
     Args:
-        base_url: the API's URL (a local server in tests), kept as given.
-        timeout: seconds allowed for connecting and for each read of an HTTP request.
-        key: the API key; ``None`` reads :attr:`key_envs` at each call.
         description: see :class:`BaseAction`.
         parser: see :class:`BaseAction`.
         enable: see :class:`BaseAction`.
+        base_url: the API's URL (a local server in tests), kept as given.
+        timeout: seconds allowed for connecting and for each read of an HTTP request.
+        key: the API key; ``None`` reads :attr:`key_envs` at each call.
     """
 
     #: The environment variables read, in order, when no key is given (none: no key).
@@ -56,12 +56,13 @@ class WebApiTool(BaseAction, register=False):
 
     def __init__(
         self,
+        description: Optional[dict[str, Any]],
+        parser: type[BaseParser],
+        enable: bool,
+        *,
         base_url: str,
         timeout: float,
         key: Optional[str] = None,
-        description: Optional[dict[str, Any]] = None,
-        parser: type[BaseParser] = JsonParser,
-        enable: bool = True,
     ) -> None:
         super().__init__(description, parser, enable)
         self.__key = key

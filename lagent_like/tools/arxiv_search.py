@@ -69,7 +69,7 @@ Electrical Engineering, and Economics from scientific articles on arxiv.org.
         parser: type[BaseParser] = JsonParser,
         enable: bool = True,
     ) -> None:
-        super().__init__(base_url, timeout, None, description, parser, enable)
+        super().__init__(description, parser, enable, base_url=base_url, timeout=timeout)
         self.top_k_results = top_k_results
         self.max_query_len = max_query_len
         self.doc_content_chars_max = doc_content_chars_max

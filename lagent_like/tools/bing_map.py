@@ -57,7 +57,7 @@ class BINGMap(WebApiTool):
         parser: type[BaseParser] = JsonParser,
         enable: bool = True,
     ) -> None:
-        super().__init__(base_url.rstrip("/"), timeout, key, description, parser, enable)
+        super().__init__(description, parser, enable, base_url=base_url.rstrip("/"), timeout=timeout, key=key)
 
     def _resources(self, path: str, params: dict[str, Any], what: str) -> list[Any]:
         """The ``resources`` of Bing's first resource set.

@@ -73,7 +73,9 @@ class GoogleScholar(WebApiTool):
         parser: type[BaseParser] = JsonParser,
         enable: bool = True,
     ) -> None:
-        super().__init__(base_url.rstrip("/"), timeout, api_key, description, parser, enable)
+        super().__init__(
+            description, parser, enable, base_url=base_url.rstrip("/"), timeout=timeout, key=api_key
+        )
 
     def _ask(self, engine: str, params: dict[str, Any]) -> dict[str, Any]:
         """SerpApi's JSON answer for ``engine``.

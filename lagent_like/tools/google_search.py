@@ -107,7 +107,9 @@ class GoogleSearch(WebApiTool):
         parser: type[BaseParser] = JsonParser,
         enable: bool = True,
     ) -> None:
-        super().__init__(base_url.rstrip("/"), timeout, api_key, description, parser, enable)
+        super().__init__(
+            description, parser, enable, base_url=base_url.rstrip("/"), timeout=timeout, key=api_key
+        )
         self.search_type = search_type
 
     def _repr_fields(self) -> list[str]:
