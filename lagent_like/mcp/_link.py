@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable
 from contextlib import AbstractAsyncContextManager, AsyncExitStack
+from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
 from mcp.client.session import ClientSession, MessageHandlerFnT
@@ -27,6 +28,7 @@ class MCPConnectionError(ConnectionError):
     """The MCP server could not be reached, or did not answer the handshake or tool listing."""
 
 
+@dataclass(eq=False)
 class ServerLink:
     """One MCP session at a time with one server, (re)opened on demand.
 
@@ -39,21 +41,13 @@ class ServerLink:
             tools); if it raises, the session is ended and the error goes to the caller.
     """
 
-    def __init__(
-        self,
-        transport: Callable[[], AbstractAsyncContextManager[Any]],
-        target: str,
-        connect_timeout: Optional[float],
-        on_message: MessageHandlerFnT,
-        on_connect: Callable[[ClientSession], Awaitable[None]],
-    ) -> None:
-        self._transport = transport
-        self._target = target
-        self._connect_timeout = connect_timeout
-        self._on_message = on_message
-        self._on_connect = on_connect
-        self._conn: Optional[Connection] = None
-        self._connecting: Optional[asyncio.Lock] = None
+    transport: Callable[[], AbstractAsyncContextManager[Any]]
+    target: str
+    connect_timeout: Optional[float]
+    on_message: MessageHandlerFnT
+    on_connect: Callable[[ClientSession], Awaitable[None]]
+    _conn: Optional[Connection] = field(default=None, init=False)
+    _connecting: Optional[asyncio.Lock] = field(default=None, init=False)
 
     @property
     def connection(self) -> Optional[Connection]:
@@ -73,23 +67,23 @@ class ServerLink:
         """
         try:
             async with AsyncExitStack() as stack:
-                streams = await stack.enter_async_context(self._transport())
+                streams = await stack.enter_async_context(self.transport())
                 # No session-wide read timeout: a starting server may take seconds to read
                 # the handshake; connecting has its own limit, calls pass theirs.
-                session = CheckedSession(streams[0], streams[1], message_handler=self._on_message)
+                session = CheckedSession(streams[0], streams[1], message_handler=self.on_message)
                 await stack.enter_async_context(session)
                 await session.initialize()
                 ready.set_result(session)
                 await stop.wait()
         except asyncio.CancelledError:
             if not ready.done():
-                ready.set_exception(MCPConnectionError(f"connecting to {self._target} was cancelled"))
+                ready.set_exception(MCPConnectionError(f"connecting to {self.target} was cancelled"))
             raise
         except BaseException as exc:  # noqa: BLE001 - reported to the waiting caller, or logged
             if not ready.done():
                 ready.set_exception(exc)
             else:
-                logger().info("MCP session with %s ended: %s", self._target, reason(exc))
+                logger().info("MCP session with %s ended: %s", self.target, reason(exc))
 
     async def session(self) -> ClientSession:
         """The live session, connecting (and running ``on_connect``) when there is none."""
@@ -104,14 +98,14 @@ class ServerLink:
             stop = asyncio.Event()
             task = loop.create_task(self._own_session(ready, stop))
             try:
-                session = await asyncio.wait_for(asyncio.shield(ready), self._connect_timeout)
+                session = await asyncio.wait_for(asyncio.shield(ready), self.connect_timeout)
             except BaseException:
                 task.cancel()
                 await asyncio.gather(task, return_exceptions=True)
                 raise
             self._conn = Connection(session, stop, task)
             try:
-                await self._on_connect(session)
+                await self.on_connect(session)
             except BaseException:
                 await self.drop(session)
                 raise
