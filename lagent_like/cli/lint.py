@@ -32,15 +32,8 @@ from ..actions.base_action import BaseAction, api_specs, routes_of
 from ..exceptions import RegistryError, ToolDefinitionError, ToolNotFoundError
 from ..registry import get_tool_cls, list_tools
 from ..spec.describe import ApiSpec, copy_description
-from .lint_checks import (
-    LARGE_DESCRIPTION_TOKENS,
-    SEVERITIES,
-    ApiView,
-    LintFinding,
-    ToolView,
-    finding,
-    lint_tools,
-)
+from . import lint_checks
+from .lint_checks import ApiView, LintFinding, ToolView, finding, lint_tools
 
 __all__ = [
     "LARGE_DESCRIPTION_TOKENS",
@@ -51,6 +44,12 @@ __all__ = [
     "lint_actions",
     "lint_targets",
 ]
+
+# Re-bound here, with their doc comments, because this is where users import them from.
+#: Above this estimated size (in tokens) a description is reported as ``large-description``.
+LARGE_DESCRIPTION_TOKENS = lint_checks.LARGE_DESCRIPTION_TOKENS
+#: The severity of each finding code.
+SEVERITIES = lint_checks.SEVERITIES
 
 
 def _shipped(cls: type) -> bool:
