@@ -45,8 +45,9 @@ from typing import Any, Optional
 
 from .._private.text import did_you_mean, preview
 from . import families as fam
-from .families import ITSELF, Check, Refusal, accept, is_number, json_equal
+from .families import Check, Refusal, accept, is_number, json_equal
 from .json_schema import PYTHON
+from .keyword_checks import all_of
 from .python_values import python_check
 from .schema_keywords import KeywordCompiler
 
@@ -111,8 +112,10 @@ def _typed(kinds: list[str], mode: str) -> Check:
     checks = {k: fam.FAMILY_OF_JSON[k].checks[mode] for k in kinds}
     if "array" in checks:
         checks["array"] = _as_list(checks["array"])
-    if len(kinds) == 1:
-        return checks[kinds[0]]
+    return checks[kinds[0]] if len(kinds) == 1 else _one_of_types(kinds, checks)
+
+
+def _one_of_types(kinds: list[str], checks: dict[str, Check]) -> Check:
     # A value that already has one of the types keeps it (found by its class, the common
     # case); conversion, in the order of the types, is the fallback.
     by_class: dict[Any, Check] = {}
@@ -145,6 +148,7 @@ def _combine(expected: str, nullable: bool, level: list[Check], nested: list[Che
     if not (level or nested or nullable):
         return accept
     refusal = fam.refusal(expected)
+    rest = all_of(nested)
 
     def check(value: Any) -> Any:
         if value is None and nullable:
@@ -157,12 +161,7 @@ def _combine(expected: str, nullable: bool, level: list[Check], nested: list[Che
                     return refusal
         except (ValueError, TypeError, OverflowError):  # a comparison may raise on odd values
             return refusal
-        for step in nested:
-            result = step(out)
-            if type(result) is Refusal:
-                return result if result.value is not ITSELF else result.at("", out)
-            out = result
-        return out
+        return rest(out)
 
     return check
 
@@ -245,6 +244,11 @@ class SchemaCompiler(KeywordCompiler):
         """What ``schema`` asks for, in words a model acts on: ``integer >= 1``."""
         if not isinstance(schema, Mapping):
             return "any value" if schema is not False else "nothing"
+        parts = [self._noun(schema, kinds), *self._value_phrases(schema), *self._container_phrases(schema)]
+        return " ".join(p for p in parts if p)
+
+    def _noun(self, schema: Mapping[str, Any], kinds: Optional[list[str]]) -> str:
+        """What kind of value ``schema`` asks for: ``exactly 3``, ``integer or null``."""
         if kinds is None:
             kinds = canonical_types(schema["type"])[0] if "type" in schema else []
         if "const" in schema:
@@ -258,13 +262,21 @@ class SchemaCompiler(KeywordCompiler):
             noun = family.json if family is not None else "value"
         if schema.get("nullable") is True and "null" not in kinds:
             noun += " or null"
-        parts = [noun, " and ".join(f"{op} {bound}" for op, bound, _ in self._bounds(schema))]
+        return noun
+
+    def _value_phrases(self, schema: Mapping[str, Any]) -> list[str]:
+        """What ``schema`` says of a number or string: bounds, ``multipleOf``, length, pattern."""
+        parts = [" and ".join(f"{op} {bound}" for op, bound, _ in self._bounds(schema))]
         if is_number(schema.get("multipleOf")):
             parts.append(f"that is a multiple of {schema['multipleOf']}")
         parts.append(_count_phrase(schema.get("minLength"), schema.get("maxLength"), "characters") or "")
         if isinstance(schema.get("pattern"), str):
             parts.append(f"matching {schema['pattern']!r}")
-        parts.append(_count_phrase(schema.get("minItems"), schema.get("maxItems"), "items") or "")
+        return parts
+
+    def _container_phrases(self, schema: Mapping[str, Any]) -> list[str]:
+        """What ``schema`` says of an array or object (counts, items, keys), and ``not``."""
+        parts = [_count_phrase(schema.get("minItems"), schema.get("maxItems"), "items") or ""]
         if schema.get("uniqueItems") is True:
             parts.append("with unique items")
         if "contains" in schema:
@@ -277,11 +289,10 @@ class SchemaCompiler(KeywordCompiler):
         )
         if "propertyNames" in schema:
             parts.append(f"whose keys are each {self.expectation(schema['propertyNames'])}")
-        for key, names in self._dependent_required(schema).items():
-            parts.append(f"where {key!r} needs {names!r}")
+        parts += [f"where {key!r} needs {names!r}" for key, names in self._dependent_required(schema).items()]
         if "not" in schema:
             parts.append(f"and not {self.expectation(schema['not'])}")
-        return " ".join(p for p in parts if p)
+        return parts
 
     def _ref(self, ref: Any, path: str) -> Check:
         if not isinstance(ref, str) or not ref.startswith("#"):
