@@ -50,8 +50,9 @@ def _function_of(schema: Any, problems: list[str]) -> Mapping[str, Any]:
     if not isinstance(schema, Mapping):
         problems.append(f"the schema must be a dict, got {type(schema).__name__} {preview(schema)}")
         return {}
-    if isinstance(schema.get("function"), Mapping):
-        return schema["function"]  # type: ignore[no-any-return]
+    function = schema.get("function")
+    if isinstance(function, Mapping):
+        return function
     if schema.get("type", "function") != "function":
         problems.append(f"'type' is {schema['type']!r}; only function definitions can become tools")
     return schema
