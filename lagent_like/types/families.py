@@ -301,45 +301,45 @@ class Family(NamedTuple):
     keywords: frozenset[str] = frozenset()
 
 
+def _modes(coerce: Check, strict: Check) -> dict[str, Check]:
+    """A family's check per validation mode (mode ``"off"`` checks nothing)."""
+    return {COERCE: coerce, STRICT: strict, OFF: accept}
+
+
 STRING = Family(
     "string", "STRING", (str, bytes), ("str", "string", "bytes"), ("string", "str"), str,
-    {COERCE: _coerce_str, STRICT: _strict_str, OFF: accept},
-    frozenset({"minLength", "maxLength", "pattern"}),
+    _modes(_coerce_str, _strict_str), frozenset({"minLength", "maxLength", "pattern"}),
 )  # fmt: skip
 INTEGER = Family(
-    "integer", "NUMBER", (int,), ("int", "integer"), ("integer", "int"), int,
-    {COERCE: _coerce_int, STRICT: _strict_int, OFF: accept},
-)  # fmt: skip
+    "integer", "NUMBER", (int,), ("int", "integer"), ("integer", "int"), int, _modes(_coerce_int, _strict_int)
+)
 NUMBER = Family(
     "number", "FLOAT", (float,), ("float", "number"), ("number", "float"), float,
-    {COERCE: _coerce_float, STRICT: _strict_float, OFF: accept},
+    _modes(_coerce_float, _strict_float),
     frozenset({"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"}),
 )  # fmt: skip
 BOOLEAN = Family(
     "boolean", "BOOLEAN", (bool,), ("bool", "boolean"), ("boolean", "bool"), bool,
-    {COERCE: _coerce_bool, STRICT: _strict_bool, OFF: accept},
+    _modes(_coerce_bool, _strict_bool),
 )  # fmt: skip
 ARRAY = Family(
     "array", "Array",
     (list, tuple, set, frozenset, collections.abc.Sequence, collections.abc.Set, collections.abc.Iterable),
     ("list", "tuple", "set", "sequence", "iterable", "array"), ("array", "list", "tuple"), None,
-    {COERCE: _coerce_array, STRICT: _strict_array, OFF: accept},
+    _modes(_coerce_array, _strict_array),
     frozenset({"minItems", "maxItems", "uniqueItems", "items", "prefixItems", "contains", "minContains",
                "maxContains", "additionalItems"}),
 )  # fmt: skip
 OBJECT = Family(
     "object", "OBJECT", (dict, collections.abc.Mapping), ("dict", "mapping", "object"), ("object", "dict"),
-    None, {COERCE: _coerce_object, STRICT: _strict_object, OFF: accept},
+    None, _modes(_coerce_object, _strict_object),
     frozenset({"properties", "required", "additionalProperties", "patternProperties", "propertyNames",
                "minProperties", "maxProperties", "dependentRequired", "dependentSchemas", "dependencies"}),
 )  # fmt: skip
 NULL = Family(
-    "null", "STRING", (type(None),), ("none", "null"), ("null",), None,
-    {COERCE: _check_none, STRICT: _check_none, OFF: accept},
-)  # fmt: skip
-ANY = Family(
-    "any", "STRING", (object, Any), ("any",), ("any",), None, {COERCE: accept, STRICT: accept, OFF: accept}
+    "null", "STRING", (type(None),), ("none", "null"), ("null",), None, _modes(_check_none, _check_none)
 )
+ANY = Family("any", "STRING", (object, Any), ("any",), ("any",), None, _modes(accept, accept))
 
 #: Every family; a class or word belongs to the first row naming it.
 FAMILIES: tuple[Family, ...] = (BOOLEAN, STRING, INTEGER, NUMBER, ARRAY, OBJECT, NULL, ANY)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import operator
 import re
+from collections.abc import Sized
 from typing import Any, Callable, Optional
 
 from .families import ITSELF, Check, Refusal, is_number, json_equal
@@ -56,31 +57,41 @@ def number_check(bounds: list[tuple[str, Any]], step: Optional[Any]) -> Check:
     return check
 
 
-def string_check(low: int, high: float, pattern: Optional[re.Pattern[str]]) -> Check:
-    """``minLength``/``maxLength`` and ``pattern`` on a string; other values pass."""
+#: A test of a whole value (true: it passes).
+Test = Callable[[Any], Any]
+
+
+def sized_check(kind: type[Sized], low: int, high: float, tests: list[Test]) -> Check:
+    """A ``kind`` value (string, list, dict) whose length is ``low`` to ``high`` and that passes ``tests``.
+
+    Values of other kinds pass: the keywords of a string say nothing about a number.
+    """
 
     def check(value: Any) -> Any:
-        if isinstance(value, str) and (
-            not low <= len(value) <= high or (pattern is not None and not pattern.search(value))
-        ):
-            return Refusal("")
-        return value
-
-    return check
-
-
-def array_check(low: int, high: float, unique: bool) -> Check:
-    """``minItems``/``maxItems`` and ``uniqueItems`` on a list; other values pass."""
-
-    def check(value: Any) -> Any:
-        if isinstance(value, list):
+        if isinstance(value, kind):
             if not low <= len(value) <= high:
                 return Refusal("")
-            if unique and any(json_equal(a, b) for i, a in enumerate(value) for b in value[i + 1 :]):
-                return Refusal("")
+            for test in tests:
+                if not test(value):
+                    return Refusal("")
         return value
 
     return check
+
+
+def unique_items(value: list[Any]) -> bool:
+    """``uniqueItems``: no two items equal as JSON sees it."""
+    return not any(json_equal(a, b) for i, a in enumerate(value) for b in value[i + 1 :])
+
+
+def has_needed(needs: dict[str, list[str]]) -> Test:
+    """``dependentRequired``: each key present brings the keys it needs."""
+    return lambda value: not any(k in value and any(n not in value for n in ns) for k, ns in needs.items())
+
+
+def keys_fit(names: Check) -> Test:
+    """``propertyNames``: every key passes ``names``."""
+    return lambda value: not any(type(names(k)) is Refusal for k in value)
 
 
 def contains_check(contains: Check, least: int, most: float) -> Check:
@@ -94,22 +105,6 @@ def contains_check(contains: Check, least: int, most: float) -> Check:
         return value
 
     return count
-
-
-def object_counts_check(low: int, high: float, needs: dict[str, list[str]], names: Optional[Check]) -> Check:
-    """``minProperties``/``maxProperties``, ``dependentRequired`` and ``propertyNames`` on a dict."""
-
-    def check(value: Any) -> Any:
-        if isinstance(value, dict):
-            if not low <= len(value) <= high:
-                return Refusal("")
-            if any(k in value and any(n not in value for n in ns) for k, ns in needs.items()):
-                return Refusal("")
-            if names is not None and any(type(names(k)) is Refusal for k in value):
-                return Refusal("")
-        return value
-
-    return check
 
 
 def negation(inner: Check) -> Check:

@@ -22,7 +22,7 @@ from .families import COERCE, Check, accept, is_number
 
 
 class KeywordCompiler:
-    """The keyword groups of one schema compiler; :meth:`compile` walks a schema (subclass).
+    """The keyword groups of one schema compiler; :meth:`compile` walks a schema (``SchemaCompiler``).
 
     Args:
         root: the tool's parameters schema; local ``$ref`` are resolved in it.
@@ -113,7 +113,7 @@ class KeywordCompiler:
         pattern = self._pattern(schema.get("pattern"), path, "pattern") if "pattern" in schema else None
         if not low and high == float("inf") and pattern is None:
             return []
-        return [kc.string_check(low, high, pattern)]
+        return [kc.sized_check(str, low, high, [] if pattern is None else [pattern.search])]
 
     def _pattern(self, text: Any, path: str, key: str) -> Optional[re.Pattern[str]]:
         try:
@@ -131,7 +131,7 @@ class KeywordCompiler:
         steps = self._contains(schema, path)
         if not low and high == float("inf") and not unique:
             return steps
-        return [kc.array_check(low, high, unique), *steps]
+        return [kc.sized_check(list, low, high, [kc.unique_items] if unique else []), *steps]
 
     def _contains(self, schema: Mapping[str, Any], path: str) -> list[Check]:
         if "contains" not in schema:
@@ -160,12 +160,12 @@ class KeywordCompiler:
         ):
             self._problem(path, f"'dependentRequired' must map names to lists of names, got {preview(value)}")
         needs = self._dependent_required(schema)
-        names = None
+        tests = [kc.has_needed(needs)] if needs else []
         if "propertyNames" in schema:
-            names = self.compile(schema["propertyNames"], f"{path}.propertyNames")
-        if not low and high == float("inf") and not needs and names is None:
+            tests.append(kc.keys_fit(self.compile(schema["propertyNames"], f"{path}.propertyNames")))
+        if not low and high == float("inf") and not tests:
             return []
-        return [kc.object_counts_check(low, high, needs, names)]
+        return [kc.sized_check(dict, low, high, tests)]
 
     def _negation(self, schema: Mapping[str, Any], path: str) -> list[Check]:
         if "not" not in schema:

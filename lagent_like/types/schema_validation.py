@@ -169,13 +169,7 @@ def _combine(expected: str, nullable: bool, level: list[Check], nested: list[Che
 class SchemaCompiler(KeywordCompiler):
     """Compiles the schemas of one tool into checks, collecting definition problems.
 
-    Args:
-        root: the tool's parameters schema; local ``$ref`` are resolved in it.
-        mode: the validation mode, ``"coerce"`` or ``"strict"`` (``"off"`` compiles nothing).
-
-    Attributes:
-        problems: every problem found so far, each starting with where it is
-            (``parameters.properties.city``) and naming the keyword.
+    Its arguments (``root``, ``mode``) and ``problems`` are :class:`~.schema_keywords.KeywordCompiler`'s.
     """
 
     def compile(self, schema: Any, path: str, top: bool = False) -> Check:
