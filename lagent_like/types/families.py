@@ -23,9 +23,12 @@ from __future__ import annotations
 import collections.abc
 import json
 import math
-from typing import Any, Callable, NamedTuple, Optional
+from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Optional
 
 from .._private.text import MAX_SHOWN, preview
+
+if TYPE_CHECKING:
+    from ..exceptions import ArgumentError
 
 #: A check: a value in, the (possibly converted) value or a ``Refusal`` out.
 Check = Callable[[Any], Any]
@@ -52,10 +55,14 @@ ITSELF: Any = _Itself()
 class Refusal:
     """What a check returns for a value it refuses: the one error protocol of checks.
 
-    Checks return this marker instead of raising: raising and catching costs about a
-    microsecond, on a path models take often. Nothing is formatted until
-    :meth:`describe`, which runs once per refused argument. At the public boundary a
-    refusal becomes an :class:`~lagent_like.exceptions.ArgumentError` (:meth:`error`).
+    A refused argument is one thing with two forms: this one, *returned* by a check, and
+    the public :class:`~lagent_like.exceptions.ArgumentError`, *raised* by a validator
+    (``BaseAction.argument_checks``) and by a tool's own validator. Both carry the same
+    fields and are worded by :meth:`describe`; :meth:`error` and :meth:`of` turn one
+    into the other, at the boundary only (``types/validation.py``). Checks return
+    instead of raising because raising and catching costs about a microsecond, on a
+    path models take often. Nothing is formatted until :meth:`describe`, which runs
+    once per refused argument.
 
     Attributes:
         expected: what was expected, in JSON words (``'integer'``, ``"one of ['C', 'F']"``).
@@ -95,11 +102,16 @@ class Refusal:
             return f"{subject} {self.sentence}"
         return f"{subject} expected {self.expected}, got {describe_value(self.got(given))}"
 
-    def error(self, given: Any) -> Any:
+    def error(self, given: Any) -> ArgumentError:
         """The :class:`~lagent_like.exceptions.ArgumentError` a validator raises for this refusal."""
         from ..exceptions import ArgumentError
 
         return ArgumentError(self.expected, self.got(given), self.path)
+
+    @classmethod
+    def of(cls, error: ArgumentError) -> Refusal:
+        """The refusal an :class:`~lagent_like.exceptions.ArgumentError` stands for (see :meth:`error`)."""
+        return cls(error.expected, error.value, error.path)
 
 
 def refusal(expected: str) -> Refusal:

@@ -10,32 +10,16 @@ the conversions of each validation mode (the checks of the type families come fr
 checks the schema itself and collects every problem in it (unknown type words,
 patterns that do not compile, impossible bounds, dangling ``$ref``, unsupported
 keywords) so the programmer learns of all of them at once. This module walks a schema
-(types, references, what a refusal says); the checks of the keywords themselves are in
-``schema_keywords.py``, and the Python values an annotation's schema builds in
-``python_values.py``.
+(types, references, what a refusal says); the keywords themselves are read in
+``schema_keywords.py`` and compiled into the checks of ``keyword_checks.py``, and the
+Python values an annotation's schema builds are made in ``python_values.py``.
 
 The dialect, everything in which this validator departs from JSON Schema 2020-12
-(also in ``docs/function-calling.rst``, "Schema dialect"):
-
-* ``oneOf`` is handled as ``anyOf``: a value that fits several members is accepted,
-  converted by the first member it fits as it is (else the first that converts it);
-* values are converted before they are checked, per validation mode (``"3"`` is an
-  integer in mode ``"coerce"``); the tool receives the converted value;
-* type words of other dialects are read as JSON types (``int``, ``float``, ``bool``,
-  ``str``, ``list``, ``tuple``, ``dict``, and ``any`` for no type), OpenAPI's
-  ``nullable: true`` adds ``null``, draft-4 boolean ``exclusiveMinimum``/
-  ``exclusiveMaximum`` and draft-7 ``dependencies`` and list-form ``items`` (with
-  ``additionalItems``) keep their old meaning;
-* at the top of a tool's parameters, a missing ``additionalProperties`` means
-  ``false`` (arguments a tool does not name are refused), and ``required`` names
-  without ``properties`` (BFCL) are parameters of any type;
-* ``format`` and the other annotations are not checked; ``unevaluatedProperties``,
-  ``unevaluatedItems`` (other than ``true``), ``$dynamicRef``, ``$dynamicAnchor`` and
-  ``$recursiveRef`` are refused at definition; ``$ref`` must be local (``#/...``);
-* an annotation's schema (``json_schema.schema_of(..., python=True)``) says more than
-  JSON Schema can: a ``Literal`` takes its values exactly (``"1"`` is not ``1``), a
-  ``set`` drops duplicates instead of refusing them, and dataclasses, Enum members and
-  tuples are built from the checked values (``python_values.py``).
+(``oneOf`` handled as ``anyOf``, values converted before they are checked, other
+dialects' type words and old keywords, the top of a tool's parameters closed by
+default, annotations' schemas saying more than JSON Schema can...), is written down in
+one place, for the users who write the schemas: ``docs/function-calling.rst``, section
+"Schema dialect". A change of the dialect here is a change of that section.
 """
 
 from __future__ import annotations
