@@ -102,43 +102,45 @@ class _Notes(NamedTuple):
     dropped: list[str]
 
 
-#: A rule for one keyword: ``(out, key, value, path, notes)``; it writes what it keeps into ``out``.
-_StrictRule = Callable[[dict[str, Any], str, Any, str, _Notes], None]
+class _StrictNode:
+    """One schema node rewritten for strict mode: a method per keyword writes into ``out``."""
 
+    __slots__ = ("notes", "out", "path")
 
-def _keep(out: dict[str, Any], key: str, value: Any, path: str, notes: _Notes) -> None:
-    out[key] = value
+    def __init__(self, path: str, notes: _Notes) -> None:
+        self.path = path
+        self.notes = notes
+        self.out: dict[str, Any] = {}
 
+    def keep(self, key: str, value: Any) -> None:
+        self.out[key] = value
 
-def _strict_format(out: dict[str, Any], key: str, value: Any, path: str, notes: _Notes) -> None:
-    if value in _STRICT_FORMATS:
-        out[key] = value
-    else:
-        notes.dropped.append(f"format {value!r} {_where(path)}")
+    def string_format(self, key: str, value: Any) -> None:
+        if value in _STRICT_FORMATS:
+            self.out[key] = value
+        else:
+            self.notes.dropped.append(f"format {value!r} {_where(self.path)}")
 
+    def branches(self, key: str, value: Any) -> None:
+        self.out["anyOf"] = [_strict(b, f"{self.path}|{i}", self.notes) for i, b in enumerate(value)]
 
-def _strict_branches(out: dict[str, Any], key: str, value: Any, path: str, notes: _Notes) -> None:
-    out["anyOf"] = [_strict(b, f"{path}|{i}", notes) for i, b in enumerate(value)]
+    def items(self, key: str, value: Any) -> None:
+        self.out["items"] = _strict(value, f"{self.path}[]", self.notes)
 
-
-def _strict_items(out: dict[str, Any], key: str, value: Any, path: str, notes: _Notes) -> None:
-    out["items"] = _strict(value, f"{path}[]", notes)
-
-
-def _strict_defs(out: dict[str, Any], key: str, value: Any, path: str, notes: _Notes) -> None:
-    out[key] = {n: _strict(s, f"{key}.{n}", notes) for n, s in value.items()}
+    def definitions(self, key: str, value: Any) -> None:
+        self.out[key] = {n: _strict(s, f"{key}.{n}", self.notes) for n, s in value.items()}
 
 
 #: What strict mode does with each keyword it keeps (``oneOf`` becomes ``anyOf``).
-_STRICT_RULES: dict[str, _StrictRule] = {
-    **dict.fromkeys(_STRICT_KEEP, _keep),
-    "format": _strict_format,
-    "anyOf": _strict_branches,
-    "oneOf": _strict_branches,
-    "items": _strict_items,
-    "$ref": _keep,
-    "$defs": _strict_defs,
-    "definitions": _strict_defs,
+_STRICT_RULES: dict[str, Callable[[_StrictNode, str, Any], None]] = {
+    **dict.fromkeys(_STRICT_KEEP, _StrictNode.keep),
+    "format": _StrictNode.string_format,
+    "anyOf": _StrictNode.branches,
+    "oneOf": _StrictNode.branches,
+    "items": _StrictNode.items,
+    "$ref": _StrictNode.keep,
+    "$defs": _StrictNode.definitions,
+    "definitions": _StrictNode.definitions,
 }
 #: Keywords left out without a note: rewritten by ``_strict_object``, refused already, or
 #: ``default`` (which applies when the model sends null).
@@ -155,16 +157,16 @@ def _strict(schema: Any, path: str, notes: _Notes) -> Any:
         notes.refused.append(
             f"the value {_where(path)} may be of any type, which OpenAI strict mode cannot express"
         )
-    out: dict[str, Any] = {}
+    node = _StrictNode(path, notes)
     for key, value in schema.items():
         rule = _STRICT_RULES.get(key)
         if rule is not None:
-            rule(out, key, value, path, notes)
+            rule(node, key, value)
         elif key not in _STRICT_SILENT:
             notes.dropped.append(f"{key!r} {_where(path)}")
     if schema.get("type") == "object" or "properties" in schema:
-        _strict_object(schema, out, path, notes)
-    return out
+        _strict_object(schema, node.out, path, notes)
+    return node.out
 
 
 def _strict_object(schema: dict[str, Any], out: dict[str, Any], path: str, notes: _Notes) -> None:
