@@ -92,12 +92,20 @@ def _class_schema(cls: type, seen: frozenset[Any], python: bool = False) -> Sche
         return {"type": "object", PYTHON: PythonType("again", cls)} if python else {"type": "object"}
     if issubclass(cls, enum.Enum):
         return _with(_enum_schema([m.value for m in cls]), python, PythonType("enum", cls))
-    if is_typeddict(cls) or dataclasses.is_dataclass(cls):
-        hints, required = typed_dict_fields(cls) if is_typeddict(cls) else _dataclass_fields(cls)
-        return _with(_object_schema(cls, hints, required, seen, python), python, PythonType("fields", cls))
+    fields = _fields_of(cls)
+    if fields is not None:
+        described = _object_schema(cls, *fields, seen, python)
+        return _with(described, python, PythonType("fields", cls))
     if python and cls not in _JSON_CLASSES:
         return _python_class_schema(cls)
     return _plain_class_schema(cls)
+
+
+def _fields_of(cls: type) -> Optional[tuple[dict[str, Any], list[str]]]:
+    """``(type of each field, the required ones)`` of a TypedDict or dataclass, else ``None``."""
+    if is_typeddict(cls):
+        return typed_dict_fields(cls)
+    return _dataclass_fields(cls) if dataclasses.is_dataclass(cls) else None
 
 
 def _dataclass_fields(cls: type) -> tuple[dict[str, Any], list[str]]:
