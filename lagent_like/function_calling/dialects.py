@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import copy
 import re
+from collections.abc import Mapping
 from typing import Any, Callable, NamedTuple, Optional
 
 __all__ = [
@@ -102,18 +103,42 @@ class _Notes(NamedTuple):
     dropped: list[str]
 
 
-class _StrictNode:
-    """One schema node rewritten for strict mode: a method per keyword writes into ``out``."""
+class _Node:
+    """One schema node being rewritten for a dialect: a method per keyword writes into ``out``."""
 
-    __slots__ = ("notes", "out", "path")
+    __slots__ = ("out", "path")
 
-    def __init__(self, path: str, notes: _Notes) -> None:
+    def __init__(self, path: str) -> None:
         self.path = path
-        self.notes = notes
         self.out: dict[str, Any] = {}
 
     def keep(self, key: str, value: Any) -> None:
         self.out[key] = value
+
+    def rewrite(
+        self, schema: dict[str, Any], rules: Mapping[str, Rule], silent: frozenset[str], dropped: list[str]
+    ) -> None:
+        """Each keyword of ``schema`` by its rule; one without a rule (nor ``silent``) goes to ``dropped``."""
+        for key, value in schema.items():
+            rule = rules.get(key)
+            if rule is not None:
+                rule(self, key, value)
+            elif key not in silent:
+                dropped.append(f"{key!r} {_where(self.path)}")
+
+
+#: What a dialect does with one keyword: ``(node, keyword, value)``; it writes into ``node.out``.
+Rule = Callable[[Any, str, Any], None]
+
+
+class _StrictNode(_Node):
+    """A node rewritten for OpenAI strict mode."""
+
+    __slots__ = ("notes",)
+
+    def __init__(self, path: str, notes: _Notes) -> None:
+        super().__init__(path)
+        self.notes = notes
 
     def string_format(self, key: str, value: Any) -> None:
         if value in _STRICT_FORMATS:
@@ -132,13 +157,13 @@ class _StrictNode:
 
 
 #: What strict mode does with each keyword it keeps (``oneOf`` becomes ``anyOf``).
-_STRICT_RULES: dict[str, Callable[[_StrictNode, str, Any], None]] = {
-    **dict.fromkeys(_STRICT_KEEP, _StrictNode.keep),
+_STRICT_RULES: dict[str, Rule] = {
+    **dict.fromkeys(_STRICT_KEEP, _Node.keep),
     "format": _StrictNode.string_format,
     "anyOf": _StrictNode.branches,
     "oneOf": _StrictNode.branches,
     "items": _StrictNode.items,
-    "$ref": _StrictNode.keep,
+    "$ref": _Node.keep,
     "$defs": _StrictNode.definitions,
     "definitions": _StrictNode.definitions,
 }
@@ -158,12 +183,7 @@ def _strict(schema: Any, path: str, notes: _Notes) -> Any:
             f"the value {_where(path)} may be of any type, which OpenAI strict mode cannot express"
         )
     node = _StrictNode(path, notes)
-    for key, value in schema.items():
-        rule = _STRICT_RULES.get(key)
-        if rule is not None:
-            rule(node, key, value)
-        elif key not in _STRICT_SILENT:
-            notes.dropped.append(f"{key!r} {_where(path)}")
+    node.rewrite(schema, _STRICT_RULES, _STRICT_SILENT, notes.dropped)
     if schema.get("type") == "object" or "properties" in schema:
         _strict_object(schema, node.out, path, notes)
     return node.out
@@ -324,12 +344,7 @@ def _gemini_typed(schema: dict[str, Any], kind: Any, nullable: bool, path: str, 
         walk.refused.append(f"the value {_where(path)} may be of any type, which Gemini cannot express")
     if nullable:
         node.out["nullable"] = True
-    for key, value in schema.items():
-        rule = _GEMINI_RULES.get(key)
-        if rule is not None:
-            rule(node, key, value)
-        elif key not in _GEMINI_SILENT:
-            walk.dropped.append(f"{key!r} {_where(path)}")
+    node.rewrite(schema, _GEMINI_RULES, _GEMINI_SILENT, walk.dropped)
     return node.finish()
 
 
@@ -338,19 +353,15 @@ def _string_enum(values: Any) -> bool:
     return all(isinstance(v, str) or v is None for v in values)
 
 
-class _Declaration:
-    """One schema node rewritten for Gemini: a method per keyword writes into ``out``."""
+class _Declaration(_Node):
+    """A node rewritten for a Gemini function declaration."""
 
-    __slots__ = ("out", "path", "schema", "walk")
+    __slots__ = ("schema", "walk")
 
     def __init__(self, schema: dict[str, Any], path: str, walk: _Walk) -> None:
+        super().__init__(path)
         self.schema = schema
-        self.path = path
         self.walk = walk
-        self.out: dict[str, Any] = {}
-
-    def keep(self, key: str, value: Any) -> None:
-        self.out[key] = value
 
     def enum(self, key: str, value: Any) -> None:
         """A string enum stays (``None`` in it: nullable); another is described by :meth:`finish`."""
@@ -409,8 +420,8 @@ class _Declaration:
 
 
 #: What a Gemini rewrite does with each keyword it reads.
-_GEMINI_RULES: dict[str, Callable[[_Declaration, str, Any], None]] = {
-    **dict.fromkeys(_GEMINI_KEEP, _Declaration.keep),
+_GEMINI_RULES: dict[str, Rule] = {
+    **dict.fromkeys(_GEMINI_KEEP, _Node.keep),
     "enum": _Declaration.enum,
     "const": _Declaration.const,
     "items": _Declaration.items,
