@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import json
 import os
-import select
 import signal
 import socket
 import threading
@@ -38,7 +37,8 @@ from typing import Any, Optional
 from ..actions.base_action import BaseAction
 from ..actions.parser import BaseParser, JsonParser
 from ..exceptions import ToolError
-from .sandbox import SandboxSpec, check_spec, start_worker
+from .sandbox import SandboxSpec, make_spec, start_worker
+from .worker_io import wait_readable, write_all
 
 __all__ = ["PythonInterpreter"]
 
@@ -77,11 +77,7 @@ class _Worker:
 
     def message(self, deadline: float) -> Optional[dict[str, Any]]:
         """The zygote's next control message, or ``None`` when it ends or ``deadline`` passes."""
-        left = deadline - time.monotonic()
-        if left <= 0:
-            return None
-        ready, _, _ = select.select([self.control], [], [], left)
-        if not ready:
+        if not wait_readable(self.control, deadline):
             return None
         try:
             data = self.control.recv(4096)
@@ -158,9 +154,7 @@ def _outcome(done: dict[str, Any], raw: bytes, over: bool) -> dict[str, Any]:
 def _write_and_close(fd: int, data: bytes) -> None:
     """Write the job into its pipe (the child may die first: then nothing is written)."""
     try:
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view) :]
+        write_all(fd, data)
     except OSError:
         pass
     finally:
@@ -171,13 +165,7 @@ def _read_capped(fd: int, deadline: float, cap: int) -> tuple[bytes, bool]:
     """Read ``fd`` to its end or ``deadline``; at most ``cap`` bytes (then ``True``)."""
     chunks: list[bytes] = []
     size = 0
-    while size <= cap:
-        left = deadline - time.monotonic()
-        if left <= 0:
-            break
-        ready, _, _ = select.select([fd], [], [], left)
-        if not ready:
-            break
+    while size <= cap and wait_readable(fd, deadline):
         chunk = os.read(fd, min(1 << 16, cap + 1 - size))
         if not chunk:
             return b"".join(chunks), False
@@ -320,7 +308,7 @@ class PythonInterpreter(BaseAction):
         enable: bool = True,
     ) -> None:
         super().__init__(description, parser, enable)
-        check_spec(type(self).__name__, isolation, disk_mb, read_only_paths)
+        spec = make_spec(type(self).__name__, isolation, network, disk_mb, read_only_paths)
         self.answer_symbol = answer_symbol
         self.answer_expr = answer_expr
         self.answer_from_stdout = answer_from_stdout
@@ -334,7 +322,6 @@ class PythonInterpreter(BaseAction):
         self.network = bool(network)
         #: The most bytes the parent reads of one reply (UTF-8 and JSON escapes included).
         self.max_reply_bytes = 6 * self.max_output_chars + 65536
-        spec = SandboxSpec(isolation, self.network, int(disk_mb), tuple(read_only_paths))
         config = {
             "limits": {
                 "memory_mb": self.memory_mb,
