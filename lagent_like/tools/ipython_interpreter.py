@@ -27,7 +27,7 @@ import copy
 import threading
 import weakref
 from collections.abc import Sequence
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 from ..actions.base_action import BaseAction, tool_api
 from ..actions.parser import BaseParser, JsonParser
@@ -37,6 +37,27 @@ from .ipython_session import LOST, Crashed, Limits, Session, stop_all
 from .sandbox import make_spec
 
 __all__ = ["IPythonInterpreter"]
+
+if TYPE_CHECKING:
+    from typing_extensions import TypedDict
+
+    class SandboxSettings(TypedDict, total=False):
+        """The sandbox and limit settings of :class:`IPythonInterpreter`, by keyword.
+
+        What the tools built on it (``IPythonInteractive``, ``IPythonInteractiveManager``)
+        pass on unchanged, so that each setting and its default is written once.
+        """
+
+        memory_mb: Optional[int]
+        cpu_seconds: Optional[int]
+        max_processes: Optional[int]
+        max_file_mb: Optional[int]
+        max_output_chars: int
+        network: bool
+        isolation: str
+        disk_mb: int
+        read_only_paths: Sequence[str]
+
 
 #: The longest printed output (in characters) a call returns; the rest is cut with a notice.
 MAX_OUTPUT = 100_000
@@ -76,14 +97,9 @@ class IPythonInterpreter(BaseAction):
         max_output_chars: the printed output (and the value shown) of a call is cut to this
             many characters, with a notice.
         network: let the code use the network; the description then says so.
-        isolation: ``'sandbox'`` (the default) or ``'process'``: a plain child process
-            with rlimits only, unsafe for untrusted code.
-        disk_mb: size of a session's writable ``/mnt/data`` (and of ``/dev/shm``), in MB.
-        read_only_paths: host directories the code may read besides the Python
-            installation (packages the operator allows).
-        description: see :class:`BaseAction`.
-        parser: see :class:`BaseAction`.
-        enable: see :class:`BaseAction`.
+        isolation, disk_mb, read_only_paths: how each session is confined, as
+            :class:`~lagent_like.tools.sandbox.SandboxSpec` says.
+        description, parser, enable: see :class:`BaseAction`.
 
     Raises:
         SandboxUnavailableError: ``isolation='sandbox'`` and no sandbox can start here;

@@ -268,16 +268,9 @@ class PythonInterpreter(BaseAction):
             with a notice.
         pool_size: how many sandboxes run calls at the same time.
         network: let the code use the network (off by default: connecting fails).
-        isolation: ``'sandbox'`` (bubblewrap namespaces, the default; see
-            docs/isolation.rst) or ``'process'``: a plain child process with rlimits only,
-            which can read what the agent's user can read and is unsafe for untrusted
-            code.
-        disk_mb: size of the code's writable ``/mnt/data`` (and of ``/dev/shm``), in MB.
-        read_only_paths: host directories the code may read besides the Python
-            installation (packages the operator allows).
-        description: see :class:`BaseAction`.
-        parser: see :class:`BaseAction`.
-        enable: see :class:`BaseAction`.
+        isolation, disk_mb, read_only_paths: how the code is confined, as
+            :class:`~lagent_like.tools.sandbox.SandboxSpec` says (see docs/isolation.rst).
+        description, parser, enable: see :class:`BaseAction`.
 
     Raises:
         SandboxUnavailableError: ``isolation='sandbox'`` and no sandbox can start here;

@@ -67,11 +67,14 @@ class SandboxSpec:
     """How a worker is confined.
 
     Attributes:
-        isolation: ``'sandbox'`` (bubblewrap, the default) or ``'process'`` (a plain child
-            process with rlimits: unsafe for untrusted code).
+        isolation: ``'sandbox'`` (bubblewrap namespaces, the default) or ``'process'``: a
+            plain child process with rlimits only, which can read what the agent's user
+            can read and is unsafe for untrusted code.
         network: whether the code may use the network.
-        disk_mb: size of each of the ``tmpfs`` mounts at ``/mnt/data`` and ``/dev/shm``.
-        read_only_paths: host paths shown read-only besides the Python installation.
+        disk_mb: size of the code's writable ``/mnt/data`` and of ``/dev/shm`` (each a
+            ``tmpfs``), in MB.
+        read_only_paths: host directories the code may read besides the Python
+            installation (packages the operator allows); absolute paths.
     """
 
     isolation: str = "sandbox"
