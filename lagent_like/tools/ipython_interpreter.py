@@ -11,14 +11,12 @@ Each session (``ToolContext.session_id``, ``'default'`` for direct calls) owns o
 sandbox (:mod:`lagent_like.tools.sandbox`, docs/isolation.rst) running one worker
 (:mod:`lagent_like.tools._worker.ipython_worker`) as a fresh uid: sessions see neither each
 other's files nor processes, and each has its own process count. The parent sends one
-framed job per call with a fresh nonce and reads framed replies from a dedicated pipe
-(:mod:`lagent_like.tools.ipython_session`), dropping any frame without that nonce and
-reading at most a capped number of bytes; so what the code prints or writes cannot pass
-for a later answer. A call that runs past its
-timeout kills the whole sandbox (every process the code started included) and a fresh
-one takes its place; the model is told plainly that the session's state was lost, as it
-is when the worker dies on its own. :meth:`IPythonInterpreter.end_session` reclaims a
-session when its conversation ends.
+framed job per call and reads the framed reply bearing that job's nonce
+(:mod:`lagent_like.tools.ipython_session`), so what the code prints or writes cannot pass
+for a later answer. A call that runs past its timeout kills the whole sandbox (every
+process the code started included) and a fresh one takes its place; the model is told
+plainly that the session's state was lost, as it is when the worker dies on its own.
+:meth:`IPythonInterpreter.end_session` reclaims a session when its conversation ends.
 """
 
 from __future__ import annotations
@@ -228,10 +226,10 @@ class IPythonInterpreter(BaseAction):
         with self._workers_lock:
             worker = self._workers.get(session)
             if worker is None:
-                worker = self._workers[session] = self._new_worker(session)
+                worker = self._workers[session] = self._new_worker()
             return worker
 
-    def _new_worker(self, session: str) -> Session:
+    def _new_worker(self) -> Session:
         return Session(self._limits, self._spec, self._worker_module, self._worker_extra)
 
     def _restart(self, session: str, old: Session) -> None:
@@ -239,7 +237,7 @@ class IPythonInterpreter(BaseAction):
         old.stop()
         with self._workers_lock:
             if self._workers.get(session) is old:
-                self._workers[session] = self._new_worker(session)
+                self._workers[session] = self._new_worker()
 
 
 def _positive_or_none(name: str, value: Optional[int]) -> Optional[int]:
