@@ -31,7 +31,7 @@ from ..actions.base_action import BaseAction, tool_api
 from ..actions.parser import BaseParser, JsonParser
 from ..exceptions import ToolError
 from ..runtime.context import DEFAULT_SESSION, ToolContext
-from .ipython_session import LOST, Crashed, Limits, Session, stop_all
+from .ipython_session import LOST, Crashed, Limits, SessionWorker, stop_all
 from .sandbox import make_spec
 
 __all__ = ["IPythonInterpreter"]
@@ -142,7 +142,7 @@ class IPythonInterpreter(BaseAction):
         )
         #: More configuration for the worker module (see subclasses).
         self._worker_extra: dict[str, Any] = {}
-        self._workers: dict[str, Session] = {}
+        self._workers: dict[str, SessionWorker] = {}
         self._workers_lock = threading.Lock()
         self._finalizer = weakref.finalize(self, stop_all, self._workers, self._workers_lock)
 
@@ -222,17 +222,17 @@ class IPythonInterpreter(BaseAction):
         """Stop every session's process. The tool stays usable: a later call starts afresh."""
         stop_all(self._workers, self._workers_lock)
 
-    def _worker(self, session: str) -> Session:
+    def _worker(self, session: str) -> SessionWorker:
         with self._workers_lock:
             worker = self._workers.get(session)
             if worker is None:
                 worker = self._workers[session] = self._new_worker()
             return worker
 
-    def _new_worker(self) -> Session:
-        return Session(self._limits, self._spec, self._worker_module, self._worker_extra)
+    def _new_worker(self) -> SessionWorker:
+        return SessionWorker(self._limits, self._spec, self._worker_module, self._worker_extra)
 
-    def _restart(self, session: str, old: Session) -> None:
+    def _restart(self, session: str, old: SessionWorker) -> None:
         """Replace ``old`` (kill its group) with a fresh worker for ``session``."""
         old.stop()
         with self._workers_lock:

@@ -3,9 +3,9 @@
 Why apart from the tool: this is the protocol, not the tool. The parent sends one framed
 job per call (a JSON header line with a fresh ``nonce``, ``length`` and ``timeout``,
 then the code) and reads framed replies from a dedicated pipe, dropping any frame
-without that nonce and reading at most :attr:`Session.cap` bytes for one; so what the
-code prints or writes cannot pass for a later answer. When no proper reply comes,
-:meth:`Session.failure` says why in the words the model is shown.
+without that nonce and reading at most :attr:`SessionWorker.cap` bytes for one; so what
+the code prints or writes cannot pass for a later answer. When no proper reply comes,
+:meth:`SessionWorker.failure` says why in the words the model is shown.
 """
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ class Limits:
     max_output_chars: int
 
 
-class Session:
+class SessionWorker:
     """One session's sandbox and worker process, and the parent's ends of its pipes.
 
     Args:
@@ -194,13 +194,13 @@ class Session:
             shutil.rmtree(self.workdir, ignore_errors=True)
 
 
-def stop_all(sessions: dict[str, Session], lock: threading.Lock) -> None:
-    """Stop every session of ``sessions`` (a tool's, guarded by ``lock``) and forget them."""
+def stop_all(workers: dict[str, SessionWorker], lock: threading.Lock) -> None:
+    """Stop the workers of a tool's sessions (``workers``, guarded by ``lock``); forget them."""
     with lock:
-        doomed = list(sessions.values())
-        sessions.clear()
-    for session in doomed:
-        session.stop()
+        doomed = list(workers.values())
+        workers.clear()
+    for worker in doomed:
+        worker.stop()
 
 
 def _seconds(value: float) -> str:
