@@ -126,6 +126,7 @@ def read(route: Route, raw: Any) -> Union[dict[str, Any], Repaired, ActionReturn
     except Exception as exc:  # noqa: BLE001 - every reading failure becomes a record
         return _refused(route, raw, exc)
     if isinstance(args, ParseError):
+        # Returned, not raised, by the reader: refused arguments are common.
         return ActionReturn(
             {"inputs": raw, "name": route.key}, None, route.tool, None, args.err_msg, _ARGS_ERROR
         )
@@ -140,8 +141,8 @@ def arguments(read: Union[dict[str, Any], Repaired]) -> tuple[dict[str, Any], Op
 
 
 def _refused(route: Route, raw: Any, exc: Exception) -> ActionReturn:
-    # A faulty parser must not escape either.
     args = {"inputs": raw, "name": route.key}
+    # A faulty parser must not escape either.
     logger().warning("the parser of %s failed on %s", route.label, preview(raw), exc_info=exc)
     message = f"could not read the arguments: {type(exc).__name__}: {exc}"
     return ActionReturn(args, None, route.tool, None, message, _ARGS_ERROR)
