@@ -122,7 +122,12 @@ class BaseParser:
         return read
 
     def _compile(self, api: ApiArgs) -> Reader:
-        """Build the reader of one API; subclasses override this."""
+        """Build the reader of one API; subclasses override this.
+
+        The reader returns the checked arguments as a ``dict`` (a :class:`Repaired`
+        when they were read after repairs) and returns, never raises, the
+        ``ParseError`` of input it refuses (see :mod:`lagent_like.parsers.arguments`).
+        """
         first = api.order[0] if api.order else None
 
         def read(inputs: Any) -> Read:
