@@ -48,8 +48,13 @@ class TupleParser(BaseParser):
             values = _literal(api, inputs) if type(inputs) is str else _values(api, inputs)
             if isinstance(values, ParseError):
                 return values
-            if len(values) != size:
-                refused = _wrong_count(api, len(values))
+            given = len(values)
+            if given != size:
+                if given > size:  # a common mistake of models: its message built inline
+                    return ParseError(
+                        f"{api.label}: too many arguments: takes at most {size} ({api.listing}), got {given}"
+                    )
+                refused = _too_few(api, given)
                 if refused is not None:
                     return refused
             args = dict(zip(order, values))
@@ -79,13 +84,8 @@ def _values(api: ApiArgs, inputs: Any) -> Union[tuple[Any, ...], ParseError]:
     )
 
 
-def _wrong_count(api: ApiArgs, given: int) -> Optional[ParseError]:
-    """The error of ``given`` values, unless fewer values leave out only optional parameters."""
-    size = len(api.order)
-    if given > size:
-        return ParseError(
-            f"{api.label}: too many arguments: takes at most {size} ({api.listing}), got {given}"
-        )
+def _too_few(api: ApiArgs, given: int) -> Optional[ParseError]:
+    """The error of too few values, unless the values left out are all of optional parameters."""
     missing = [n for n in api.order[given:] if n in api.required]
     if not missing:
         return None
