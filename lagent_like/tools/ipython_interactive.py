@@ -25,7 +25,7 @@ from .ipython_interpreter import IPythonInterpreter
 if TYPE_CHECKING:
     from typing_extensions import Unpack
 
-    from .ipython_interpreter import SandboxSettings
+    from ._settings import SandboxSettings
 
 __all__ = ["IPythonInteractive"]
 
