@@ -14,7 +14,7 @@ import inspect
 import itertools
 import types
 from abc import ABCMeta
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import Any, Optional, Union
 
 from ..exceptions import ToolDefinitionError
@@ -210,27 +210,21 @@ class BaseAction(metaclass=ToolMeta):
         setup_state(self, description, parser, enable, apis)
 
     @classmethod
-    def from_object(
-        cls,
-        obj: Any,
-        include: Optional[Iterable[str]] = None,
-        exclude: Optional[Iterable[str]] = None,
-        name: Optional[str] = None,
-        **options: Any,
-    ) -> BaseAction:
+    def from_object(cls, obj: Any, *args: Any, **options: Any) -> BaseAction:
         """A toolkit whose APIs are the public methods of ``obj``, called on ``obj`` itself.
 
         Each method is described from its hints and docstring as ``tool_api`` would;
         ``obj`` is only read (no property runs, nothing is set on it). Methods that
         cannot be described are left out with a ``DefinitionWarning``, unless named in
-        ``include``. ``options`` go to :class:`~lagent_like.actions.object_toolkit.ObjectToolkit`
-        (``description``, ``parser``, ``enable``).
+        ``include``. The arguments are those of
+        :class:`~lagent_like.actions.object_toolkit.ObjectToolkit`, which this makes:
+        ``include``, ``exclude``, ``name``, ``description``, ``parser``, ``enable``.
 
         Args:
             obj: any object, e.g. a client or a service instance.
-            include: expose only these methods.
-            exclude: leave these methods out.
-            name: the tool name; defaults to ``type(obj).__name__``.
+            *args: ``include`` (expose only these methods), ``exclude`` (leave these
+                methods out), ``name`` (the tool name; defaults to ``type(obj).__name__``).
+            **options: the same by name, and ``description``, ``parser``, ``enable``.
 
         Raises:
             ToolDefinitionError: a name in ``include``/``exclude`` is not a method, a
@@ -238,7 +232,7 @@ class BaseAction(metaclass=ToolMeta):
         """
         from .object_toolkit import ObjectToolkit  # the module imports this one
 
-        return ObjectToolkit(obj, include, exclude, name, **options)
+        return ObjectToolkit(obj, *args, **options)
 
     def __getstate__(self) -> dict[str, Any]:
         # The state holds a parser and compiled readers: rebuilt from what was given.
