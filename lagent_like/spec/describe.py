@@ -165,11 +165,14 @@ def _read_signature(
     """
     if not callable(func):
         raise ToolDefinitionError(owner, [f"tool_api needs a function, got {type(func).__name__}"])
+    # Speed (the define benchmark): a plain function that wraps nothing has no chain
+    # to follow; not looking for one (inspect.unwrap) saves a tenth of the call.
+    follow = type(func) is not types.FunctionType or "__wrapped__" in func.__dict__
     try:
-        signature = inspect.signature(func)
+        signature = inspect.signature(func, follow_wrapped=follow)
     except (TypeError, ValueError) as exc:
         raise ToolDefinitionError(owner, [f"has no readable signature: {exc}"]) from None
-    every: list[ParamTuple] = [(p.name, p.kind, p.default) for p in signature.parameters.values()]
+    every: list[ParamTuple] = [(name, p.kind, p.default) for name, p in signature.parameters.items()]
     params = every
     if params and params[0][0] in _SELF_NAMES and params[0][1] is not _KEYWORD_ONLY:
         params = params[1:]
