@@ -33,7 +33,8 @@ _BULLET = re.compile(r"^[-*+]\s+")
 _REST_MARKER = re.compile(r"\n\s*:(?:param|parameter|arg|argument|key|keyword|type|returns?|rtype|raises?)\b")
 _NUMPY_MARKER = re.compile(r"^\s*-{3,}\s*$", re.M)
 _PARSERS: dict[str, Callable[[str], Any]] = {}
-#: docstring-parser's ``ParseError`` and ``DocstringStyle.NUMPYDOC``, bound with the parsers.
+#: docstring-parser's ``ParseError``, ``DocstringStyle.NUMPYDOC`` and the classes of the
+#: parameter and return entries, bound with the parsers.
 _LIBRARY: dict[str, Any] = {}
 
 # Google section titles docstring-parser reads (its defaults, plus Napoleon's other
@@ -59,7 +60,7 @@ _NOTHING_ENTRY = frozenset({"none", "none.", "n/a", "na", "-", "--", "nothing", 
 def _parser(style: str) -> Callable[[str], Any]:
     """docstring-parser's parser for ``style``, imported and built on first use."""
     if not _PARSERS:
-        from docstring_parser import DocstringStyle, ParseError
+        from docstring_parser import DocstringParam, DocstringReturns, DocstringStyle, ParseError
         from docstring_parser.google import DEFAULT_SECTIONS, GoogleParser, Section, SectionType
         from docstring_parser.numpydoc import NumpydocParser
         from docstring_parser.rest import parse as parse_rest
@@ -75,7 +76,12 @@ def _parser(style: str) -> Callable[[str], Any]:
         # which are unchanged (tests/test_docstring_styles.py compares them).
         titles = "|".join(rf"{t}(?<![^\n]{t})" for t in google.sections)
         google.titles_re = re.compile(rf"({titles}):[ \t\r\f\v]*$", flags=re.M)
-        _LIBRARY.update(ParseError=ParseError, NUMPYDOC=DocstringStyle.NUMPYDOC)
+        _LIBRARY.update(
+            ParseError=ParseError,
+            NUMPYDOC=DocstringStyle.NUMPYDOC,
+            DocstringParam=DocstringParam,
+            DocstringReturns=DocstringReturns,
+        )
         _PARSERS.update(google=google.parse, numpy=NumpydocParser().parse, rest=parse_rest)
     return _PARSERS[style]
 
@@ -289,11 +295,14 @@ def parse_with_library(text: str, style: str) -> DocInfo:
     short, long = (parsed.short_description or "").strip(), (parsed.long_description or "").strip()
     if short and long:
         short += ("\n\n" if parsed.blank_after_short_description else "\n") + long
-    info = DocInfo(
-        short or long,
-        {param.arg_name: (param.type_name, (param.description or "").strip()) for param in parsed.params},
-    )
-    returns = parsed.many_returns
+    info = DocInfo(short or long)
+    returns = []
+    param_class, returns_class = _LIBRARY["DocstringParam"], _LIBRARY["DocstringReturns"]
+    for meta in parsed.meta:  # what Docstring.params and .many_returns select, in one pass
+        if isinstance(meta, param_class):
+            info.params[meta.arg_name] = (meta.type_name, (meta.description or "").strip())
+        elif isinstance(meta, returns_class):
+            returns.append(meta)
     if returns:
         first = returns[0]
         head = f"{first.type_name}: " if first.type_name else ""
