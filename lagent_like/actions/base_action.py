@@ -30,11 +30,12 @@ from .parser import BaseParser, JsonParser
 from .tool_api import SPEC_ATTR, describe_function, tool_api
 
 # An instance's state lives in tool_state; these readers keep their import path here.
-from .tool_state import STATE_ATTR, setup_state, state_of
+from .tool_state import STATE_ATTR, setup_state
 from .tool_state import api_entry as api_entry
 from .tool_state import api_specs as api_specs
 from .tool_state import routes_of as routes_of
 from .tool_state import settings_of as settings_of
+from .tool_state import state_of as state_of
 from .tool_state import unknown_api as unknown_api
 from .tool_state import validation_mode as validation_mode
 
