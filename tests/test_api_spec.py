@@ -190,3 +190,17 @@ def test_function_tools_pickle() -> None:
     copy = pickle.loads(pickle.dumps(FunctionTool(spec_find, name="find")))
     assert copy.name == "find"
     assert copy('{"query": "x"}').format_result() == "x 5 fast"
+
+
+def test_a_described_spec_has_every_field_as_its_constructor_would_set_it() -> None:
+    # build_api_spec fills the frozen dataclasses' __dict__ directly (speed): all fields, no more.
+    spec = api_spec_of(spec_find)
+    assert spec is not None
+    assert set(vars(spec)) >= {f.name for f in dataclasses.fields(ApiSpec)}
+    assert {f.name for f in dataclasses.fields(ApiSpec)} == set(vars(dataclasses.replace(spec)))
+    for param in spec.params:
+        assert vars(param) == vars(dataclasses.replace(param))
+    first = spec.params[0]
+    assert vars(first) == vars(Param("query", "STRING", "what to look for", True, NO_DEFAULT, str, str))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        first.name = "other"  # type: ignore[misc]

@@ -324,3 +324,28 @@ def test_returns_named_value_continuation_line_with_colon() -> None:
     assert described["return_data"] == [
         {"name": "total", "description": "the total Note: may be zero", "type": "NUMBER"}
     ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Args:\n    a: x",
+        "Summary.\n\nArgs:\n    a: first\n    b (int): second\n\nReturns:\n    int: sum\n",
+        "Summary.\nArgs: inline\n  Args:\nNotes:\nSee Also:\t \nXArgs:\nArgs:x\n\nRaises:\n    E: when",
+        "Keyword Args:\n    k: v\nWarns:\n    W: w\nReturns:",
+        "no titles at all\nArguments\n",
+    ],
+)
+def test_the_faster_title_pattern_finds_what_docstring_parsers_own_finds(text: str) -> None:
+    # spec/docstrings.py replaces the Google parser's title pattern for speed; the
+    # parser reads group 1 and the spans, which must be those of the library's pattern.
+    from docstring_parser.google import GoogleParser
+
+    from lagent_like.spec import docstrings
+
+    ours = docstrings._parser("google").__self__
+    library = GoogleParser(sections=list(ours.sections.values()))
+    assert library.titles_re.pattern != ours.titles_re.pattern
+    found = [(m.group(1), m.span()) for m in ours.titles_re.finditer(text)]
+    assert found == [(m.group(1), m.span()) for m in library.titles_re.finditer(text)]
+    assert found or "Args" not in text

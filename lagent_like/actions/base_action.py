@@ -14,26 +14,32 @@ import inspect
 import itertools
 import types
 from abc import ABCMeta
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, Callable, Optional, Union
+from collections.abc import Sequence
+from typing import Any, Optional, Union
 
-from .._private.text import as_text, did_you_mean, preview
 from ..exceptions import ToolDefinitionError
 from ..registry import TOOL_REGISTRY
-from ..runtime.invoke import Route, invoke
+from ..runtime.invoke import invoke
 from ..runtime.settings import UNSET, ToolSettings
-from ..schema import ActionReturn, ActionStatusCode
-from ..spec.describe import NO_DEFAULT, ApiSpec, Param, copy_description
+from ..schema import ActionReturn
+from ..spec.api_spec import ApiSpec
 from ..spec.docstrings import DocstringSyntaxError, parse_docstring
-from ..types.families import COERCE, check_mode
+from ..types.families import check_mode
 from ..types.validation import Validator
 from .parser import BaseParser, JsonParser
-from .tool_api import SPEC_ATTR, api_spec_of, tool_api
+from .tool_api import SPEC_ATTR, describe_function, tool_api
+
+# An instance's state lives in tool_state; these readers keep their import path here.
+from .tool_state import STATE_ATTR, setup_state
+from .tool_state import api_entry as api_entry
+from .tool_state import api_specs as api_specs
+from .tool_state import routes_of as routes_of
+from .tool_state import settings_of as settings_of
+from .tool_state import state_of as state_of
+from .tool_state import unknown_api as unknown_api
+from .tool_state import validation_mode as validation_mode
 
 __all__ = ["TOOL_REGISTRY", "BaseAction", "ToolMeta", "tool_api"]  # TOOL_REGISTRY: Lagent 0.2's path
-
-#: Where an instance keeps all of ``BaseAction``'s own state: one name no tool uses.
-_STATE = "__tool_state__"
 
 
 def _collect_specs(cls: type) -> dict[str, ApiSpec]:
@@ -56,8 +62,7 @@ def _collect_specs(cls: type) -> dict[str, ApiSpec]:
                 specs[attr] = spec
             elif attr in specs:
                 if inspect.isfunction(value):
-                    options = specs[attr].options
-                    specs[attr] = api_spec_of(tool_api(**vars(options))(value))  # type: ignore[assignment]
+                    specs[attr] = describe_function(value, specs[attr].options)
                 else:
                     del specs[attr]
     return specs
@@ -138,242 +143,12 @@ class ToolMeta(ABCMeta):
         specs = _collect_specs(cls)
         run = getattr(cls, "run", None)
         if len(specs) == 0 and inspect.isfunction(run):
-            specs["run"] = api_spec_of(tool_api(run))  # type: ignore[assignment]
+            specs["run"] = describe_function(run)
         cls.__tool_apis__ = specs
         cls.__tool_description__ = _tool_description(cls, specs, run)
         if register:
             TOOL_REGISTRY.register(cls, cls.__tool_description__["name"])
         return cls
-
-
-class _ToolState:
-    """Everything ``BaseAction`` keeps on an instance, under the one attribute ``__tool_state__``.
-
-    A tool's own attributes (``self.timeout``, ``self._description``, ...) are then
-    the tool's alone.
-    """
-
-    __slots__ = (
-        "apis", "description", "enable", "given", "is_toolkit", "name", "parser", "routes", "specs",
-    )  # fmt: skip
-
-    def __init__(
-        self,
-        name: str,
-        description: dict[str, Any],
-        enable: bool,
-        given: tuple[Any, ...],
-        specs: dict[str, ApiSpec],
-    ) -> None:
-        self.name = name
-        self.description = description
-        self.enable = enable
-        #: ``(description, parser class, apis)`` as given: how a copy is rebuilt.
-        self.given = given
-        self.is_toolkit = "api_list" in description
-        #: API key -> spec of every API the description lists.
-        self.specs = specs
-        self.parser: BaseParser
-        #: API key -> the route of a direct call (no executor), for APIs that can run.
-        self.routes: dict[str, Route] = {}
-        #: API key -> callable, for APIs that can run.
-        self.apis: dict[str, Callable[..., Any]] = {}
-
-
-def state_of(action: BaseAction) -> _ToolState:
-    """The ``BaseAction`` state of ``action``.
-
-    Raises:
-        AttributeError: ``BaseAction.__init__`` has not run on ``action`` yet.
-    """
-    try:
-        state: _ToolState = action.__dict__[_STATE]
-    except KeyError:
-        raise AttributeError(
-            f"{type(action).__name__} is not set up yet: call BaseAction.__init__ (super().__init__()) first"
-        ) from None
-    return state
-
-
-def _api_entries(description: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
-    """``(API key, entry)`` of each API in a description (``'run'`` for a simple tool)."""
-    if "api_list" in description:
-        return [(api["name"], api) for api in description["api_list"]]
-    return [("run", description)]
-
-
-def _view(entry: dict[str, Any], base: Optional[ApiSpec]) -> ApiSpec:
-    """The spec an API's description entry stands for.
-
-    The class's spec when the entry describes the same parameters (the usual case);
-    otherwise (a description given to the constructor) a spec read from the entry,
-    keeping what the entry cannot say (annotations, defaults, the function) from the
-    class's spec of that API.
-    """
-    params = entry.get("parameters", [])
-    required = entry.get("required", [])
-    if base is not None:
-        described = base.description
-        if params == described["parameters"] and required == described["required"]:
-            return base
-    known = {p.name: p for p in base.params} if base is not None else {}
-    view = []
-    for item in params:
-        name = item["name"]
-        old = known.get(name)
-        enum = item.get("enum")
-        view.append(
-            Param(
-                name,
-                str(item.get("type", "STRING")),
-                str(item.get("description", "")),
-                name in required,
-                old.default if old is not None else NO_DEFAULT,
-                old.annotation if old is not None else NO_DEFAULT,
-                old.declared if old is not None else NO_DEFAULT,
-                tuple(enum) if isinstance(enum, list) else None,
-                old.check if old is not None else None,
-                old.exact if old is not None else None,
-            )
-        )
-    if base is None:
-        return ApiSpec(str(entry.get("name", "")), str(entry.get("description", "")), tuple(view))
-    return dataclasses.replace(base, params=tuple(view))
-
-
-def _source(
-    cls: ToolMeta, description: Optional[dict[str, Any]], apis: Union[ApiSpec, Sequence[ApiSpec], None]
-) -> tuple[dict[str, Any], dict[str, tuple[Optional[ApiSpec], Optional[str]]]]:
-    """The description to copy, and API key -> (its spec, the attribute of its method)."""
-    if apis is None:
-        found = cls.__tool_apis__
-        source = description if description is not None else cls.__tool_description__
-        if "api_list" in source:
-            return source, {spec.name: (spec, attr) for attr, spec in found.items() if attr != "run"}
-        return source, ({"run": (found["run"], "run")} if "run" in found else {})
-    if isinstance(apis, ApiSpec):
-        return (description if description is not None else apis.description), {"run": (apis, None)}
-    specs = list(apis)
-    if description is None or not isinstance(description.get("name"), str):
-        raise ToolDefinitionError(
-            cls.__qualname__,
-            ["a toolkit made from specs needs description={'name': ..., 'description': ...}"],
-        )
-    source = {**description, "api_list": [spec.description for spec in specs]}
-    return source, {spec.name: (spec, None) for spec in specs}
-
-
-def _setup(
-    action: BaseAction,
-    description: Optional[dict[str, Any]],
-    parser: type[BaseParser],
-    enable: bool,
-    apis: Union[ApiSpec, Sequence[ApiSpec], None],
-) -> None:
-    """Build ``action``'s state: its description, specs, parser and direct routes."""
-    cls: ToolMeta = type(action)
-    source, found = _source(cls, description, apis)
-    copied: dict[str, Any] = copy_description(source)
-    name = copied.get("name") if isinstance(copied, dict) else None
-    if not isinstance(name, str) or not name:
-        raise ToolDefinitionError(
-            cls.__qualname__, [f"a description needs a non-empty 'name', got {description!r}"]
-        )
-    entries = _api_entries(copied)
-    problems = []
-    for key, entry in entries:
-        order = [p.get("name") for p in entry.get("parameters", [])]
-        stray = [r for r in entry.get("required", []) if r not in order]
-        if stray:
-            label = f"{name}.{key}" if "api_list" in copied else name
-            problems.append(f"API {label!r} requires {stray}, which are not among its parameters {order}")
-    if problems:
-        raise ToolDefinitionError(f"{cls.__qualname__} with {parser.__name__}", problems)
-    specs = {key: _view(entry, found.get(key, (None, None))[0]) for key, entry in entries}
-    state = _ToolState(name, copied, bool(enable), (description, parser, apis), specs)
-    action.__dict__[_STATE] = state
-    for key, (spec, attr) in found.items():
-        if key in specs and spec is not None:
-            func = getattr(action, attr) if attr is not None else spec.func
-            if func is not None:
-                state.apis[key] = func
-    state.parser = parser(action)
-    language = getattr(type(state.parser), "parameter_description", None)  # BaseParser.in_language
-    hint = language() if callable(language) else getattr(state.parser, "PARAMETER_DESCRIPTION", "")
-    if hint:
-        for _, entry in entries:
-            entry["parameter_description"] = hint
-    plain = type(state.parser).parse_outputs is BaseParser.parse_outputs
-    for key, func in state.apis.items():
-        spec = specs[key]
-        label = f"{name}.{key}" if state.is_toolkit else name
-        state.routes[key] = Route(
-            action,
-            key,
-            label,
-            name,
-            func,
-            state.parser.reader(key),
-            None if plain else state.parser.parse_outputs,
-            spec.is_async if spec.func is not None else inspect.iscoroutinefunction(func),
-            spec.context_params,
-        )
-
-
-def api_specs(action: BaseAction) -> Mapping[str, ApiSpec]:
-    """API key (``'run'`` for a simple tool) -> the spec of each API ``action`` describes."""
-    return state_of(action).specs
-
-
-def routes_of(action: BaseAction) -> Mapping[str, Route]:
-    """API key -> the route of a direct call, for each API of ``action`` that can run."""
-    return state_of(action).routes
-
-
-def api_entry(action: BaseAction, key: str) -> Optional[dict[str, Any]]:
-    """The description dict of API ``key`` in ``action``'s own description."""
-    for name, entry in _api_entries(state_of(action).description):
-        if name == key:
-            return entry
-    return None
-
-
-def unknown_api(action: BaseAction, inputs: Any, name: Any) -> ActionReturn:
-    """The ``API_ERROR`` record of a call of an API ``action`` does not have."""
-    state = state_of(action)
-    if state.is_toolkit:
-        labels = [f"{state.name}.{api}" for api in state.routes]
-        hint = did_you_mean(as_text(name), state.routes)
-        message = f"{state.name} has no API {preview(name)}.{hint} Call one of: {', '.join(labels) or 'none'}"
-    elif state.routes:
-        message = f"{state.name} is a simple tool; call it as {state.name!r} (API 'run'), not {preview(name)}"
-    else:
-        message = f"{state.name} has no callable API"
-    return ActionReturn(
-        args={"inputs": inputs, "name": name},
-        type=state.name,
-        errmsg=message,
-        state=ActionStatusCode.API_ERROR,
-    )
-
-
-def validation_mode(action: BaseAction, key: str, default: str = COERCE) -> str:
-    """How API ``key``'s arguments are checked: the most specific explicit setting.
-
-    ``@tool_api(validation=...)``, else the tool's (``Tool(validation=...)`` or its
-    ``ToolSettings``), else ``default`` (an executor's ``validation``).
-    """
-    spec = state_of(action).specs.get(key)
-    if spec is not None and spec.options.validation is not None:
-        return spec.options.validation
-    own = settings_of(action).validation
-    return default if own is UNSET else str(own)
-
-
-def settings_of(action: BaseAction) -> ToolSettings:
-    """The runtime settings of ``action`` (``ToolSettings()`` when it sets none)."""
-    settings = getattr(action, "__tool_settings__", None)
-    return settings if isinstance(settings, ToolSettings) else ToolSettings()
 
 
 class BaseAction(metaclass=ToolMeta):
@@ -433,30 +208,24 @@ class BaseAction(metaclass=ToolMeta):
             given["validation"] = check_mode(validation, type(self).__qualname__)
         if given:
             self.__tool_settings__ = dataclasses.replace(settings_of(self), **given)
-        _setup(self, description, parser, enable, apis)
+        setup_state(self, description, parser, enable, apis)
 
     @classmethod
-    def from_object(
-        cls,
-        obj: Any,
-        include: Optional[Iterable[str]] = None,
-        exclude: Optional[Iterable[str]] = None,
-        name: Optional[str] = None,
-        **options: Any,
-    ) -> BaseAction:
+    def from_object(cls, obj: Any, *args: Any, **options: Any) -> BaseAction:
         """A toolkit whose APIs are the public methods of ``obj``, called on ``obj`` itself.
 
         Each method is described from its hints and docstring as ``tool_api`` would;
         ``obj`` is only read (no property runs, nothing is set on it). Methods that
         cannot be described are left out with a ``DefinitionWarning``, unless named in
-        ``include``. ``options`` go to :class:`~lagent_like.actions.object_toolkit.ObjectToolkit`
-        (``description``, ``parser``, ``enable``).
+        ``include``. The arguments are those of
+        :class:`~lagent_like.actions.object_toolkit.ObjectToolkit`, which this makes:
+        ``include``, ``exclude``, ``name``, ``description``, ``parser``, ``enable``.
 
         Args:
             obj: any object, e.g. a client or a service instance.
-            include: expose only these methods.
-            exclude: leave these methods out.
-            name: the tool name; defaults to ``type(obj).__name__``.
+            *args: ``include`` (expose only these methods), ``exclude`` (leave these
+                methods out), ``name`` (the tool name; defaults to ``type(obj).__name__``).
+            **options: the same by name, and ``description``, ``parser``, ``enable``.
 
         Raises:
             ToolDefinitionError: a name in ``include``/``exclude`` is not a method, a
@@ -464,19 +233,19 @@ class BaseAction(metaclass=ToolMeta):
         """
         from .object_toolkit import ObjectToolkit  # the module imports this one
 
-        return ObjectToolkit(obj, include, exclude, name, **options)
+        return ObjectToolkit(obj, *args, **options)
 
     def __getstate__(self) -> dict[str, Any]:
         # The state holds a parser and compiled readers: rebuilt from what was given.
         values = dict(self.__dict__)
-        values[_STATE] = (*values[_STATE].given, values[_STATE].enable)
+        values[STATE_ATTR] = (*values[STATE_ATTR].given, values[STATE_ATTR].enable)
         return values
 
     def __setstate__(self, values: dict[str, Any]) -> None:
         values = dict(values)
-        description, parser, apis, enable = values.pop(_STATE)
+        description, parser, apis, enable = values.pop(STATE_ATTR)
         self.__dict__.update(values)
-        _setup(self, description, parser, enable, apis)
+        setup_state(self, description, parser, enable, apis)
 
     def json_schema(self, name: str = "run") -> dict[str, Any]:
         """The JSON Schema of API ``name``'s arguments, for function calling.
@@ -530,7 +299,7 @@ class BaseAction(metaclass=ToolMeta):
         the tool gives ``API_ERROR``, unparsable or invalid arguments ``ARGS_ERROR``.
         """
         try:
-            route = self.__dict__[_STATE].routes[name]
+            route = self.__dict__[STATE_ATTR].routes[name]
         except (KeyError, TypeError):
             return unknown_api(self, inputs, name)
         return invoke(route, inputs)

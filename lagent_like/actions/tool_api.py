@@ -11,16 +11,34 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Callable, Optional, TypeVar, overload
 
+from typing_extensions import TypedDict, Unpack
+
 from ..exceptions import ToolDefinitionError
-from ..spec.describe import DEFAULT_OPTIONS, ApiSpec, DescribeOptions, build_api_spec
+from ..spec.api_spec import DEFAULT_OPTIONS, ApiSpec, DescribeOptions
+from ..spec.describe import build_api_spec
 from ..types.families import check_mode
 
-__all__ = ["api_spec_of", "tool_api"]
+__all__ = ["ToolApiOptions", "api_spec_of", "describe_function", "tool_api"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 #: Attribute holding the :class:`ApiSpec` on a decorated function.
 SPEC_ATTR = "__lagent_like_api__"
+#: Attribute holding the Lagent description on a decorated function (Lagent's name).
+DESCRIPTION_ATTR = "api_description"
+
+
+class ToolApiOptions(TypedDict, total=False):
+    """The keyword options of :func:`tool_api`; see there."""
+
+    name: Optional[str]
+    explode_return: bool
+    returns_named_value: bool
+    include_arguments: Optional[list[str]]
+    exclude_arguments: Optional[list[str]]
+    validation: Optional[str]
+    title: Optional[str]
+    annotations: Optional[Mapping[str, bool]]
 
 
 @overload
@@ -28,32 +46,10 @@ def tool_api(func: F) -> F: ...
 
 
 @overload
-def tool_api(
-    func: None = None,
-    *,
-    name: Optional[str] = None,
-    explode_return: bool = False,
-    returns_named_value: bool = False,
-    include_arguments: Optional[list[str]] = None,
-    exclude_arguments: Optional[list[str]] = None,
-    validation: Optional[str] = None,
-    title: Optional[str] = None,
-    annotations: Optional[Mapping[str, bool]] = None,
-) -> Callable[[F], F]: ...
+def tool_api(func: None = None, **options: Unpack[ToolApiOptions]) -> Callable[[F], F]: ...
 
 
-def tool_api(
-    func: Optional[F] = None,
-    *,
-    name: Optional[str] = None,
-    explode_return: bool = False,
-    returns_named_value: bool = False,
-    include_arguments: Optional[list[str]] = None,
-    exclude_arguments: Optional[list[str]] = None,
-    validation: Optional[str] = None,
-    title: Optional[str] = None,
-    annotations: Optional[Mapping[str, bool]] = None,
-) -> Any:
+def tool_api(func: Optional[F] = None, **options: Unpack[ToolApiOptions]) -> Any:
     """Mark a function or method as a tool API and describe it.
 
     Usable bare (``@tool_api``) or with options (``@tool_api(explode_return=True)``).
@@ -80,30 +76,46 @@ def tool_api(
         ToolDefinitionError: the function cannot be described; the message names it
             and lists every problem.
     """
-    named = name is not None or explode_return or returns_named_value or validation is not None
-    mcp = title is not None or annotations is not None
+    opts = _options(options) if options else DEFAULT_OPTIONS  # bare @tool_api, the common case
+    if func is not None:
+        describe_function(func, opts)
+        return func
+
+    def decorate(function: F) -> F:
+        describe_function(function, opts)
+        return function
+
+    return decorate
+
+
+def _options(given: ToolApiOptions) -> DescribeOptions:
+    unknown = [key for key in given if key not in ToolApiOptions.__annotations__]
+    if unknown:
+        raise TypeError(f"tool_api() got an unexpected keyword argument {unknown[0]!r}")
+    validation = given.get("validation")
     if validation is not None:
         check_mode(validation, "tool_api")
-    if not named and not mcp and include_arguments is None and exclude_arguments is None:
-        options = DEFAULT_OPTIONS  # bare @tool_api, the common case
-    else:
-        options = DescribeOptions(
-            name=name,
-            explode_return=explode_return,
-            returns_named_value=returns_named_value,
-            include_arguments=_names(include_arguments),
-            exclude_arguments=_names(exclude_arguments),
-            validation=validation,
-            title=title,
-            annotations=dict(annotations) if isinstance(annotations, Mapping) else annotations,
-        )
-
-    if func is not None:
-        return _decorate(func, options)
-    return lambda function: _decorate(function, options)
+    annotations = given.get("annotations")
+    options = DescribeOptions(
+        name=given.get("name"),
+        explode_return=given.get("explode_return", False),
+        returns_named_value=given.get("returns_named_value", False),
+        include_arguments=_names(given.get("include_arguments")),
+        exclude_arguments=_names(given.get("exclude_arguments")),
+        validation=validation,
+        title=given.get("title"),
+        annotations=dict(annotations) if isinstance(annotations, Mapping) else annotations,
+    )
+    # All defaults is a bare @tool_api, whose options describing recognizes by identity.
+    return DEFAULT_OPTIONS if options == DEFAULT_OPTIONS else options
 
 
-def _decorate(function: F, options: DescribeOptions) -> F:
+def describe_function(function: Callable[..., Any], options: DescribeOptions = DEFAULT_OPTIONS) -> ApiSpec:
+    """Describe ``function`` as ``tool_api`` does, attach the spec and description to it, return the spec.
+
+    Raises:
+        ToolDefinitionError: the function cannot be described.
+    """
     if options.title is not None or options.annotations is not None:
         from ..mcp._metadata import option_problems  # no SDK import
 
@@ -111,9 +123,9 @@ def _decorate(function: F, options: DescribeOptions) -> F:
         if problems:
             raise ToolDefinitionError(getattr(function, "__qualname__", repr(function)), problems)
     spec = build_api_spec(function, options)
-    function.api_description = spec.description  # type: ignore[attr-defined]
+    setattr(function, DESCRIPTION_ATTR, spec.description)
     setattr(function, SPEC_ATTR, spec)
-    return function
+    return spec
 
 
 def _names(value: Optional[list[str]]) -> Optional[list[str]]:

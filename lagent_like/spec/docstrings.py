@@ -27,12 +27,14 @@ _BULLET = re.compile(r"^[-*+]\s+")
 
 # Style detection by cheap markers; docstring-parser's automatic mode runs every
 # style's parser and keeps the best, which costs several times one parse.
-_REST_MARKER = re.compile(
-    r"^\s*:(?:param|parameter|arg|argument|key|keyword|type|returns?|rtype|raises?)\b", re.M
-)
+# Speed (the define benchmark): the line patterns run on "\n" + docstring and start
+# with that newline instead of ``^`` under ``re.M``: a literal first character lets
+# ``re`` jump from newline to newline instead of trying every position (3x faster).
+_REST_MARKER = re.compile(r"\n\s*:(?:param|parameter|arg|argument|key|keyword|type|returns?|rtype|raises?)\b")
 _NUMPY_MARKER = re.compile(r"^\s*-{3,}\s*$", re.M)
 _PARSERS: dict[str, Callable[[str], Any]] = {}
-#: docstring-parser's ``ParseError`` and ``DocstringStyle.NUMPYDOC``, bound with the parsers.
+#: docstring-parser's ``ParseError``, ``DocstringStyle.NUMPYDOC`` and the classes of the
+#: parameter and return entries, bound with the parsers.
 _LIBRARY: dict[str, Any] = {}
 
 # Google section titles docstring-parser reads (its defaults, plus Napoleon's other
@@ -45,8 +47,9 @@ _QUIET_TITLES = frozenset(
 )
 _KNOWN_TITLES = frozenset(_PARAM_TITLES + _OTHER_TITLES) | _QUIET_TITLES
 _TITLE_LINE = re.compile(r"^([A-Z][\w ]*?):[ \t]*$")
-# Any line's first word before a colon: run on the raw docstring, so at any indentation.
-_COLUMN0_COLON = re.compile(r"^[ \t]*([A-Z][\w ]*?):(.*)$", re.M)
+# Any line's first word before a colon: run on the raw docstring, so at any indentation
+# (on "\n" + docstring, as _REST_MARKER).
+_COLUMN0_COLON = re.compile(r"\n[ \t]*([A-Z][\w ]*?):(.*)")
 # ``Args: None`` and the like on one line: no parameters (or no return value).
 _NOTHING_LINE = re.compile(
     r"^(?:Args|Arguments|Parameters|Params|Returns|Yields|Raises):\s*(?:None|none|N/?A|n/a|-+|Nothing)\.?\s*$"
@@ -57,7 +60,7 @@ _NOTHING_ENTRY = frozenset({"none", "none.", "n/a", "na", "-", "--", "nothing", 
 def _parser(style: str) -> Callable[[str], Any]:
     """docstring-parser's parser for ``style``, imported and built on first use."""
     if not _PARSERS:
-        from docstring_parser import DocstringStyle, ParseError
+        from docstring_parser import DocstringParam, DocstringReturns, DocstringStyle, ParseError
         from docstring_parser.google import DEFAULT_SECTIONS, GoogleParser, Section, SectionType
         from docstring_parser.numpydoc import NumpydocParser
         from docstring_parser.rest import parse as parse_rest
@@ -65,7 +68,20 @@ def _parser(style: str) -> Callable[[str], Any]:
         keyword = [Section(title, "param", SectionType.MULTIPLE) for title in _PARAM_TITLES[4:]]
         quiet = [Section(title, "note", SectionType.SINGULAR) for title in sorted(_QUIET_TITLES)]
         google = GoogleParser(sections=[*DEFAULT_SECTIONS, *keyword, *quiet])
-        _LIBRARY.update(ParseError=ParseError, NUMPYDOC=DocstringStyle.NUMPYDOC)
+        # Speed (the define benchmark): docstring-parser's title pattern starts with ``^``
+        # under re.M, so ``re`` tries it at every character. The same pattern with each
+        # title anchored by a lookbehind ("not after a character other than a newline")
+        # starts with the titles' first letters, which ``re`` skips to: a tenth of each
+        # Google parse. The parser reads only group 1 (the title) and the match's span,
+        # which are unchanged (tests/test_docstring_styles.py compares them).
+        titles = "|".join(rf"{t}(?<![^\n]{t})" for t in google.sections)
+        google.titles_re = re.compile(rf"({titles}):[ \t\r\f\v]*$", flags=re.M)
+        _LIBRARY.update(
+            ParseError=ParseError,
+            NUMPYDOC=DocstringStyle.NUMPYDOC,
+            DocstringParam=DocstringParam,
+            DocstringReturns=DocstringReturns,
+        )
         _PARSERS.update(google=google.parse, numpy=NumpydocParser().parse, rest=parse_rest)
     return _PARSERS[style]
 
@@ -121,10 +137,11 @@ def reduce_roles(text: str) -> str:
     return _ROLE.sub(_text, text) if "`" in text else text
 
 
-def _style(text: str) -> str:
-    if _REST_MARKER.search(text):
+def _style(lines: str) -> str:
+    """The docstring's style, from ``"\\n" + docstring``."""
+    if _REST_MARKER.search(lines):
         return "rest"
-    if "---" in text and _NUMPY_MARKER.search(text):
+    if "---" in lines and _NUMPY_MARKER.search(lines):
         return "numpy"
     return "google"
 
@@ -147,9 +164,10 @@ def parse_docstring(doc: Optional[str]) -> DocInfo:
         return DocInfo(doc.expandtabs().strip())  # as inspect.cleandoc expands tabs
     if "`" in doc:
         doc = reduce_roles(doc)
-    style = _style(doc)
+    lines = "\n" + doc  # what the line patterns search (see _REST_MARKER)
+    style = _style(lines)
     notes: list[str] = []
-    if style == "google" and _needs_care(doc):
+    if style == "google" and _needs_care(lines):
         text = _tolerant_google(inspect.cleandoc(doc), notes)
     elif doc.lstrip().split("\n", 1)[0].rstrip().endswith(":"):
         # A first line that is a section title (``Args:``): docstring-parser's own
@@ -180,14 +198,14 @@ def _finish(info: DocInfo, google_text: str, notes: list[str]) -> DocInfo:
     return info
 
 
-def _needs_care(text: str) -> bool:
-    """Whether a Google docstring has a title line to look at before parsing it.
+def _needs_care(lines: str) -> bool:
+    """Whether a Google docstring (``"\\n" + docstring``) has a title line to look at before parsing it.
 
     Those are an unknown title after a known one (docstring-parser drops its text) and
     ``Args: None`` on one line. Entries docstring-parser refuses are found when it does.
     """
     seen = False
-    for title, rest in _COLUMN0_COLON.findall(text):
+    for title, rest in _COLUMN0_COLON.findall(lines):
         if rest.strip():
             if title in _KNOWN_TITLES and _NOTHING_LINE.match(f"{title}: {rest}"):
                 return True
@@ -275,11 +293,16 @@ def parse_with_library(text: str, style: str) -> DocInfo:
     except _LIBRARY["ParseError"] as exc:
         raise DocstringSyntaxError(f"cannot read the {style} docstring's sections ({exc})") from None
     short, long = (parsed.short_description or "").strip(), (parsed.long_description or "").strip()
-    separator = "\n\n" if parsed.blank_after_short_description else "\n"
-    info = DocInfo(description=separator.join(p for p in (short, long) if p))
-    for param in parsed.params:
-        info.params[param.arg_name] = (param.type_name, (param.description or "").strip())
-    returns = parsed.many_returns
+    if short and long:
+        short += ("\n\n" if parsed.blank_after_short_description else "\n") + long
+    info = DocInfo(short or long)
+    returns = []
+    param_class, returns_class = _LIBRARY["DocstringParam"], _LIBRARY["DocstringReturns"]
+    for meta in parsed.meta:  # what Docstring.params and .many_returns select, in one pass
+        if isinstance(meta, param_class):
+            info.params[meta.arg_name] = (meta.type_name, (meta.description or "").strip())
+        elif isinstance(meta, returns_class):
+            returns.append(meta)
     if returns:
         first = returns[0]
         head = f"{first.type_name}: " if first.type_name else ""

@@ -1,0 +1,297 @@
+"""What ``BaseAction`` keeps on an instance, and the functions that read it.
+
+A tool instance's state (its own copy of the description, the spec of each API, its
+parser and the routes of direct calls) is built here from the class's specs, a
+description given to the constructor, or specs given as ``apis``, and kept under one
+attribute, ``__tool_state__``, so that a class mixed with ``BaseAction`` keeps its own
+attribute names. Executors, parsers and the CLI read it through the functions below.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Optional, Union
+
+from .._private.text import as_text, did_you_mean, preview
+from ..exceptions import ToolDefinitionError
+from ..runtime.invoke import Route
+from ..runtime.settings import UNSET, ToolSettings
+from ..schema import ActionReturn, ActionStatusCode
+from ..spec.api_spec import NO_DEFAULT, ApiSpec, Param, copy_description
+from ..types.families import COERCE
+from .parser import BaseParser
+
+if TYPE_CHECKING:
+    from .base_action import BaseAction, ToolMeta
+
+__all__ = [
+    "api_entry",
+    "api_specs",
+    "routes_of",
+    "settings_of",
+    "setup_state",
+    "state_of",
+    "unknown_api",
+    "validation_mode",
+]
+
+#: Where an instance keeps all of ``BaseAction``'s own state: one name no tool uses.
+STATE_ATTR = "__tool_state__"
+
+
+class _ToolState:
+    """Everything ``BaseAction`` keeps on an instance, under the one attribute ``__tool_state__``.
+
+    A tool's own attributes (``self.timeout``, ``self._description``, ...) are then
+    the tool's alone.
+    """
+
+    __slots__ = (
+        "apis", "description", "enable", "given", "is_toolkit", "name", "parser", "routes", "specs",
+    )  # fmt: skip
+
+    def __init__(
+        self,
+        name: str,
+        description: dict[str, Any],
+        enable: bool,
+        given: tuple[Any, ...],
+        specs: dict[str, ApiSpec],
+    ) -> None:
+        self.name = name
+        self.description = description
+        self.enable = enable
+        #: ``(description, parser class, apis)`` as given: how a copy is rebuilt.
+        self.given = given
+        self.is_toolkit = "api_list" in description
+        #: API key -> spec of every API the description lists.
+        self.specs = specs
+        self.parser: BaseParser
+        #: API key -> the route of a direct call (no executor), for APIs that can run.
+        self.routes: dict[str, Route] = {}
+        #: API key -> callable, for APIs that can run.
+        self.apis: dict[str, Callable[..., Any]] = {}
+
+
+def state_of(action: BaseAction) -> _ToolState:
+    """The ``BaseAction`` state of ``action``.
+
+    Raises:
+        AttributeError: ``BaseAction.__init__`` has not run on ``action`` yet.
+    """
+    try:
+        state: _ToolState = action.__dict__[STATE_ATTR]
+    except KeyError:
+        raise AttributeError(
+            f"{type(action).__name__} is not set up yet: call BaseAction.__init__ (super().__init__()) first"
+        ) from None
+    return state
+
+
+def _api_entries(description: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    """``(API key, entry)`` of each API in a description (``'run'`` for a simple tool)."""
+    if "api_list" in description:
+        return [(api["name"], api) for api in description["api_list"]]
+    return [("run", description)]
+
+
+def _view(entry: dict[str, Any], base: Optional[ApiSpec]) -> ApiSpec:
+    """The spec an API's description entry stands for.
+
+    The class's spec when the entry describes the same parameters (the usual case);
+    otherwise (a description given to the constructor) a spec read from the entry,
+    keeping what the entry cannot say (annotations, defaults, the function) from the
+    class's spec of that API.
+    """
+    params = entry.get("parameters", [])
+    required = entry.get("required", [])
+    if base is not None:
+        described = base.description
+        if params == described["parameters"] and required == described["required"]:
+            return base
+    known = {p.name: p for p in base.params} if base is not None else {}
+    view = []
+    for item in params:
+        name = item["name"]
+        old = known.get(name)
+        enum = item.get("enum")
+        view.append(
+            Param(
+                name,
+                str(item.get("type", "STRING")),
+                str(item.get("description", "")),
+                name in required,
+                old.default if old is not None else NO_DEFAULT,
+                old.annotation if old is not None else NO_DEFAULT,
+                old.declared if old is not None else NO_DEFAULT,
+                tuple(enum) if isinstance(enum, list) else None,
+                old.check if old is not None else None,
+                old.exact if old is not None else None,
+            )
+        )
+    if base is None:
+        return ApiSpec(str(entry.get("name", "")), str(entry.get("description", "")), tuple(view))
+    return dataclasses.replace(base, params=tuple(view))
+
+
+def _source(
+    cls: ToolMeta, description: Optional[dict[str, Any]], apis: Union[ApiSpec, Sequence[ApiSpec], None]
+) -> tuple[dict[str, Any], dict[str, tuple[Optional[ApiSpec], Optional[str]]]]:
+    """The description to copy, and API key -> (its spec, the attribute of its method)."""
+    if apis is None:
+        found = cls.__tool_apis__
+        source = description if description is not None else cls.__tool_description__
+        if "api_list" in source:
+            return source, {spec.name: (spec, attr) for attr, spec in found.items() if attr != "run"}
+        return source, ({"run": (found["run"], "run")} if "run" in found else {})
+    if isinstance(apis, ApiSpec):
+        return (description if description is not None else apis.description), {"run": (apis, None)}
+    specs = list(apis)
+    if description is None or not isinstance(description.get("name"), str):
+        raise ToolDefinitionError(
+            cls.__qualname__,
+            ["a toolkit made from specs needs description={'name': ..., 'description': ...}"],
+        )
+    source = {**description, "api_list": [spec.description for spec in specs]}
+    return source, {spec.name: (spec, None) for spec in specs}
+
+
+def _required_problems(
+    name: str, copied: dict[str, Any], entries: list[tuple[str, dict[str, Any]]]
+) -> list[str]:
+    """One problem per API whose ``required`` names something that is not a parameter."""
+    problems = []
+    for key, entry in entries:
+        order = [p.get("name") for p in entry.get("parameters", [])]
+        stray = [r for r in entry.get("required", []) if r not in order]
+        if stray:
+            label = f"{name}.{key}" if "api_list" in copied else name
+            problems.append(f"API {label!r} requires {stray}, which are not among its parameters {order}")
+    return problems
+
+
+def _callables(
+    action: BaseAction,
+    found: dict[str, tuple[Optional[ApiSpec], Optional[str]]],
+    specs: dict[str, ApiSpec],
+) -> dict[str, Callable[..., Any]]:
+    """API key -> what a call runs (the bound method, or the spec's function), for APIs that can run."""
+    apis = {}
+    for key, (spec, attr) in found.items():
+        if key not in specs or spec is None:
+            continue
+        func = getattr(action, attr) if attr is not None else spec.func
+        if func is not None:
+            apis[key] = func
+    return apis
+
+
+def _add_routes(action: BaseAction, state: _ToolState) -> None:
+    """The parser's reader and the route of a direct call, for each API that can run."""
+    parser = state.parser
+    plain = type(parser).parse_outputs is BaseParser.parse_outputs
+    for key, func in state.apis.items():
+        spec = state.specs[key]
+        label = f"{state.name}.{key}" if state.is_toolkit else state.name
+        state.routes[key] = Route(
+            action,
+            key,
+            label,
+            state.name,
+            func,
+            parser.reader(key),
+            None if plain else parser.parse_outputs,
+            spec.is_async if spec.func is not None else inspect.iscoroutinefunction(func),
+            spec.context_params,
+        )
+
+
+def setup_state(
+    action: BaseAction,
+    description: Optional[dict[str, Any]],
+    parser: type[BaseParser],
+    enable: bool,
+    apis: Union[ApiSpec, Sequence[ApiSpec], None],
+) -> None:
+    """Build ``action``'s state: its description, specs, parser and direct routes."""
+    cls: ToolMeta = type(action)
+    source, found = _source(cls, description, apis)
+    copied: dict[str, Any] = copy_description(source)
+    name = copied.get("name") if isinstance(copied, dict) else None
+    if not isinstance(name, str) or not name:
+        raise ToolDefinitionError(
+            cls.__qualname__, [f"a description needs a non-empty 'name', got {description!r}"]
+        )
+    entries = _api_entries(copied)
+    problems = _required_problems(name, copied, entries)
+    if problems:
+        raise ToolDefinitionError(f"{cls.__qualname__} with {parser.__name__}", problems)
+    specs = {key: _view(entry, found.get(key, (None, None))[0]) for key, entry in entries}
+    state = _ToolState(name, copied, bool(enable), (description, parser, apis), specs)
+    action.__dict__[STATE_ATTR] = state
+    state.apis = _callables(action, found, specs)
+    state.parser = parser(action)
+    language = getattr(type(state.parser), "parameter_description", None)  # BaseParser.in_language
+    hint = language() if callable(language) else getattr(state.parser, "PARAMETER_DESCRIPTION", "")
+    if hint:
+        for _, entry in entries:
+            entry["parameter_description"] = hint
+    _add_routes(action, state)
+
+
+def api_specs(action: BaseAction) -> Mapping[str, ApiSpec]:
+    """API key (``'run'`` for a simple tool) -> the spec of each API ``action`` describes."""
+    return state_of(action).specs
+
+
+def routes_of(action: BaseAction) -> Mapping[str, Route]:
+    """API key -> the route of a direct call, for each API of ``action`` that can run."""
+    return state_of(action).routes
+
+
+def api_entry(action: BaseAction, key: str) -> Optional[dict[str, Any]]:
+    """The description dict of API ``key`` in ``action``'s own description."""
+    for name, entry in _api_entries(state_of(action).description):
+        if name == key:
+            return entry
+    return None
+
+
+def unknown_api(action: BaseAction, inputs: Any, name: Any) -> ActionReturn:
+    """The ``API_ERROR`` record of a call of an API ``action`` does not have."""
+    state = state_of(action)
+    if state.is_toolkit:
+        labels = [f"{state.name}.{api}" for api in state.routes]
+        hint = did_you_mean(as_text(name), state.routes)
+        message = f"{state.name} has no API {preview(name)}.{hint} Call one of: {', '.join(labels) or 'none'}"
+    elif state.routes:
+        message = f"{state.name} is a simple tool; call it as {state.name!r} (API 'run'), not {preview(name)}"
+    else:
+        message = f"{state.name} has no callable API"
+    return ActionReturn(
+        args={"inputs": inputs, "name": name},
+        type=state.name,
+        errmsg=message,
+        state=ActionStatusCode.API_ERROR,
+    )
+
+
+def validation_mode(action: BaseAction, key: str, default: str = COERCE) -> str:
+    """How API ``key``'s arguments are checked: the most specific explicit setting.
+
+    ``@tool_api(validation=...)``, else the tool's (``Tool(validation=...)`` or its
+    ``ToolSettings``), else ``default`` (an executor's ``validation``).
+    """
+    spec = state_of(action).specs.get(key)
+    if spec is not None and spec.options.validation is not None:
+        return spec.options.validation
+    own = settings_of(action).validation
+    return default if own is UNSET else str(own)
+
+
+def settings_of(action: BaseAction) -> ToolSettings:
+    """The runtime settings of ``action`` (``ToolSettings()`` when it sets none)."""
+    settings = getattr(action, "__tool_settings__", None)
+    return settings if isinstance(settings, ToolSettings) else ToolSettings()
