@@ -5,45 +5,17 @@ Write tools by subclassing :class:`BaseAction` (or decorating functions with
 :meth:`ActionExecutor.get_actions_info`, and run the model's calls with
 ``executor(name, arguments)``, which always returns an :class:`ActionReturn`.
 
-Importing the package changes no global state.
+Importing the package changes no global state. The names of ``lagent_like.actions``
+are read from it on first use (PEP 562), so that the shipped tools are imported only
+when asked for.
 """
 
-from .actions import (
-    PPT,
-    ActionExecutor,
-    ApiSpec,
-    ArxivSearch,
-    AsyncActionExecutor,
-    AsyncActionMixin,
-    AsyncArxivSearch,
-    AsyncBINGMap,
-    AsyncGoogleScholar,
-    AsyncGoogleSearch,
-    AsyncIPythonInterpreter,
-    AsyncPPT,
-    AsyncPythonInterpreter,
-    AsyncWebBrowser,
-    BaseAction,
-    BaseParser,
-    BINGMap,
-    FinishAction,
-    FunctionTool,
-    GoogleScholar,
-    GoogleSearch,
-    InvalidAction,
-    IPythonInterpreter,
-    JsonParser,
-    NoAction,
-    ObjectToolkit,
-    Param,
-    PythonInterpreter,
-    SchemaTool,
-    ToolMeta,
-    TupleParser,
-    WebBrowser,
-    tool_api,
-    tool_from_schema,
-)
+import typing
+
+from . import actions
+
+if typing.TYPE_CHECKING:  # the names of lagent_like.actions, which __getattr__ reads at run time
+    from .actions import *  # noqa: F403
 from .exceptions import (
     ArgumentError,
     DefinitionError,
@@ -64,7 +36,6 @@ from .exceptions import (
     TransientToolError,
 )
 from .langchain_tools import from_langchain, to_langchain_tools
-from .registry import get_tool, get_tool_cls, list_tools
 from .runtime.context import ToolContext
 from .runtime.hooks import ApprovalHook, Hook, HookHandle
 from .runtime.policies import CircuitBreaker, CircuitState, RetryPolicy
@@ -74,40 +45,17 @@ from .schema import ActionReturn, ActionStatusCode, ActionValidCode
 __version__ = "0.1.0"
 
 __all__ = [
-    "ActionExecutor",
     "ActionReturn",
     "ActionStatusCode",
     "ActionValidCode",
-    "ApiSpec",
     "ApprovalHook",
     "ArgumentError",
-    "ArxivSearch",
-    "AsyncActionExecutor",
-    "AsyncActionMixin",
-    "AsyncArxivSearch",
-    "AsyncBINGMap",
-    "AsyncGoogleScholar",
-    "AsyncGoogleSearch",
-    "AsyncIPythonInterpreter",
-    "AsyncPPT",
-    "AsyncPythonInterpreter",
-    "AsyncWebBrowser",
-    "BINGMap",
-    "BaseAction",
-    "BaseParser",
     "CircuitBreaker",
     "CircuitState",
     "DefinitionError",
     "DefinitionWarning",
-    "FinishAction",
-    "FunctionTool",
-    "GoogleScholar",
-    "GoogleSearch",
     "Hook",
     "HookHandle",
-    "IPythonInterpreter",
-    "InvalidAction",
-    "JsonParser",
     "LagentLikeError",
     "ModelClientError",
     "ModelConnectionError",
@@ -115,31 +63,31 @@ __all__ = [
     "ModelInputError",
     "ModelResponseError",
     "ModelTimeoutError",
-    "NoAction",
-    "ObjectToolkit",
-    "PPT",
-    "Param",
     "ParseError",
-    "PythonInterpreter",
     "RegistryError",
     "RetryPolicy",
     "SandboxUnavailableError",
-    "SchemaTool",
     "ToolContext",
     "ToolDefinitionError",
     "ToolError",
-    "ToolMeta",
     "ToolNotFoundError",
     "ToolSettings",
     "TransientToolError",
-    "TupleParser",
-    "WebBrowser",
     "__version__",
     "from_langchain",
-    "get_tool",
-    "get_tool_cls",
-    "list_tools",
     "to_langchain_tools",
-    "tool_api",
-    "tool_from_schema",
 ]
+__all__ += actions.__all__
+__all__.sort()  # sorted, as tests/test_exported_members.py checks
+
+
+def __getattr__(name: str) -> typing.Any:
+    if name in actions.__all__:
+        value = getattr(actions, name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

@@ -1,10 +1,16 @@
 """Tools for LLM agents: define them (``BaseAction``, ``tool_api``), parse their
-arguments (``JsonParser``, ``TupleParser``) and run them (``ActionExecutor``)."""
+arguments (``JsonParser``, ``TupleParser``) and run them (``ActionExecutor``).
 
-from typing import Any
+The shipped tools (``ArxivSearch``, ``PythonInterpreter``, ...) are imported on first
+use (PEP 562 ``__getattr__``): importing the package stays cheap, and the registry
+lists them in Lagent's order anyway (``lagent_like.registry.BUILTIN_TOOLS``).
+"""
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
 
 # Lagent 0.2 exports the registry functions from this package too.
-from ..registry import TOOL_REGISTRY, get_tool, get_tool_cls, list_tools
+from ..registry import BUILTIN_TOOLS, get_tool, get_tool_cls, list_tools
 from ..spec.describe import ApiSpec, Param
 from .action_executor import ActionExecutor
 from .async_executor import AsyncActionExecutor, AsyncActionMixin
@@ -15,32 +21,25 @@ from .object_toolkit import ObjectToolkit
 from .parser import BaseParser, JsonParser, TupleParser
 from .schema_tool import SchemaTool, tool_from_schema
 
-# isort: split
-# The shipped tools, registered in this order after the built-ins (the order of
-# Lagent's tutorial: ArxivSearch, BINGMap, GoogleScholar, GoogleSearch, ...).
-from ..tools.arxiv_search import ArxivSearch, AsyncArxivSearch
-from ..tools.bing_map import AsyncBINGMap, BINGMap
-from ..tools.google_scholar_search import AsyncGoogleScholar, GoogleScholar
-from ..tools.google_search import AsyncGoogleSearch, GoogleSearch
-from ..tools.ipython_interpreter import AsyncIPythonInterpreter, IPythonInterpreter
-from ..tools.ppt import PPT, AsyncPPT
-from ..tools.python_interpreter import AsyncPythonInterpreter, PythonInterpreter
-from ..tools.web_browser import AsyncWebBrowser, WebBrowser
+if TYPE_CHECKING:  # what __getattr__ imports on first use
+    from ..tools.arxiv_search import ArxivSearch, AsyncArxivSearch
+    from ..tools.bing_map import AsyncBINGMap, BINGMap
+    from ..tools.google_scholar_search import AsyncGoogleScholar, GoogleScholar
+    from ..tools.google_search import AsyncGoogleSearch, GoogleSearch
+    from ..tools.ipython_interpreter import AsyncIPythonInterpreter, IPythonInterpreter
+    from ..tools.ppt import PPT, AsyncPPT
+    from ..tools.python_interpreter import AsyncPythonInterpreter, PythonInterpreter
+    from ..tools.web_browser import AsyncWebBrowser, WebBrowser
 
-#: Lagent 0.5's ``Async*`` twins, registered after every sync tool so that
-#: ``list_tools()`` starts as the tutorial's list does.
-ASYNC_TWINS = (
-    AsyncArxivSearch,
-    AsyncBINGMap,
-    AsyncGoogleScholar,
-    AsyncGoogleSearch,
-    AsyncIPythonInterpreter,
-    AsyncPPT,
-    AsyncPythonInterpreter,
-    AsyncWebBrowser,
-)
-for _twin in ASYNC_TWINS:
-    TOOL_REGISTRY.register(_twin, _twin.__tool_description__["name"])
+#: Names imported on first use, with their modules: the shipped tools, and Lagent 0.5's
+#: IPython shell tool and batch manager, which are not exported from ``lagent_like``
+#: (they need IPython's extra) and register when first used (after the tutorial's tools).
+_LAZY: dict[str, str] = {
+    **{name: module for name, module in BUILTIN_TOOLS.items() if ".tools." in module},
+    "IPythonInteractive": "lagent_like.tools.ipython_interactive",
+    "AsyncIPythonInteractive": "lagent_like.tools.ipython_interactive",
+    "IPythonInteractiveManager": "lagent_like.tools.ipython_manager",
+}
 
 __all__ = [
     "ActionExecutor",
@@ -84,15 +83,17 @@ __all__ = [
 
 
 def __getattr__(name: str) -> Any:
-    # Lagent 0.5 exports its IPython shell tool and its batch manager here. They are
-    # imported on first use, so that importing the package neither needs IPython's extra
-    # nor registers them before the tutorial's tools (``list_tools()`` order).
-    if name in ("IPythonInteractive", "AsyncIPythonInteractive"):
-        from ..tools import ipython_interactive
+    module = _LAZY.get(name)
+    if name == "ASYNC_TWINS":
+        # Lagent 0.5's ``Async*`` twins of the shipped tools (the CLI leaves them out).
+        value: Any = tuple(__getattr__(twin) for twin in BUILTIN_TOOLS if twin.startswith("Async"))
+    elif module is not None:
+        value = getattr(import_module(module), name)
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()[name] = value
+    return value
 
-        return getattr(ipython_interactive, name)
-    if name == "IPythonInteractiveManager":
-        from ..tools.ipython_manager import IPythonInteractiveManager
 
-        return IPythonInteractiveManager
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})
