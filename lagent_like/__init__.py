@@ -12,35 +12,17 @@ when asked for.
 
 import typing
 
-from . import actions
-
-if typing.TYPE_CHECKING:  # the names of lagent_like.actions, which __getattr__ reads at run time
-    from .actions import *  # noqa: F403
-from .exceptions import (
-    ArgumentError,
-    DefinitionError,
-    DefinitionWarning,
-    LagentLikeError,
-    ModelClientError,
-    ModelConnectionError,
-    ModelHTTPError,
-    ModelInputError,
-    ModelResponseError,
-    ModelTimeoutError,
-    ParseError,
-    RegistryError,
-    SandboxUnavailableError,
-    ToolDefinitionError,
-    ToolError,
-    ToolNotFoundError,
-    TransientToolError,
-)
+from . import actions, exceptions
+from .exceptions import *  # noqa: F403 - every exception, listed in exceptions.__all__
 from .langchain_tools import from_langchain, to_langchain_tools
 from .runtime.context import ToolContext
 from .runtime.hooks import ApprovalHook, Hook, HookHandle
 from .runtime.policies import CircuitBreaker, CircuitState, RetryPolicy
 from .runtime.settings import ToolSettings
 from .schema import ActionReturn, ActionStatusCode, ActionValidCode
+
+if typing.TYPE_CHECKING:  # the names of lagent_like.actions, which __getattr__ reads at run time
+    from .actions import *  # noqa: F403
 
 __version__ = "0.1.0"
 
@@ -49,35 +31,19 @@ __all__ = [
     "ActionStatusCode",
     "ActionValidCode",
     "ApprovalHook",
-    "ArgumentError",
     "CircuitBreaker",
     "CircuitState",
-    "DefinitionError",
-    "DefinitionWarning",
     "Hook",
     "HookHandle",
-    "LagentLikeError",
-    "ModelClientError",
-    "ModelConnectionError",
-    "ModelHTTPError",
-    "ModelInputError",
-    "ModelResponseError",
-    "ModelTimeoutError",
-    "ParseError",
-    "RegistryError",
     "RetryPolicy",
-    "SandboxUnavailableError",
     "ToolContext",
-    "ToolDefinitionError",
-    "ToolError",
-    "ToolNotFoundError",
     "ToolSettings",
-    "TransientToolError",
     "__version__",
     "from_langchain",
     "to_langchain_tools",
 ]
 __all__ += actions.__all__
+__all__ += exceptions.__all__
 __all__.sort()  # sorted, as tests/test_exported_members.py checks
 
 
