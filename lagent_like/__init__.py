@@ -13,16 +13,17 @@ when asked for.
 import typing
 
 from . import actions, exceptions
+from ._private import lazy as _lazy
 from .exceptions import *  # noqa: F403 - every exception, listed in exceptions.__all__
 from .langchain_tools import from_langchain, to_langchain_tools
 from .runtime.context import ToolContext
 from .runtime.hooks import ApprovalHook, Hook, HookHandle
-from .runtime.policies import CircuitBreaker, CircuitState, RetryPolicy
 from .runtime.settings import ToolSettings
 from .schema import ActionReturn, ActionStatusCode, ActionValidCode
 
-if typing.TYPE_CHECKING:  # the names of lagent_like.actions, which __getattr__ reads at run time
+if typing.TYPE_CHECKING:  # what __getattr__ imports on first use
     from .actions import *  # noqa: F403
+    from .runtime.policies import CircuitBreaker, CircuitState, RetryPolicy
 
 __version__ = "0.1.0"
 
@@ -47,13 +48,14 @@ __all__ += exceptions.__all__
 __all__.sort()  # sorted, as tests/test_exported_members.py checks
 
 
-def __getattr__(name: str) -> typing.Any:
-    if name in actions.__all__:
-        value = getattr(actions, name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+#: Names read on first use, with their modules: lagent_like.actions's (it imports the
+#: shipped tools lazily too) and the policies (only some programs use them).
+_LAZY = {
+    **dict.fromkeys(actions.__all__, "lagent_like.actions"),
+    **dict.fromkeys(("CircuitBreaker", "CircuitState", "RetryPolicy"), "lagent_like.runtime.policies"),
+}
+__getattr__ = _lazy.lazy_getattr(globals(), _LAZY)
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+    return _lazy.public_dir(globals())

@@ -6,22 +6,20 @@ use (PEP 562 ``__getattr__``): importing the package stays cheap, and the regist
 lists them in Lagent's order anyway (``lagent_like.registry.BUILTIN_TOOLS``).
 """
 
-from importlib import import_module
 from typing import TYPE_CHECKING, Any
+
+from .._private import lazy as _lazy
 
 # Lagent 0.2 exports the registry functions from this package too.
 from ..registry import BUILTIN_TOOLS, get_tool, get_tool_cls, list_tools
 from ..spec.describe import ApiSpec, Param
 from .action_executor import ActionExecutor
-from .async_executor import AsyncActionExecutor, AsyncActionMixin
 from .base_action import BaseAction, ToolMeta, tool_api
 from .builtin_actions import FinishAction, InvalidAction, NoAction
 from .function_tool import FunctionTool
-from .object_toolkit import ObjectToolkit
 from .parser import BaseParser, JsonParser, TupleParser
-from .schema_tool import SchemaTool, tool_from_schema
 
-if TYPE_CHECKING:  # what __getattr__ imports on first use
+if TYPE_CHECKING:  # what __getattr__ imports on first use (_LAZY)
     from ..tools.arxiv_search import ArxivSearch, AsyncArxivSearch
     from ..tools.bing_map import AsyncBINGMap, BINGMap
     from ..tools.google_scholar_search import AsyncGoogleScholar, GoogleScholar
@@ -30,12 +28,19 @@ if TYPE_CHECKING:  # what __getattr__ imports on first use
     from ..tools.ppt import PPT, AsyncPPT
     from ..tools.python_interpreter import AsyncPythonInterpreter, PythonInterpreter
     from ..tools.web_browser import AsyncWebBrowser, WebBrowser
+    from .async_executor import AsyncActionExecutor, AsyncActionMixin
+    from .object_toolkit import ObjectToolkit
+    from .schema_tool import SchemaTool, tool_from_schema
 
-#: Names imported on first use, with their modules: the shipped tools, and Lagent 0.5's
-#: IPython shell tool and batch manager, which are not exported from ``lagent_like``
-#: (they need IPython's extra) and register when first used (after the tutorial's tools).
+#: Names imported on first use, with their modules: the shipped tools, what only some
+#: programs use, and Lagent 0.5's IPython shell tool and batch manager, which are not
+#: exported from ``lagent_like`` (they need IPython's extra) and register when first
+#: used (after the tutorial's tools).
 _LAZY: dict[str, str] = {
     **{name: module for name, module in BUILTIN_TOOLS.items() if ".tools." in module},
+    **dict.fromkeys(("AsyncActionExecutor", "AsyncActionMixin"), "lagent_like.actions.async_executor"),
+    "ObjectToolkit": "lagent_like.actions.object_toolkit",
+    **dict.fromkeys(("SchemaTool", "tool_from_schema"), "lagent_like.actions.schema_tool"),
     "IPythonInteractive": "lagent_like.tools.ipython_interactive",
     "AsyncIPythonInteractive": "lagent_like.tools.ipython_interactive",
     "IPythonInteractiveManager": "lagent_like.tools.ipython_manager",
@@ -82,18 +87,17 @@ __all__ = [
 ]
 
 
+_getattr = _lazy.lazy_getattr(globals(), _LAZY)
+
+
 def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
     if name == "ASYNC_TWINS":
         # Lagent 0.5's ``Async*`` twins of the shipped tools (the CLI leaves them out).
-        value: Any = tuple(__getattr__(twin) for twin in BUILTIN_TOOLS if twin.startswith("Async"))
-    elif module is not None:
-        value = getattr(import_module(module), name)
-    else:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    globals()[name] = value
-    return value
+        twins = tuple(_getattr(name) for name in BUILTIN_TOOLS if name.startswith("Async"))
+        globals()["ASYNC_TWINS"] = twins
+        return twins
+    return _getattr(name)
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+    return _lazy.public_dir(globals())
