@@ -21,7 +21,7 @@ from __future__ import annotations
 import sys
 import threading
 from importlib import import_module
-from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Union, overload
+from typing import TYPE_CHECKING, Any, Literal, Union, overload
 
 from ._private.log import logger
 from ._private.text import close_matches
@@ -59,11 +59,14 @@ BUILTIN_TOOLS: dict[str, str] = {
 }
 
 
-class _Reserved(NamedTuple):
+class _Reserved:
     """A registry entry whose class is imported on first lookup: ``module.name``."""
 
-    module: str
-    name: str
+    __slots__ = ("module", "name")
+
+    def __init__(self, module: str, name: str) -> None:
+        self.module = module
+        self.name = name
 
 
 #: What the registry holds under a name: the class, or where to import it from.
@@ -133,7 +136,7 @@ class ToolRegistry:
         # maybe from another thread that holds the import lock.
         cls: type = getattr(import_module(entry.module), entry.name)
         with self._lock:
-            if self._tools.get(name) == entry:
+            if self._tools.get(name) is entry:
                 self._tools[name] = cls
         return cls
 

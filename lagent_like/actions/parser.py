@@ -23,8 +23,6 @@ from typing import TYPE_CHECKING, Any, Callable, ClassVar, Optional, Union
 
 from .._private.text import as_text, close_matches, did_you_mean, fenced_blocks, preview
 from ..exceptions import ParseError
-from ..function_calling.dialects import has_null_field, without_nulls
-from ..parsers.lenient_json import read_lenient, strict_truncation
 from ..schema import RepairedArgs
 from ..types.validation import ANY, CHECK, Check, Refusal, Validator, check_of
 
@@ -329,6 +327,8 @@ def _check(api: _ApiArgs, args: dict[str, Any]) -> Union[dict[str, Any], ParseEr
                 # the type does not take means "not given" (the default applies).
                 if value is None and name not in required:
                     continue
+                from ..function_calling.dialects import has_null_field  # import time: failures only
+
                 retried = _check_again(checks[name], value) if has_null_field(value) else result
                 if type(retried) is Refusal:
                     problems.append(result.describe(name, value))
@@ -353,6 +353,8 @@ def _check(api: _ApiArgs, args: dict[str, Any]) -> Union[dict[str, Any], ParseEr
 
 def _check_again(check: Check, value: Any) -> Any:
     """``check`` of ``value`` without its null fields (a faulty validator refuses)."""
+    from ..function_calling.dialects import without_nulls  # import time: failures only
+
     try:
         return check(without_nulls(value))
     except Exception:  # noqa: BLE001 - reported with the first refusal
@@ -473,6 +475,8 @@ def _read_lenient(
     """Read ``text``, which ``json`` refused (with ``error``), leniently; then :func:`_read_value`."""
     if not text.strip():
         return read({})
+    from ..parsers.lenient_json import read_lenient, strict_truncation  # import time: failures only
+
     parsed = (error is not None and strict_truncation(error, text)) or read_lenient(text)
     if isinstance(parsed, ValueError):
         return ParseError(
