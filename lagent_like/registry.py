@@ -9,7 +9,8 @@ modules depends on what is installed, never on a name a model wrote.
 The tools shipped with the package (:data:`BUILTIN_TOOLS`) are reserved by name when
 the registry is created and imported on first lookup: ``list_tools()`` lists them in
 Lagent's tutorial order in a fresh process, but importing the package does not import
-every tool and its dependencies.
+every tool and its dependencies. A name a model wrote imports at most the one shipped
+module that defines it.
 
 Rules: re-defining a class with the same module and qualified name (a re-run notebook
 cell) replaces its entry in place; a different class claiming a taken name is an error.
