@@ -12,6 +12,7 @@ from .._private import lazy as _lazy
 
 # Lagent 0.2 exports the registry functions from this package too.
 from ..registry import BUILTIN_TOOLS, get_tool, get_tool_cls, list_tools
+from ..registry import TOOL_REGISTRY as TOOL_REGISTRY  # importable from here, as before
 from ..spec.describe import ApiSpec, Param
 from .action_executor import ActionExecutor
 from .base_action import BaseAction, ToolMeta, tool_api
