@@ -21,7 +21,6 @@ from ..exceptions import DefinitionWarning, ToolDefinitionError
 from ..runtime.context import ToolContext
 from ..types.families import COERCE, OFF
 from ..types.json_schema import parameter_schema
-from ..types.schema_validation import SchemaCompiler
 from ..types.validation import compile_validator, exact_type, validator_of
 from . import docstrings
 from .type_names import (
@@ -231,6 +230,8 @@ class ApiSpec:
         validators, exact = dict(self.checks[0]), dict(self.checks[1])
         whole = None
         if self.schema is not None:  # described by a schema: compiled again from it
+            from ..types.schema_validation import SchemaCompiler  # import time: schema tools only
+
             compiler = SchemaCompiler(self.schema, mode)
             props = self.schema.get("properties", {})
             for p in self.params:
