@@ -16,8 +16,6 @@ from ..registry import TOOL_REGISTRY as TOOL_REGISTRY  # importable from here, a
 from ..spec.describe import ApiSpec, Param
 from .action_executor import ActionExecutor
 from .base_action import BaseAction, ToolMeta, tool_api
-from .builtin_actions import FinishAction, InvalidAction, NoAction
-from .function_tool import FunctionTool
 from .parser import BaseParser, JsonParser, TupleParser
 
 if TYPE_CHECKING:  # what __getattr__ imports on first use (_LAZY)
@@ -30,16 +28,19 @@ if TYPE_CHECKING:  # what __getattr__ imports on first use (_LAZY)
     from ..tools.python_interpreter import AsyncPythonInterpreter, PythonInterpreter
     from ..tools.web_browser import AsyncWebBrowser, WebBrowser
     from .async_executor import AsyncActionExecutor, AsyncActionMixin
+    from .builtin_actions import FinishAction, InvalidAction, NoAction
+    from .function_tool import FunctionTool
     from .object_toolkit import ObjectToolkit
     from .schema_tool import SchemaTool, tool_from_schema
 
-#: Names imported on first use, with their modules: the shipped tools, what only some
-#: programs use, and Lagent 0.5's IPython shell tool and batch manager, which are not
-#: exported from ``lagent_like`` (they need IPython's extra) and register when first
-#: used (after the tutorial's tools).
+#: Names imported on first use, with their modules: the registered built-ins (but
+#: ``BaseAction``, imported above), what only some programs use, and Lagent 0.5's
+#: IPython shell tool and batch manager, which are not exported from ``lagent_like``
+#: (they need IPython's extra) and register when first used (after the tutorial's tools).
 _LAZY: dict[str, str] = {
-    **{name: module for name, module in BUILTIN_TOOLS.items() if ".tools." in module},
+    **{name: module for name, module in BUILTIN_TOOLS.items() if name != "BaseAction"},
     **dict.fromkeys(("AsyncActionExecutor", "AsyncActionMixin"), "lagent_like.actions.async_executor"),
+    "FunctionTool": "lagent_like.actions.function_tool",
     "ObjectToolkit": "lagent_like.actions.object_toolkit",
     **dict.fromkeys(("SchemaTool", "tool_from_schema"), "lagent_like.actions.schema_tool"),
     "IPythonInteractive": "lagent_like.tools.ipython_interactive",
