@@ -692,3 +692,29 @@ def test_ppt_without_the_extra_says_which_extra_to_install(
         "PPT needs python-pptx: pip install 'lagent-like[ppt]'",
     )
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("tool_class", ["ArxivSearch", "BINGMap", "GoogleScholar", "PPT", "WebBrowser"])
+@pytest.mark.parametrize("twin", ["", "Async"])
+def test_builtin_toolkits_announce_lagents_bare_object_result(tool_class: str, twin: str) -> None:
+    """Their return annotations are Lagent's ``dict`` at run time (``tools/_api_types``): MCP's
+    ``outputSchema`` is ``{'type': 'object'}``, not ``dict[str, Any]``'s."""
+    from lagent_like.actions.base_action import api_specs
+    from lagent_like.mcp._metadata import mcp_extras
+    from lagent_like.registry import get_tool
+
+    tool = get_tool(twin + tool_class)
+    extras = {key: mcp_extras(tool, key).get("outputSchema") for key in api_specs(tool)}
+    assert extras and set(map(str, extras.values())) == {"{'type': 'object'}"}
+
+
+def test_google_search_announces_no_object_result() -> None:
+    from lagent_like.mcp._metadata import mcp_extras
+
+    assert "outputSchema" not in mcp_extras(GoogleSearch(), "run")
+
+
+def test_the_web_api_base_is_not_a_tool() -> None:
+    from lagent_like import list_tools
+
+    assert "WebApiTool" not in list_tools()

@@ -17,8 +17,9 @@ What it takes care of, so that agents do not have to:
   each text delta goes to an ``on_token`` callback, and text and tool-call deltas are
   assembled into the same message a non-streaming call returns.
 
-Reading what servers send back (error bodies, server-sent events, the variants of the
-message shape) is in :mod:`lagent_like.llms.chat_wire`; requests go through the HTTP
+Reading a success answer (one body or a stream) is in :mod:`lagent_like.llms._replies`,
+and the variants of what servers send back (error bodies, server-sent events, message
+shapes) in :mod:`lagent_like.llms.chat_wire`; requests go through the HTTP
 failure ladder the web tools share (:mod:`lagent_like._private.http`), whose rungs
 :mod:`lagent_like.llms._failures` words as this client's exceptions; this module sends
 requests and decides what each answer means. ``requests`` is imported on first use, so
@@ -32,7 +33,6 @@ import random as _random
 import threading
 import time
 from collections.abc import Mapping, Sequence
-from contextlib import closing
 from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 
 from .._private.arg_checks import (
@@ -45,21 +45,10 @@ from .._private.arg_checks import (
 )
 from .._private.http import HttpFailure, display_url, excerpt, read_key, send
 from .._private.log import logger
-from ..exceptions import (
-    ModelClientError,
-    ModelConnectionError,
-    ModelHTTPError,
-    ModelResponseError,
-)
+from ..exceptions import ModelClientError, ModelHTTPError
 from ..runtime.policies import RetryPolicy
 from ._failures import is_retryable, model_error
-from .chat_wire import (
-    StreamedMessage,
-    body_text,
-    completion_message,
-    error_message,
-    sse_data,
-)
+from ._replies import ReplyReader
 
 if TYPE_CHECKING:
     import requests
@@ -292,10 +281,11 @@ class OpenAIChat:
         body = self._body(messages, tools, fields, streaming)
         self.last_usage = None
         response, attempts = self._post(body, streaming)
+        reader = ReplyReader(display_url(self.url), attempts, self._quote)
         # A server that ignores 'stream' answers with one JSON body; it is read as usual.
         if streaming and not response.headers.get("Content-Type", "").startswith("application/json"):
-            return self._read_stream(response, on_token, attempts)
-        message = self._read_completion(response, attempts)
+            return reader.stream(response, on_token)
+        message, self.last_usage = reader.completion(response)
         if on_token is not None and message["content"]:
             on_token(message["content"])
         return message
@@ -400,68 +390,6 @@ class OpenAIChat:
         # The policy moves a pause by up to its jitter either way; drawing its random
         # from [0, 0.5] only ever shortens it (by up to half), as this client always has.
         return policy.delay(attempt, lambda: (1.0 - self._random()) / 2)
-
-    def _read_completion(self, response: requests.Response, attempts: int) -> dict[str, Any]:
-        """The assistant message of a (non-streamed) chat completion body."""
-        with closing(response):
-            text = body_text(response)
-        try:
-            data: Any = json.loads(text)
-        except ValueError:
-            what = f"answered HTTP {response.status_code} with a body that is not JSON: {self._quote(text)!r}"
-            raise self._bad_answer(what, attempts) from None
-        message = completion_message(data)
-        if message is None:
-            raise self._bad_answer(f"answered without choices[0].message: {self._quote(text)!r}", attempts)
-        usage = data.get("usage")
-        self.last_usage = dict(usage) if isinstance(usage, dict) else None
-        return message
-
-    def _read_stream(
-        self, response: requests.Response, on_token: Optional[OnToken], attempts: int
-    ) -> dict[str, Any]:
-        """Read server-sent chat-completion chunks up to ``[DONE]``, passing text to ``on_token``."""
-        import requests
-
-        where = display_url(self.url)
-        streamed = StreamedMessage()
-        with closing(response):
-            try:
-                # chunk_size=None: hand over each chunk as it arrives, not per 512 bytes.
-                for data in sse_data(response.iter_lines(chunk_size=None)):
-                    if data.strip() == "[DONE]":
-                        break
-                    text = streamed.add(self._stream_chunk(data, attempts))
-                    if text and on_token is not None:
-                        on_token(text)
-            except requests.RequestException as exc:
-                # Not retried: the caller may already have shown part of the answer.
-                raise ModelConnectionError(
-                    f"the stream from model server {where} broke off ({type(exc).__name__}) "
-                    f"after {len(streamed.text)} text chunks",
-                    url=where,
-                    attempts=attempts,
-                ) from None
-        return streamed.message()
-
-    def _stream_chunk(self, data: str, attempts: int) -> Mapping[str, Any]:
-        """One streamed chunk, parsed; an error the server reports mid-stream is raised."""
-        try:
-            chunk: Any = json.loads(data)
-        except ValueError:
-            chunk = None
-        if not isinstance(chunk, dict):
-            what = f"streamed an event that is not a JSON object: {self._quote(data)!r}"
-            raise self._bad_answer(what, attempts)
-        if "error" in chunk:
-            what = f"reported an error mid-stream: {self._quote(error_message(data))}"
-            raise self._bad_answer(what, attempts)
-        return chunk
-
-    def _bad_answer(self, what: str, attempts: int) -> ModelResponseError:
-        """The exception for an answer that is not a chat completion: the server ``what``."""
-        where = display_url(self.url)
-        return ModelResponseError(f"model server {where} {what}", url=where, attempts=attempts)
 
     def _quote(self, text: str) -> str:
         """``text`` fit to quote in an exception: on one line, redacted, shortened."""

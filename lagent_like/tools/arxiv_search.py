@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Optional
 
-from .._private.http import HttpStatusError, http_request
-from ..actions.base_action import BaseAction, tool_api
+from ..actions.base_action import tool_api
 from ..actions.parser import BaseParser, JsonParser
 from ..exceptions import ToolError
+from ._api_types import DictOrRecord
+from ._web_api import WebApiTool
 from .async_twin import async_twin
 
 if TYPE_CHECKING:
@@ -38,7 +39,7 @@ def _text(entry: ET.Element, path: str) -> str:
     return " ".join((node.text or "").split()) if node is not None else ""
 
 
-class ArxivSearch(BaseAction):
+class ArxivSearch(WebApiTool):
     """Search information from Arxiv.org. \
 Useful for when you need to answer questions about Physics, Mathematics, \
 Computer Science, Quantitative Biology, Quantitative Finance, Statistics, \
@@ -68,21 +69,16 @@ Electrical Engineering, and Economics from scientific articles on arxiv.org.
         parser: type[BaseParser] = JsonParser,
         enable: bool = True,
     ) -> None:
-        super().__init__(description, parser, enable)
+        super().__init__(description, parser, enable, base_url=base_url, timeout=timeout)
         self.top_k_results = top_k_results
         self.max_query_len = max_query_len
         self.doc_content_chars_max = doc_content_chars_max
-        self.base_url = base_url
-        self.request_timeout = timeout
 
-    def __repr__(self) -> str:
-        return (
-            f"{type(self).__name__}(top_k_results={self.top_k_results}, base_url={self.base_url!r}, "
-            f"timeout={self.request_timeout})"
-        )
+    def _repr_fields(self) -> list[str]:
+        return [f"top_k_results={self.top_k_results}", *super()._repr_fields()]
 
     @tool_api(explode_return=True)
-    def get_arxiv_article_information(self, query: str) -> dict:  # type: ignore[type-arg]
+    def get_arxiv_article_information(self, query: str) -> DictOrRecord:
         """Run Arxiv search and get the article meta information.
 
         Args:
@@ -92,22 +88,11 @@ Electrical Engineering, and Economics from scientific articles on arxiv.org.
             :class:`dict`: article information
                 * content (str): a list of 3 arxiv search papers
         """
-        try:
-            response = http_request(
-                self.name,
-                "GET",
-                self.base_url,
-                timeout=self.request_timeout,
-                params={
-                    "search_query": query[: self.max_query_len],
-                    "start": 0,
-                    "max_results": self.top_k_results,
-                },
-            )
-        except HttpStatusError as exc:
-            # Returned as the API's output: the action fills in ``args`` and ``type``.
-            return exc.to_action_return()  # type: ignore[return-value]
-        papers = self._papers(response.content)
+        return self._answer(self._search, query)
+
+    def _search(self, query: str) -> dict[str, Any]:
+        params = {"search_query": query[: self.max_query_len], "start": 0, "max_results": self.top_k_results}
+        papers = self._papers(self._request("GET", self.base_url, params=params).content)
         if not papers:
             return {"content": NO_RESULT}
         return {"content": "\n\n".join(papers)[: self.doc_content_chars_max]}

@@ -13,16 +13,22 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from typing import Any, Callable, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, TypeVar
 
 from ..spec.describe import ApiSpec
 
+if TYPE_CHECKING:
+    from ..actions.base_action import ToolMeta
+
 __all__ = ["async_twin"]
 
-T = TypeVar("T", bound=type)
+T = TypeVar("T", bound="ToolMeta")
 
 #: Attribute holding the ApiSpec on a decorated function (``tool_api``'s SPEC_ATTR).
 _SPEC_ATTR = "__lagent_like_api__"
+
+#: Attribute holding the Lagent description on a decorated function (``tool_api``'s).
+_DESCRIPTION_ATTR = "api_description"
 
 
 def _coroutine_api(spec: ApiSpec) -> Callable[..., Any]:
@@ -38,7 +44,7 @@ def _coroutine_api(spec: ApiSpec) -> Callable[..., Any]:
 
     # The same description: only the way it is called changes.
     setattr(api, _SPEC_ATTR, dataclasses.replace(spec, func=api, is_async=True))
-    api.api_description = spec.description  # type: ignore[attr-defined]
+    setattr(api, _DESCRIPTION_ATTR, spec.description)
     return api
 
 
@@ -61,7 +67,6 @@ def async_twin(sync_cls: T, module: str) -> T:
 
     name = f"Async{sync_cls.__name__}"
     namespace: dict[str, Any] = {"__module__": module, "__qualname__": name, "__doc__": sync_cls.__doc__}
-    for attr, spec in sync_cls.__tool_apis__.items():  # type: ignore[attr-defined]
+    for attr, spec in sync_cls.__tool_apis__.items():
         namespace[attr] = _coroutine_api(spec)
-    twin = type(sync_cls)(name, (AsyncActionMixin, sync_cls), namespace, register=False)
-    return twin  # type: ignore[no-any-return]
+    return type(sync_cls)(name, (AsyncActionMixin, sync_cls), namespace, register=False)

@@ -10,13 +10,13 @@ constructed without one. The descriptions a model sees are Lagent's, word for wo
 
 from __future__ import annotations
 
-from typing import Any, Optional, Union
+from typing import Any, Optional
 
-from .._private.http import HttpStatusError, http_request, read_key
-from ..actions.base_action import BaseAction, tool_api
+from ..actions.base_action import tool_api
 from ..actions.parser import BaseParser, JsonParser
 from ..exceptions import ToolError
-from ..schema import ActionReturn
+from ._api_types import DictOrRecord
+from ._web_api import WebApiTool
 from .async_twin import async_twin
 
 __all__ = ["AsyncBINGMap", "BINGMap"]
@@ -31,7 +31,7 @@ NO_KEY_MESSAGE = f"no Bing Maps key: pass key or set {API_KEY_ENV}"
 MAX_PLACES = 5
 
 
-class BINGMap(BaseAction):
+class BINGMap(WebApiTool):
     """BING Map plugin for looking up map information.
 
     Args:
@@ -44,6 +44,10 @@ class BINGMap(BaseAction):
         enable: see :class:`BaseAction`.
     """
 
+    key_envs = (API_KEY_ENV,)
+    no_key_message = NO_KEY_MESSAGE
+    key_argument = "key"
+
     def __init__(
         self,
         key: Optional[str] = None,
@@ -53,37 +57,17 @@ class BINGMap(BaseAction):
         parser: type[BaseParser] = JsonParser,
         enable: bool = True,
     ) -> None:
-        super().__init__(description, parser, enable)
-        self.__key = key
-        self.base_url = base_url.rstrip("/")
-        self.request_timeout = timeout
+        super().__init__(description, parser, enable, base_url=base_url.rstrip("/"), timeout=timeout, key=key)
 
-    def __repr__(self) -> str:
-        key = "given" if self.__key else f"from ${API_KEY_ENV}"
-        return (
-            f"{type(self).__name__}(base_url={self.base_url!r}, timeout={self.request_timeout}, key=<{key}>)"
-        )
-
-    def _resources(self, path: str, params: dict[str, Any], what: str) -> Union[list[Any], ActionReturn]:
-        """The ``resources`` of Bing's first resource set; an ``HTTP_ERROR`` record for a 4xx.
+    def _resources(self, path: str, params: dict[str, Any], what: str) -> list[Any]:
+        """The ``resources`` of Bing's first resource set.
 
         Raises:
-            ToolError: no key, a failed request, or an answer without resources.
+            ToolError: no key, a failed request (:class:`HttpStatusError` for a 4xx),
+                or an answer without resources.
         """
-        key = read_key(self.__key, API_KEY_ENV)
-        if not key:
-            raise ToolError(NO_KEY_MESSAGE)
-        try:
-            reply = http_request(
-                self.name,
-                "GET",
-                f"{self.base_url}/{path}",
-                timeout=self.request_timeout,
-                params={**params, "key": key},
-                secrets=[key, self.__key],
-            )
-        except HttpStatusError as exc:
-            return exc.to_action_return()
+        key = self._key()
+        reply = self._request("GET", f"{self.base_url}/{path}", key, params={**params, "key": key})
         try:
             data = reply.json()
             resources = data["resourceSets"][0]["resources"]
@@ -93,28 +77,58 @@ class BINGMap(BaseAction):
             raise ToolError(f"{self.name}: Bing Maps answered without a resource set for {what}")
         return resources
 
-    def _route(self, start: str, end: str) -> Union[dict[str, Any], ActionReturn]:
+    def _route(self, start: str, end: str) -> dict[str, Any]:
         what = f"a route from {start!r} to {end!r}"
         found = self._resources("Routes/Driving", {"o": "json", "wp.0": start, "wp.1": end}, what)
-        if isinstance(found, ActionReturn):
-            return found
         if not found or not isinstance(found[0], dict):
             raise ToolError(f"{self.name}: Bing Maps found no route from {start!r} to {end!r}")
         route: dict[str, Any] = found[0]
         return route
 
-    def _point(self, location: str) -> Union[tuple[float, float], ActionReturn]:
+    def _point(self, location: str) -> tuple[float, float]:
         found = self._resources("Locations", {"query": location}, f"the location {location!r}")
-        if isinstance(found, ActionReturn):
-            return found
         try:
             latitude, longitude = found[0]["point"]["coordinates"][:2]
         except (KeyError, IndexError, TypeError, ValueError):
             raise ToolError(f"{self.name}: Bing Maps found no location named {location!r}") from None
         return latitude, longitude
 
+    def _distance(self, start: str, end: str) -> dict[str, Any]:
+        return {"distance": self._route(start, end).get("travelDistance")}
+
+    def _steps(self, start: str, end: str) -> dict[str, Any]:
+        steps = []
+        for leg in self._route(start, end).get("routeLegs") or []:
+            for item in leg.get("itineraryItems") or [] if isinstance(leg, dict) else []:
+                instruction = item.get("instruction") if isinstance(item, dict) else None
+                if isinstance(instruction, dict) and "text" in instruction:
+                    steps.append(instruction["text"])
+        return {"route": steps}
+
+    def _coordinates(self, location: str) -> dict[str, Any]:
+        latitude, longitude = self._point(location)
+        return {"latitude": latitude, "longitude": longitude}
+
+    def _nearby(
+        self, search_term: str, places: str, latitude: float, longitude: float, radius: int
+    ) -> dict[str, Any]:
+        if places != "unknown":
+            latitude, longitude = self._point(places)
+        params = {"query": search_term, "userLocation": f"{latitude},{longitude}", "radius": radius}
+        place = []
+        for item in self._resources("LocalSearch", params, f"places near {latitude},{longitude}"):
+            if not isinstance(item, dict):
+                continue
+            address = item.get("Address")
+            formatted = address.get("formattedAddress", "") if isinstance(address, dict) else ""
+            place.append({"name": item.get("name", ""), "address": formatted})
+            if len(place) == MAX_PLACES:
+                break
+        # Lagent's key is 'place', although its description says 'places'.
+        return {"place": place}
+
     @tool_api(explode_return=True)
-    def get_distance(self, start: str, end: str) -> dict:  # type: ignore[type-arg]
+    def get_distance(self, start: str, end: str) -> DictOrRecord:
         """Get the distance between two locations in km.
 
         Args:
@@ -125,13 +139,10 @@ class BINGMap(BaseAction):
             :class:`dict`: distance information
                 * distance (str): the distance in km.
         """
-        route = self._route(start, end)
-        if isinstance(route, ActionReturn):
-            return route  # type: ignore[return-value]
-        return {"distance": route.get("travelDistance")}
+        return self._answer(self._distance, start, end)
 
     @tool_api(explode_return=True)
-    def get_route(self, start: str, end: str) -> dict:  # type: ignore[type-arg]
+    def get_route(self, start: str, end: str) -> DictOrRecord:
         """Get the route between two locations in km.
 
         Args:
@@ -142,19 +153,10 @@ class BINGMap(BaseAction):
             :class:`dict`: route information
                 * route (list): the route, a list of actions.
         """
-        route = self._route(start, end)
-        if isinstance(route, ActionReturn):
-            return route  # type: ignore[return-value]
-        steps = []
-        for leg in route.get("routeLegs") or []:
-            for item in leg.get("itineraryItems") or [] if isinstance(leg, dict) else []:
-                instruction = item.get("instruction") if isinstance(item, dict) else None
-                if isinstance(instruction, dict) and "text" in instruction:
-                    steps.append(instruction["text"])
-        return {"route": steps}
+        return self._answer(self._steps, start, end)
 
     @tool_api(explode_return=True)
-    def get_coordinates(self, location: str) -> dict:  # type: ignore[type-arg]
+    def get_coordinates(self, location: str) -> DictOrRecord:
         """Get the coordinates of a location.
 
         Args:
@@ -165,10 +167,7 @@ class BINGMap(BaseAction):
                 * latitude (float): the latitude of the location.
                 * longitude (float): the longitude of the location.
         """
-        point = self._point(location)
-        if isinstance(point, ActionReturn):
-            return point  # type: ignore[return-value]
-        return {"latitude": point[0], "longitude": point[1]}
+        return self._answer(self._coordinates, location)
 
     @tool_api(explode_return=True)
     def search_nearby(
@@ -178,7 +177,7 @@ class BINGMap(BaseAction):
         latitude: float = 0.0,
         longitude: float = 0.0,
         radius: int = 5000,
-    ) -> dict:  # type: ignore[type-arg]
+    ) -> DictOrRecord:
         """Search for places nearby a location, within a given radius, and return the results into a list. You can use either the places name or the latitude and longitude.
 
         Args:
@@ -192,26 +191,7 @@ class BINGMap(BaseAction):
             :class:`dict`: places information
                 * places (list): the list of places, each place is a dict with name and address, at most 5 places.
         """  # noqa: E501
-        if places != "unknown":
-            point = self._point(places)
-            if isinstance(point, ActionReturn):
-                return point  # type: ignore[return-value]
-            latitude, longitude = point
-        params = {"query": search_term, "userLocation": f"{latitude},{longitude}", "radius": radius}
-        found = self._resources("LocalSearch", params, f"places near {latitude},{longitude}")
-        if isinstance(found, ActionReturn):
-            return found  # type: ignore[return-value]
-        place = []
-        for item in found:
-            if not isinstance(item, dict):
-                continue
-            address = item.get("Address")
-            formatted = address.get("formattedAddress", "") if isinstance(address, dict) else ""
-            place.append({"name": item.get("name", ""), "address": formatted})
-            if len(place) == MAX_PLACES:
-                break
-        # Lagent's key is 'place', although its description says 'places'.
-        return {"place": place}
+        return self._answer(self._nearby, search_term, places, latitude, longitude, radius)
 
 
 AsyncBINGMap = async_twin(BINGMap, __name__)

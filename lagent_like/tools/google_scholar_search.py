@@ -11,13 +11,14 @@ key is read at call time (constructor, else ``SERPAPI_API_KEY``, else Lagent's
 
 from __future__ import annotations
 
-from typing import Any, Optional, Union
+from collections.abc import Mapping
+from typing import Any, Optional
 
-from .._private.http import HttpStatusError, http_request, read_key
-from ..actions.base_action import BaseAction, tool_api
+from ..actions.base_action import tool_api
 from ..actions.parser import BaseParser, JsonParser
 from ..exceptions import ToolError
-from ..schema import ActionReturn
+from ._api_types import DictOrRecord, TextOrRecord
+from ._web_api import WebApiTool
 from .async_twin import async_twin
 
 __all__ = ["AsyncGoogleScholar", "GoogleScholar"]
@@ -38,7 +39,16 @@ def _field(item: Any, *path: str) -> Any:
     return item
 
 
-class GoogleScholar(BaseAction):
+def _params(arguments: Mapping[str, Any], **renamed: str) -> dict[str, Any]:
+    """SerpApi's parameters from an API's arguments (``locals()`` before anything else).
+
+    Lagent's APIs name their parameters as SerpApi does, in its order, except the few
+    in ``renamed`` (``async`` is a Python keyword, ``query`` is SerpApi's ``q``).
+    """
+    return {renamed.get(name, name): value for name, value in arguments.items() if name != "self"}
+
+
+class GoogleScholar(WebApiTool):
     """Plugin for google scholar search.
 
     Args:
@@ -51,6 +61,9 @@ class GoogleScholar(BaseAction):
         enable: see :class:`BaseAction`.
     """
 
+    key_envs = API_KEY_ENVS
+    no_key_message = NO_KEY_MESSAGE
+
     def __init__(
         self,
         api_key: Optional[str] = None,
@@ -60,49 +73,29 @@ class GoogleScholar(BaseAction):
         parser: type[BaseParser] = JsonParser,
         enable: bool = True,
     ) -> None:
-        super().__init__(description, parser, enable)
-        self.__api_key = api_key
-        self.base_url = base_url.rstrip("/")
-        self.request_timeout = timeout
+        super().__init__(
+            description, parser, enable, base_url=base_url.rstrip("/"), timeout=timeout, key=api_key
+        )
 
-    def __repr__(self) -> str:
-        key = "given" if self.__api_key else f"from ${API_KEY_ENVS[0]}"
-        name = type(self).__name__
-        return f"{name}(base_url={self.base_url!r}, timeout={self.request_timeout}, api_key=<{key}>)"
-
-    def _ask(self, engine: str, params: dict[str, Any]) -> Union[dict[str, Any], ActionReturn]:
-        """SerpApi's JSON answer for ``engine``; an ``HTTP_ERROR`` record for a 4xx.
+    def _ask(self, engine: str, params: dict[str, Any]) -> dict[str, Any]:
+        """SerpApi's JSON answer for ``engine``.
 
         ``None`` parameters are left out and booleans sent as ``true``/``false``.
 
         Raises:
-            ToolError: no key, a failed request, or SerpApi's own ``error`` field.
+            ToolError: no key, a failed request (:class:`HttpStatusError` for a 4xx),
+                or SerpApi's own ``error`` field.
         """
-        key = read_key(self.__api_key, *API_KEY_ENVS)
-        if not key:
-            raise ToolError(NO_KEY_MESSAGE)
+        key = self._key()
         query = {
             name: (str(value).lower() if isinstance(value, bool) else value)
             for name, value in params.items()
             if value is not None
         }
-        try:
-            reply = http_request(
-                self.name,
-                "GET",
-                f"{self.base_url}/search.json",
-                timeout=self.request_timeout,
-                params={"engine": engine, **query, "api_key": key},
-                secrets=[key, self.__api_key],
-            )
-        except HttpStatusError as exc:
-            return exc.to_action_return()
-        try:
-            data = reply.json()
-        except ValueError:
-            raise ToolError(f"{self.name}: SerpApi answered with invalid JSON") from None
-        if not isinstance(data, dict):
-            raise ToolError(f"{self.name}: SerpApi answered with a JSON {type(data).__name__}, not an object")
+        reply = self._request(
+            "GET", f"{self.base_url}/search.json", key, params={"engine": engine, **query, "api_key": key}
+        )
+        data = self._json_object(reply, "SerpApi")
         if isinstance(data.get("error"), str):
             raise ToolError(f"{self.name}: SerpApi: {data['error']}")
         return data
@@ -124,7 +117,7 @@ class GoogleScholar(BaseAction):
         safe: Optional[str] = None,
         filter: Optional[str] = None,
         as_vis: Optional[str] = None,
-    ) -> dict:  # type: ignore[type-arg]
+    ) -> DictOrRecord:
         """Search for scholarly articles based on a query according to the google scholar.
 
         Args:
@@ -150,34 +143,7 @@ class GoogleScholar(BaseAction):
                 - organic_id: a list of the organic results' ids of the three selected papers
                 - pub_info: publication information of selected papers
         """  # noqa: E501
-        data = self._ask(
-            "google_scholar",
-            {
-                "q": query,
-                "cites": cites,
-                "as_ylo": as_ylo,
-                "as_yhi": as_yhi,
-                "scisbd": scisbd,
-                "cluster": cluster,
-                "hl": hl,
-                "lr": lr,
-                "start": start,
-                "num": num,
-                "as_sdt": as_sdt,
-                "safe": safe,
-                "filter": filter,
-                "as_vis": as_vis,
-            },
-        )
-        if isinstance(data, ActionReturn):
-            return data  # type: ignore[return-value]
-        results = [item for item in data.get("organic_results") or [] if isinstance(item, dict)][:TOP]
-        return {
-            "title": [item.get("title", "") for item in results],
-            "cited_by": [_field(item, "inline_links", "cited_by", "total") or "" for item in results],
-            "organic_id": [item.get("result_id", "") for item in results],
-            "snippets": [item.get("snippet", "") for item in results],
-        }
+        return self._answer(self._articles, _params(locals(), query="q"))
 
     @tool_api(explode_return=True)
     def get_author_information(
@@ -192,7 +158,7 @@ class GoogleScholar(BaseAction):
         no_cache: Optional[bool] = None,
         async_req: Optional[bool] = None,
         output: Optional[str] = None,
-    ) -> dict:  # type: ignore[type-arg]
+    ) -> DictOrRecord:
         """Search for an author's information by author's id provided by get_author_id.
 
         Args:
@@ -214,33 +180,7 @@ class GoogleScholar(BaseAction):
                 * articles: at most 3 articles by the author
                 * website: the author's homepage url
         """  # noqa: E501
-        data = self._ask(
-            "google_scholar_author",
-            {
-                "author_id": author_id,
-                "hl": hl,
-                "view_op": view_op,
-                "sort": sort,
-                "citation_id": citation_id,
-                "start": start,
-                "num": num,
-                "no_cache": no_cache,
-                "async": async_req,
-                "output": output,
-            },
-        )
-        if isinstance(data, ActionReturn):
-            return data  # type: ignore[return-value]
-        author = data.get("author")
-        if not isinstance(author, dict):
-            raise ToolError(f"{self.name}: SerpApi found no author with the id {author_id!r}")
-        articles = [item for item in data.get("articles") or [] if isinstance(item, dict)][:TOP]
-        return {
-            "name": author.get("name", ""),
-            "affiliations": author.get("affiliations", ""),
-            "website": author.get("website", ""),
-            "articles": [{"title": a.get("title", ""), "authors": a.get("authors", "")} for a in articles],
-        }
+        return self._answer(self._author, _params(locals(), async_req="async"))
 
     @tool_api(explode_return=True)
     def get_citation_format(
@@ -249,7 +189,7 @@ class GoogleScholar(BaseAction):
         no_cache: Optional[bool] = None,
         async_: Optional[bool] = None,
         output: Optional[str] = "json",
-    ) -> dict:  # type: ignore[type-arg]
+    ) -> TextOrRecord:
         """Function to get MLA citation format by an identification of organic_result's id provided by search_google_scholar.
 
         Args:
@@ -263,16 +203,7 @@ class GoogleScholar(BaseAction):
                 * authors: the authors of the article
                 * citation: the citation format of the article
         """  # noqa: E501
-        data = self._ask(
-            "google_scholar_cite", {"q": q, "no_cache": no_cache, "async": async_, "output": output}
-        )
-        if isinstance(data, ActionReturn):
-            return data  # type: ignore[return-value]
-        snippet = _field((data.get("citations") or [None])[0], "snippet")
-        if not isinstance(snippet, str):
-            raise ToolError(f"{self.name}: SerpApi found no citation for {q!r}")
-        # Lagent returns the first (MLA) citation's text itself.
-        return snippet  # type: ignore[return-value]
+        return self._answer(self._citation, _params(locals(), async_="async"))
 
     @tool_api(explode_return=True)
     def get_author_id(
@@ -284,7 +215,7 @@ class GoogleScholar(BaseAction):
         no_cache: Optional[bool] = False,
         _async: Optional[bool] = False,
         output: Optional[str] = "json",
-    ) -> dict:  # type: ignore[type-arg]
+    ) -> DictOrRecord:
         """The getAuthorId function is used to get the author's id by his or her name.
 
         Args:
@@ -300,23 +231,44 @@ class GoogleScholar(BaseAction):
             :class:`dict`: author id
                 * author_id: the author_id of the author
         """  # noqa: E501
-        data = self._ask(
-            "google_scholar_profiles",
-            {
-                "mauthors": mauthors,
-                "hl": hl,
-                "after_author": after_author,
-                "before_author": before_author,
-                "no_cache": no_cache,
-                "async": _async,
-                "output": output,
-            },
-        )
-        if isinstance(data, ActionReturn):
-            return data  # type: ignore[return-value]
+        return self._answer(self._author_id, _params(locals(), _async="async"))
+
+    def _articles(self, params: dict[str, Any]) -> dict[str, Any]:
+        data = self._ask("google_scholar", params)
+        results = [item for item in data.get("organic_results") or [] if isinstance(item, dict)][:TOP]
+        return {
+            "title": [item.get("title", "") for item in results],
+            "cited_by": [_field(item, "inline_links", "cited_by", "total") or "" for item in results],
+            "organic_id": [item.get("result_id", "") for item in results],
+            "snippets": [item.get("snippet", "") for item in results],
+        }
+
+    def _author(self, params: dict[str, Any]) -> dict[str, Any]:
+        data = self._ask("google_scholar_author", params)
+        author = data.get("author")
+        if not isinstance(author, dict):
+            raise ToolError(f"{self.name}: SerpApi found no author with the id {params['author_id']!r}")
+        articles = [item for item in data.get("articles") or [] if isinstance(item, dict)][:TOP]
+        return {
+            "name": author.get("name", ""),
+            "affiliations": author.get("affiliations", ""),
+            "website": author.get("website", ""),
+            "articles": [{"title": a.get("title", ""), "authors": a.get("authors", "")} for a in articles],
+        }
+
+    def _citation(self, params: dict[str, Any]) -> str:
+        data = self._ask("google_scholar_cite", params)
+        snippet = _field((data.get("citations") or [None])[0], "snippet")
+        if not isinstance(snippet, str):
+            raise ToolError(f"{self.name}: SerpApi found no citation for {params['q']!r}")
+        # Lagent returns the first (MLA) citation's text itself.
+        return snippet
+
+    def _author_id(self, params: dict[str, Any]) -> dict[str, Any]:
+        data = self._ask("google_scholar_profiles", params)
         author_id = _field((data.get("profiles") or [None])[0], "author_id")
         if not isinstance(author_id, str):
-            raise ToolError(f"{self.name}: SerpApi found no author profile for {mauthors!r}")
+            raise ToolError(f"{self.name}: SerpApi found no author profile for {params['mauthors']!r}")
         return {"author_id": author_id}
 
 

@@ -10,14 +10,11 @@ widely than keys should be. Serper's JSON is rendered as plain text a model can 
 from __future__ import annotations
 
 import inspect
-import os
 from typing import Any, Optional, Union
 
-from .._private.http import HttpStatusError, http_request, read_key, redact
-from ..actions.base_action import BaseAction
 from ..actions.parser import BaseParser, JsonParser
-from ..exceptions import ToolError
 from ..schema import ActionReturn, ActionStatusCode
+from ._web_api import WebApiTool
 from .async_twin import async_twin
 
 __all__ = ["AsyncGoogleSearch", "GoogleSearch"]
@@ -78,7 +75,7 @@ def _results(items: Any, k: int) -> list[str]:
     return lines
 
 
-class GoogleSearch(BaseAction):
+class GoogleSearch(WebApiTool):
     """Google search through the Serper API.
 
     The description a model sees is Lagent's, in Chinese as Lagent has it (in English:
@@ -97,6 +94,9 @@ class GoogleSearch(BaseAction):
         enable: see :class:`BaseAction`.
     """
 
+    key_envs = (API_KEY_ENV,)
+    no_key_message = NO_KEY_MESSAGE
+
     def __init__(
         self,
         api_key: Optional[str] = None,
@@ -107,18 +107,14 @@ class GoogleSearch(BaseAction):
         parser: type[BaseParser] = JsonParser,
         enable: bool = True,
     ) -> None:
-        super().__init__(description, parser, enable)
-        self.__api_key = api_key
-        self.base_url = base_url.rstrip("/")
-        self.request_timeout = timeout
+        super().__init__(
+            description, parser, enable, base_url=base_url.rstrip("/"), timeout=timeout, key=api_key
+        )
         self.search_type = search_type
 
-    def __repr__(self) -> str:
-        key = "given" if self.__api_key else f"from ${API_KEY_ENV}"
-        return (
-            f"{type(self).__name__}(base_url={self.base_url!r}, search_type={self.search_type!r}, "
-            f"timeout={self.request_timeout}, api_key=<{key}>)"
-        )
+    def _repr_fields(self) -> list[str]:
+        base_url, *rest = super()._repr_fields()
+        return [base_url, f"search_type={self.search_type!r}", *rest]
 
     def run(self, query: str, k: int = 10) -> Union[str, ActionReturn]:
         """一个可以从谷歌搜索结果的API。当你需要对于一个特定问题找到简短明了的回答时，可以使用它。输入应该是一个搜索查询。
@@ -127,25 +123,23 @@ class GoogleSearch(BaseAction):
             query: the search content
             k: select first k results in the search results as response
         """  # noqa: RUF002 - Lagent's description, byte for byte
-        try:
-            found = self._search(query, k=k)
-            if inspect.iscoroutine(found):
-                # Lagent 0.5's AsyncGoogleSearch is overridden with ``async def _search``;
-                # the twin runs this method in a worker thread, which has no loop.
-                import asyncio  # here: importing the package must not import asyncio
+        return self._answer(self._searched, query, k)
 
-                found = asyncio.run(found)
-            status, response = found
-        except HttpStatusError as exc:
-            # Returned as the API's output: the action fills in ``args`` and ``type``.
-            return exc.to_action_return()
+    def _searched(self, query: str, k: int) -> Union[str, ActionReturn]:
+        found = self._search(query, k=k)
+        if inspect.iscoroutine(found):
+            # Lagent 0.5's AsyncGoogleSearch is overridden with ``async def _search``;
+            # the twin runs this method in a worker thread, which has no loop.
+            import asyncio  # here: importing the package must not import asyncio
+
+            found = asyncio.run(found)
+        status, response = found
         if status == 200 and isinstance(response, dict):
             return self._format(response, k)
         # Lagent's protocol for an overridden ``_search``: -1 and a message for a
         # failed request, any other status for a refused one.
         if status == -1:
-            message = redact(str(response), [self.__api_key, os.environ.get(API_KEY_ENV)])
-            return ActionReturn(errmsg=message, state=ActionStatusCode.HTTP_ERROR)
+            return ActionReturn(errmsg=self._redact(str(response)), state=ActionStatusCode.HTTP_ERROR)
         return ActionReturn(errmsg=str(status), state=ActionStatusCode.API_ERROR)
 
     def _search(
@@ -168,31 +162,14 @@ class GoogleSearch(BaseAction):
                 (:class:`TransientToolError` when it may pass, :class:`HttpStatusError`
                 for a client error).
         """
-        key = read_key(self.__api_key, API_KEY_ENV)
-        if not key:
-            raise ToolError(NO_KEY_MESSAGE)
+        key = self._key()
         fields = {
             "num" if name == "k" else name: value for name, value in kwargs.items() if value is not None
         }
-        reply = http_request(
-            self.name,
-            "POST",
-            f"{self.base_url}/{search_type or self.search_type}",
-            timeout=self.request_timeout,
-            json={"q": search_term, **fields},
-            headers={"X-API-KEY": key},
-            secrets=[key, self.__api_key],
-        )
-        try:
-            data = reply.json()
-        except ValueError:
-            raise ToolError(f"{self.name}: the Serper API answered with invalid JSON") from None
-        if not isinstance(data, dict):
-            raise ToolError(
-                f"{self.name}: the Serper API answered with a JSON {type(data).__name__}, not an object"
-            )
+        url = f"{self.base_url}/{search_type or self.search_type}"
+        reply = self._request("POST", url, key, json={"q": search_term, **fields}, headers={"X-API-KEY": key})
         # Any 2xx is Serper's success.
-        return 200, data
+        return 200, self._json_object(reply, "the Serper API")
 
     def _format(self, data: dict[str, Any], k: int) -> str:
         """Answer box, knowledge graph and the first ``k`` results, as readable text."""

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Optional
 from ..actions.base_action import BaseAction, tool_api
 from ..actions.parser import BaseParser, JsonParser
 from ..exceptions import ToolError
+from ._api_types import Dict
 from .async_twin import async_twin
 
 if TYPE_CHECKING:
@@ -109,7 +110,7 @@ class PPT(BaseAction):
             paragraph.level = 0
 
     @tool_api(explode_return=True)
-    def create_file(self, theme: str, abs_location: str) -> dict:  # type: ignore[type-arg]
+    def create_file(self, theme: str, abs_location: str) -> Dict:
         """Create a pptx file with specific themes.
 
         Args:
@@ -132,7 +133,7 @@ class PPT(BaseAction):
         return {"status": "created a ppt file."}
 
     @tool_api(explode_return=True)
-    def add_first_page(self, title: str, subtitle: str) -> dict:  # type: ignore[type-arg]
+    def add_first_page(self, title: str, subtitle: str) -> Dict:
         """Add the first page of ppt.
 
         Args:
@@ -150,7 +151,7 @@ class PPT(BaseAction):
         return {"status": "added page"}
 
     @tool_api(explode_return=True)
-    def add_text_page(self, title: str, bullet_items: str) -> dict:  # type: ignore[type-arg]
+    def add_text_page(self, title: str, bullet_items: str) -> Dict:
         """Add text page of ppt.
 
         Args:
@@ -167,7 +168,7 @@ class PPT(BaseAction):
         return {"status": "added page"}
 
     @tool_api(explode_return=True)
-    def add_text_image_page(self, title: str, bullet_items: str, image: str) -> dict:  # type: ignore[type-arg]
+    def add_text_image_page(self, title: str, bullet_items: str, image: str) -> Dict:
         """Add a text page with one image. Image should be a path.
 
         Args:
@@ -195,7 +196,7 @@ class PPT(BaseAction):
         return {"status": "added page"}
 
     @tool_api(explode_return=True)
-    def submit_file(self) -> dict:  # type: ignore[type-arg]
+    def submit_file(self) -> Dict:
         """When all steps done, YOU MUST use submit_file() to submit your work.
 
         Returns:

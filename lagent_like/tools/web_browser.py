@@ -28,6 +28,7 @@ from .._private.http import display_url, http_request
 from ..actions.base_action import BaseAction, tool_api
 from ..actions.parser import BaseParser, JsonParser
 from ..exceptions import ToolError
+from ._api_types import Dict
 from .async_twin import async_twin
 from .google_search import GoogleSearch
 
@@ -288,7 +289,7 @@ class WebBrowser(BaseAction):
         return any(domain in url for domain in self.black_list)
 
     @tool_api
-    def search(self, query: Union[str, list[str]]) -> dict:  # type: ignore[type-arg]
+    def search(self, query: Union[str, list[str]]) -> Dict:
         """BING search API
         Args:
             query (List[str]): list of search query strings
@@ -321,7 +322,7 @@ class WebBrowser(BaseAction):
         return kept[: self.topk]
 
     @tool_api
-    def select(self, select_ids: list[int]) -> dict:  # type: ignore[type-arg]
+    def select(self, select_ids: list[int]) -> Dict:
         """get the detailed content on the selected pages.
 
         Args:
@@ -353,7 +354,7 @@ class WebBrowser(BaseAction):
             return None
 
     @tool_api
-    def open_url(self, url: str) -> dict:  # type: ignore[type-arg]
+    def open_url(self, url: str) -> Dict:
         try:
             return {"type": "text", "content": self._fetch(url)}
         except ToolError as exc:
