@@ -1,9 +1,10 @@
 """Tools for LLM agents: define them (``BaseAction``, ``tool_api``), parse their
 arguments (``JsonParser``, ``TupleParser``) and run them (``ActionExecutor``).
 
-The shipped tools (``ArxivSearch``, ``PythonInterpreter``, ...) are imported on first
-use (PEP 562 ``__getattr__``): importing the package stays cheap, and the registry
-lists them in Lagent's order anyway (``lagent_like.registry.BUILTIN_TOOLS``).
+The shipped tools (``ArxivSearch``, ``PythonInterpreter``, ...), the built-in actions and
+what only some programs use are imported on first use (PEP 562 ``__getattr__``): importing
+the package stays cheap, and the registry lists the tools in Lagent's order anyway
+(``lagent_like.registry.BUILTIN_TOOLS``).
 """
 
 from typing import TYPE_CHECKING, Any
@@ -95,7 +96,7 @@ _getattr = _lazy.lazy_getattr(globals(), _LAZY)
 def __getattr__(name: str) -> Any:
     if name == "ASYNC_TWINS":
         # Lagent 0.5's ``Async*`` twins of the shipped tools (the CLI leaves them out).
-        twins = tuple(_getattr(name) for name in BUILTIN_TOOLS if name.startswith("Async"))
+        twins = tuple(_getattr(twin) for twin in BUILTIN_TOOLS if twin.startswith("Async"))
         globals()["ASYNC_TWINS"] = twins
         return twins
     return _getattr(name)
