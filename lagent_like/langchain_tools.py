@@ -23,7 +23,7 @@ import functools
 from typing import TYPE_CHECKING, Any
 
 from .exceptions import ToolDefinitionError, ToolError
-from .schema import ActionStatusCode
+from .schema import ActionReturn, ActionStatusCode
 
 if TYPE_CHECKING:
     from .actions.action_executor import ActionExecutor
@@ -106,9 +106,10 @@ def from_langchain(tool: Any) -> SchemaTool:
 @functools.cache
 def _tool_class() -> type:
     """The ``BaseTool`` subclass that runs an executor's API (built once, on first use)."""
-    tools = _langchain()
+    _langchain()  # a missing extra raises the ImportError that says what to install
+    from langchain_core.tools import BaseTool, ToolException
 
-    class LagentLikeTool(tools.BaseTool):  # type: ignore[misc, name-defined]
+    class LagentLikeTool(BaseTool):
         """One API of a lagent_like executor, as a LangChain tool."""
 
         executor: Any
@@ -117,23 +118,23 @@ def _tool_class() -> type:
 
         def _run(self, *args: Any, **kwargs: Any) -> Any:
             kwargs.pop("run_manager", None)
-            return _result(self.executor(self.api_name, kwargs), tools.ToolException)
+            return _result(self.executor(self.api_name, kwargs), ToolException)
 
         async def _arun(self, *args: Any, **kwargs: Any) -> Any:
             kwargs.pop("run_manager", None)
             from .actions.async_executor import AsyncActionExecutor
 
             if isinstance(self.executor, AsyncActionExecutor):
-                return _result(await self.executor(self.api_name, kwargs), tools.ToolException)
+                return _result(await self.executor(self.api_name, kwargs), ToolException)
             return await super()._arun(*args, **kwargs)
 
     return LagentLikeTool
 
 
-def _result(ret: Any, failure: type[Exception]) -> str:
+def _result(ret: ActionReturn, failure: type[Exception]) -> str:
     if ret.state != ActionStatusCode.SUCCESS:
         raise failure(ret.errmsg or "")
-    return ret.format_result()  # type: ignore[no-any-return]
+    return ret.format_result()
 
 
 def to_langchain_tools(executor: ActionExecutor) -> list[Any]:

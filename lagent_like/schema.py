@@ -46,20 +46,6 @@ class ActionValidCode(IntEnum):
         return str(self.value)
 
 
-class RepairedArgs(dict):  # type: ignore[type-arg]
-    """Arguments read only after repairs; an ``ActionReturn`` built on them records the repairs.
-
-    The lenient JSON reader hands these to the tool; the record copies ``repairs`` into
-    :attr:`ActionReturn.repairs` and keeps a plain dict as ``args``.
-    """
-
-    __slots__ = ("repairs",)
-
-    def __init__(self, args: dict[str, Any], repairs: list[str]) -> None:
-        super().__init__(args)
-        self.repairs = repairs
-
-
 def _code(enum: type[IntEnum], value: int) -> Union[IntEnum, int]:
     # Codes added by extensions are kept as plain ints instead of failing.
     try:
@@ -100,14 +86,6 @@ class ActionReturn:
     attempts: int = 1
     full_result: Optional[list[dict[str, Any]]] = None
     repairs: Optional[list[str]] = None
-
-    def __post_init__(self) -> None:
-        # The only place that sees every record built on repaired arguments, whichever
-        # runtime built it.
-        if self.args.__class__ is RepairedArgs:
-            repaired: RepairedArgs = self.args  # type: ignore[assignment]
-            self.repairs = list(repaired.repairs)
-            self.args = dict(repaired)
 
     def format_result(self) -> str:
         """Render the result for a model's observation.

@@ -106,3 +106,16 @@ def test_the_shell_is_sandboxed_per_session(shell: Any) -> None:
     assert len(appeared_within(marker)) == 1
     shell.end_session("a")
     assert host_pids_with(marker) == set()
+
+
+def test_the_sandbox_settings_go_to_ipython_interpreter_which_checks_them() -> None:
+    from lagent_like.tools.ipython_interactive import IPythonInteractive
+
+    with pytest.raises(
+        ValueError, match=r"^IPythonInteractive: isolation must be 'sandbox' or 'process', got 'vm'$"
+    ):
+        IPythonInteractive(isolation="vm")
+    with pytest.raises(ValueError, match=r"^cpu_seconds must be a positive integer or None, got 0$"):
+        IPythonInteractive(cpu_seconds=0)
+    with pytest.raises(TypeError, match="pool_size"):
+        IPythonInteractive(pool_size=2)  # type: ignore[call-arg]

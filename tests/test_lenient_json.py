@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
 from typing import Any, Optional
 
 import pytest
 
-from lagent_like import ActionExecutor, ActionReturn, ActionStatusCode, AsyncActionExecutor
+from lagent_like import ActionExecutor, ActionReturn, ActionStatusCode, AsyncActionExecutor, Hook, RetryPolicy
 from lagent_like.parsers.lenient_json import TruncatedJSON, loads_lenient
 
 
@@ -183,3 +184,55 @@ def test_max_argument_chars_defaults_to_a_million_and_covers_the_async_executor(
     ]
     assert one.errmsg == first.errmsg
     assert second.errmsg == "lenient_echo: 'text' is required"
+
+
+def lenient_fail(text: str) -> str:
+    """Fail.
+
+    Args:
+        text: any text
+    """
+    raise ValueError(text)
+
+
+@pytest.mark.parametrize(
+    ("executor", "tool", "state"),
+    [
+        pytest.param(lambda: ActionExecutor([lenient_echo]), "lenient_echo", "SUCCESS", id="direct"),
+        pytest.param(
+            lambda: _hooked(ActionExecutor([lenient_echo])), "lenient_echo", "SUCCESS", id="call-core"
+        ),
+        pytest.param(lambda: ActionExecutor([lenient_fail]), "lenient_fail", "API_ERROR", id="failing-tool"),
+        pytest.param(
+            lambda: ActionExecutor(
+                [lenient_fail], retry=RetryPolicy(max_attempts=2, base_delay=0.0, retry_on=ValueError)
+            ),
+            "lenient_fail",
+            "API_ERROR",
+            id="retried",
+        ),
+        pytest.param(lambda: AsyncActionExecutor([lenient_echo]), "lenient_echo", "SUCCESS", id="async"),
+        pytest.param(
+            lambda: _hooked(AsyncActionExecutor([lenient_echo])),
+            "lenient_echo",
+            "SUCCESS",
+            id="async-call-core",
+        ),
+    ],
+)
+def test_every_record_of_repaired_arguments_names_the_repairs(executor: Any, tool: str, state: str) -> None:
+    made = executor()
+    ret = made(tool, "{'text': 'a',}")
+    if isinstance(made, AsyncActionExecutor):
+        ret = asyncio.run(ret)
+    assert (ret.state, ret.args, ret.repairs) == (
+        ActionStatusCode[state],
+        {"text": "a"},
+        ["single quotes", "trailing comma"],
+    )
+    assert type(ret.args) is dict
+
+
+def _hooked(executor: Any) -> Any:
+    executor.register_hook(Hook())
+    return executor

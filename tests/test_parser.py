@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 import warnings
 from pathlib import Path
@@ -18,6 +19,7 @@ from lagent_like import (
     TupleParser,
     tool_api,
 )
+from lagent_like.parsers.arguments import Repaired
 
 
 class ParserWeather(BaseAction):
@@ -333,3 +335,86 @@ def test_parse_outputs_renders_text(outputs: Any, content: str) -> None:
 def test_parse_outputs_passes_result_items_through() -> None:
     items = [{"type": "image", "content": "/tmp/a.png"}, {"type": "text", "content": "a chart"}]
     assert BaseParser(ParserAdd()).parse_outputs(items) == items
+
+
+class ParserModes(BaseAction):
+    """APIs whose validation mode is set at different levels."""
+
+    @tool_api
+    def plain(self, n: int) -> int:
+        """Sets no mode."""
+        return n
+
+    @tool_api(validation="off")
+    def own(self, n: int) -> int:
+        """Sets its own mode."""
+        return n
+
+
+@pytest.mark.parametrize(
+    ("parser", "inputs"),
+    [
+        pytest.param(JsonParser, ("Paris",), id="json-not-an-object"),
+        pytest.param(JsonParser, "[1, 2]", id="json-array"),
+        pytest.param(JsonParser, '"\\"\\\\\\"x\\\\\\"\\""', id="json-encoded-three-times"),
+        pytest.param(JsonParser, "{'city': ", id="json-cut-off"),
+        pytest.param(JsonParser, '{"unit": "F"}', id="json-missing"),
+        pytest.param(JsonParser, '{"city": "Paris", "x": 1}', id="json-unknown"),
+        pytest.param(TupleParser, "(1,", id="tuple-syntax"),
+        pytest.param(TupleParser, "(print(1),)", id="tuple-not-a-literal"),
+        pytest.param(TupleParser, {"city": "Paris"}, id="tuple-not-a-tuple"),
+        pytest.param(TupleParser, "('Paris', 'C', 3)", id="tuple-too-many"),
+        pytest.param(TupleParser, "()", id="tuple-too-few"),
+    ],
+)
+def test_readers_return_the_parse_error_of_refused_input(parser: type[BaseParser], inputs: Any) -> None:
+    refused = parser(ParserWeather()).reader("current")(inputs)
+    assert isinstance(refused, ParseError)
+    with pytest.raises(ParseError, match=f"^{re.escape(refused.err_msg)}$"):
+        parser(ParserWeather()).parse_inputs(inputs, "current")
+
+
+def test_a_lagent_style_parsers_parse_error_is_returned_by_its_reader() -> None:
+    class ParserRefusing(JsonParser):
+        def parse_inputs(self, inputs: Any, name: str = "run") -> dict[str, Any]:
+            raise ParseError("never")
+
+    refused = ParserRefusing(ParserWeather()).reader("current")("{}")
+    assert isinstance(refused, ParseError) and refused.err_msg == "never"
+
+
+def test_readers_return_clean_arguments_as_a_dict_and_repaired_ones_with_their_repairs() -> None:
+    read = JsonParser(ParserWeather()).reader("current")
+    clean = read('{"city": "Paris"}')
+    assert (type(clean), clean) == (dict, {"city": "Paris"})
+    assert read("{'city': 'Paris',}") == Repaired({"city": "Paris"}, ["single quotes", "trailing comma"])
+    assert read("\"{'city': 'Paris'}\"") == Repaired(
+        {"city": "Paris"}, ["double-encoded JSON", "single quotes"]
+    )
+    assert JsonParser(ParserWeather()).parse_inputs("{'city': 'Paris'}", "current") == {"city": "Paris"}
+
+
+@pytest.mark.parametrize("parser", [JsonParser, TupleParser])
+def test_a_reader_can_be_made_for_another_validation_mode(parser: type[BaseParser]) -> None:
+    made = parser(ParserModes())
+    text = '{"n": "3"}' if parser is JsonParser else "('3',)"
+    assert made.reader("plain")(text) == {"n": 3}
+    assert made.reader("plain", validation="coerce") is made.reader("plain")
+    strict = made.reader("plain", validation="strict")
+    assert strict is made.reader("plain", validation="strict")
+    refused = strict(text)
+    assert isinstance(refused, ParseError)
+    assert refused.err_msg == "ParserModes.plain: 'n' expected integer, got string '3'"
+    assert made.reader("plain", validation="off")(text) == {"n": "3"}
+    # The API's own mode wins over the one given, and the tool's own does too.
+    assert made.reader("own", validation="strict")(text) == {"n": "3"}
+    tool_strict = parser(ParserModes(validation="strict"))
+    assert isinstance(tool_strict.reader("plain", validation="coerce")(text), ParseError)
+
+
+def test_a_reader_for_an_unknown_mode_or_api_is_refused() -> None:
+    made = JsonParser(ParserModes())
+    with pytest.raises(ToolDefinitionError, match=r"^JsonParser: validation must be one of"):
+        made.reader("plain", validation="lax")
+    with pytest.raises(ParseError, match=r"^ParserModes has no API 'plian'\. Did you mean 'plain'\?"):
+        made.reader("plian", validation="strict")

@@ -714,3 +714,14 @@ def test_a_refused_argument_raises_the_one_public_argument_error() -> None:
     assert (info.value.expected, info.value.value, info.value.path) == ("integer", "b", ".y")
     assert info.value.describe("point") == "'point.y' expected integer, got string 'b'"
     assert Invalid is ArgumentError
+
+
+def test_a_refusal_and_its_argument_error_are_one_refused_argument() -> None:
+    """The returned form (``Refusal``) and the raised form (``ArgumentError``) convert losslessly."""
+    refusal = Refusal("integer", "x", "[1]")
+    error = refusal.error("the given value")
+    assert type(error) is Invalid  # ArgumentError
+    assert (error.expected, error.value, error.path) == ("integer", "x", "[1]")
+    back = Refusal.of(error)
+    assert repr(back) == repr(refusal) == "Refusal('integer', 'x', '[1]')"
+    assert back.describe("a", None) == error.describe("a") == "'a[1]' expected integer, got string 'x'"

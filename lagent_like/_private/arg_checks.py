@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from typing import Callable
+from typing import Callable, Optional
 from urllib.parse import urlsplit
 
 __all__ = [
@@ -25,29 +25,41 @@ __all__ = [
 ]
 
 
-def _is_number(value: object) -> bool:
+def _number(value: object) -> Optional[float]:
+    """``value`` if it is a finite number, else ``None``."""
     # bool is an int subclass, but True is never a sensible duration or count.
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value):
+        return value
+    return None
+
+
+def _count(value: object) -> Optional[int]:
+    """``value`` if it is an int (not a bool), else ``None``."""
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
 def is_positive_duration(value: object) -> bool:
     """A finite number of seconds > 0."""
-    return _is_number(value) and value > 0  # type: ignore[operator]
+    number = _number(value)
+    return number is not None and number > 0
 
 
 def is_duration(value: object) -> bool:
     """A finite number of seconds >= 0."""
-    return _is_number(value) and value >= 0  # type: ignore[operator]
+    number = _number(value)
+    return number is not None and number >= 0
 
 
 def is_count(value: object) -> bool:
     """An int >= 0 (not a bool)."""
-    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+    count = _count(value)
+    return count is not None and count >= 0
 
 
 def is_positive_count(value: object) -> bool:
     """An int >= 1 (not a bool)."""
-    return is_count(value) and value >= 1  # type: ignore[operator]
+    count = _count(value)
+    return count is not None and count >= 1
 
 
 def is_http_url(value: object) -> bool:

@@ -362,19 +362,21 @@ def unknown_api(action: BaseAction, inputs: Any, name: Any) -> ActionReturn:
     )
 
 
-def validation_mode(action: BaseAction, key: str) -> str:
+def validation_mode(action: BaseAction, key: str, default: Optional[str] = None) -> str:
     """How API ``key``'s arguments are checked: the most specific explicit setting.
 
     ``@tool_api(validation=...)``, else the tool's (``Tool(validation=...)`` or its
-    ``ToolSettings``), else the executor's (:meth:`BaseAction.use_validation`), else
-    ``"coerce"``.
+    ``ToolSettings``), else ``default`` (an executor's) if given, else the one of
+    :meth:`BaseAction.use_validation`, else ``"coerce"``.
     """
     state = state_of(action)
     spec = state.specs.get(key)
     if spec is not None and spec.options.validation is not None:
         return spec.options.validation
     own = settings_of(action).validation
-    return state.validation if own is UNSET else str(own)
+    if own is not UNSET:
+        return str(own)
+    return state.validation if default is None else default
 
 
 def settings_of(action: BaseAction) -> ToolSettings:

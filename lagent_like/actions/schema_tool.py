@@ -50,8 +50,9 @@ def _function_of(schema: Any, problems: list[str]) -> Mapping[str, Any]:
     if not isinstance(schema, Mapping):
         problems.append(f"the schema must be a dict, got {type(schema).__name__} {preview(schema)}")
         return {}
-    if isinstance(schema.get("function"), Mapping):
-        return schema["function"]  # type: ignore[no-any-return]
+    function = schema.get("function")
+    if isinstance(function, Mapping):
+        return function
     if schema.get("type", "function") != "function":
         problems.append(f"'type' is {schema['type']!r}; only function definitions can become tools")
     return schema
@@ -97,22 +98,42 @@ def normalize_schema(schema: Any) -> Any:
     if not isinstance(schema, Mapping):
         return copy_description(schema)
     out = {k: copy_description(v) for k, v in schema.items()}
-    if "type" in out:
-        kinds = canonical_types(out["type"])[0]
-        if "any" in kinds or not kinds:
-            del out["type"]
-        else:
-            out["type"] = kinds[0] if len(kinds) == 1 and isinstance(schema["type"], str) else kinds
-    if out.pop("nullable", False) is True:
-        if "type" in out and "null" not in canonical_types(out["type"])[0]:
-            out["type"] = [*canonical_types(out["type"])[0], "null"]
-        if isinstance(out.get("enum"), list) and None not in out["enum"]:
-            out["enum"].append(None)
+    for rewrite in _REWRITES:
+        rewrite(out, schema)
+    return out
+
+
+def _standard_type(out: dict[str, Any], schema: Mapping[str, Any]) -> None:
+    if "type" not in out:
+        return
+    kinds = canonical_types(out["type"])[0]
+    if "any" in kinds or not kinds:
+        del out["type"]
+    else:
+        out["type"] = kinds[0] if len(kinds) == 1 and isinstance(schema["type"], str) else kinds
+
+
+def _null_for_nullable(out: dict[str, Any], schema: Mapping[str, Any]) -> None:
+    if out.pop("nullable", False) is not True:
+        return
+    if "type" in out and "null" not in canonical_types(out["type"])[0]:
+        out["type"] = [*canonical_types(out["type"])[0], "null"]
+    if isinstance(out.get("enum"), list) and None not in out["enum"]:
+        out["enum"].append(None)
+
+
+def _numeric_exclusives(out: dict[str, Any], schema: Mapping[str, Any]) -> None:
     for exclusive, plain in (("exclusiveMinimum", "minimum"), ("exclusiveMaximum", "maximum")):
         if isinstance(out.get(exclusive), bool) and out.pop(exclusive) and plain in out:
             out[exclusive] = out.pop(plain)
+
+
+def _prefix_items(out: dict[str, Any], schema: Mapping[str, Any]) -> None:
     if isinstance(out.get("items"), list):
         out["prefixItems"] = out.pop("items")
+
+
+def _subschemas(out: dict[str, Any], schema: Mapping[str, Any]) -> None:
     for key in _ONE:
         if isinstance(out.get(key), Mapping):
             out[key] = normalize_schema(out[key])
@@ -122,7 +143,16 @@ def normalize_schema(schema: Any) -> Any:
     for key in _NAMED:
         if isinstance(out.get(key), Mapping):
             out[key] = {name: normalize_schema(s) for name, s in out[key].items()}
-    return out
+
+
+#: The rewrites of :func:`normalize_schema`, in order: each changes the copy ``out`` of ``schema``.
+_REWRITES: tuple[Callable[[dict[str, Any], Mapping[str, Any]], None], ...] = (
+    _standard_type,
+    _null_for_nullable,
+    _numeric_exclusives,
+    _prefix_items,
+    _subschemas,
+)
 
 
 def _handler_problems(

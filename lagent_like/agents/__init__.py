@@ -8,8 +8,9 @@ native function calling.
 from __future__ import annotations
 
 from .prompts import DEFAULT_SYSTEM_TEMPLATE, render_tool_descriptions
-from .react import DEFAULT_NATIVE_TEMPLATE, AgentResult, ReAct, Turn
+from .react import DEFAULT_NATIVE_TEMPLATE, ReAct
 from .react_parser import ReActStep, parse_react
+from .trace import AgentResult, Turn
 
 __all__ = [
     "AgentResult",

@@ -25,18 +25,15 @@ as :class:`~lagent_like.exceptions.ToolDefinitionError` when the class is define
 from __future__ import annotations
 
 import importlib
-import json
-import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Optional, Union
+from typing import Any, Union
 
-from .._private.aliases import LEGAL_NAME, assign_aliases
 from ..actions.base_action import BaseAction, api_specs, routes_of
 from ..exceptions import RegistryError, ToolDefinitionError, ToolNotFoundError
-from ..function_calling.dialects import GEMINI_NAME, to_gemini_schema, to_openai_strict_schema
 from ..registry import get_tool_cls, list_tools
 from ..spec.describe import ApiSpec, copy_description
+from . import lint_checks
+from .lint_checks import ApiView, LintFinding, ToolView, finding, lint_tools
 
 __all__ = [
     "LARGE_DESCRIPTION_TOKENS",
@@ -48,107 +45,33 @@ __all__ = [
     "lint_targets",
 ]
 
+# Re-bound here, with their doc comments, because this is where users import them from.
 #: Above this estimated size (in tokens) a description is reported as ``large-description``.
-LARGE_DESCRIPTION_TOKENS = 500
-
+LARGE_DESCRIPTION_TOKENS = lint_checks.LARGE_DESCRIPTION_TOKENS
 #: The severity of each finding code.
-SEVERITIES: dict[str, str] = {
-    "definition-error": "error",
-    "no-api": "error",
-    "no-description": "error",
-    "param-no-description": "warning",
-    "default-string-type": "warning",
-    "doubtful-definition": "warning",
-    "illegal-name": "warning",
-    "large-description": "warning",
-    "openai-strict": "warning",
-    "gemini": "warning",
-    "no-tools": "warning",
-    "not-instantiated": "info",
-    "size": "info",
-}
+SEVERITIES = lint_checks.SEVERITIES
 
 
-#: Registered names that are the framework's own, left out when no target is given.
 def _shipped(cls: type) -> bool:
     """Whether a tool class comes with this package (the built-ins and shipped tools)."""
     return cls.__module__ == "lagent_like" or cls.__module__.startswith("lagent_like.")
 
 
-#: Where the description of an API comes from, by "is it a toolkit".
-_DOC_PLACE = {True: "the method", False: "run or to the class"}
-
-#: How to choose a legal name yourself, by the part of the name that is illegal.
-_NAME_FIX = {"tool name": "set __tool_name__ on the class", "API name": "pass name=... to @tool_api"}
-
-#: Why the readable alias of a legal ``Tool.api`` was not used, by "is it too long".
-_ALIAS_REASON = {True: "is longer than 64 characters", False: "is already another tool's name"}
-
-
-@dataclass(frozen=True)
-class LintFinding:
-    """One problem (or fact) about a tool's description.
-
-    Attributes:
-        severity: ``'error'`` (a model cannot use the API well), ``'warning'`` (it
-            probably uses it worse than it could) or ``'info'`` (worth knowing).
-        tool: the tool name; for a module-level finding, the module name.
-        api: the name a model uses, ``'Tool'`` or ``'Tool.api'``; for a definition
-            error, what was being defined (e.g. ``'Calc.add'``); for a module-level
-            finding, the module name.
-        code: a short stable id of the kind of finding, e.g. ``'no-description'``;
-            see :data:`SEVERITIES` for all of them.
-        message: what is wrong and how to fix it, one line.
-    """
-
-    severity: str
-    tool: str
-    api: str
-    code: str
-    message: str
-
-
-def _finding(code: str, tool: str, api: str, message: str) -> LintFinding:
-    return LintFinding(SEVERITIES[code], tool, api, code, message)
-
-
-@dataclass
-class _Api:
-    """One API as a model receives it."""
-
-    name: str  # 'Tool' or 'Tool.api'
-    short: str  # 'run' or the API name
-    entry: dict[str, Any]  # the description the model receives
-    spec: Optional[ApiSpec]
-    schema: Optional[dict[str, Any]] = None  # the JSON Schema exports carry (instances only)
-
-
-@dataclass
-class _Tool:
-    """What is linted of one tool: its APIs, plus findings made while getting them."""
-
-    name: str
-    is_toolkit: bool
-    apis: list[_Api]
-    has_api: bool
-    notes: list[LintFinding] = field(default_factory=list)
-
-
-def _view(description: dict[str, Any], specs: dict[str, ApiSpec], has_api: bool) -> _Tool:
+def _view(description: dict[str, Any], specs: dict[str, ApiSpec], has_api: bool) -> ToolView:
     """The APIs of a tool described by ``description``; ``specs`` by API key."""
     tool = description["name"]
     if "api_list" not in description:
-        api = _Api(tool, "run", copy_description(description), specs.get("run"))
-        return _Tool(tool, False, [api] if has_api else [], has_api)
+        api = ApiView(tool, "run", copy_description(description), specs.get("run"))
+        return ToolView(tool, False, [api] if has_api else [], has_api)
     apis = []
     for item in description["api_list"]:
         entry = copy_description(item)
         entry["name"] = f"{tool}.{item['name']}"
-        apis.append(_Api(entry["name"], item["name"], entry, specs.get(item["name"])))
-    return _Tool(tool, True, apis, has_api)
+        apis.append(ApiView(entry["name"], item["name"], entry, specs.get(item["name"])))
+    return ToolView(tool, True, apis, has_api)
 
 
-def _view_of_action(action: BaseAction) -> _Tool:
+def _view_of_action(action: BaseAction) -> ToolView:
     specs = dict(api_specs(action))
     tool = _view(action.description, specs, action.is_toolkit or "run" in routes_of(action))
     for api in tool.apis:
@@ -159,186 +82,13 @@ def _view_of_action(action: BaseAction) -> _Tool:
     return tool
 
 
-def _view_of_class(cls: type[BaseAction]) -> _Tool:
+def _view_of_class(cls: type[BaseAction]) -> ToolView:
     by_attr = cls.__tool_apis__
     if "api_list" in cls.__tool_description__:
         specs = {spec.name: spec for attr, spec in by_attr.items() if attr != "run"}
     else:
         specs = {"run": by_attr["run"]} if "run" in by_attr else {}
     return _view(cls.__tool_description__, specs, bool(specs))
-
-
-def _tokens(entry: dict[str, Any]) -> int:
-    return math.ceil(len(json.dumps(entry, ensure_ascii=False, default=str)) / 4)
-
-
-def _parameter_findings(tool: _Tool, api: _Api) -> list[LintFinding]:
-    findings = []
-    described = {p["name"] for p in api.spec.description["parameters"]} if api.spec else set()
-    declared = api.spec.declared if api.spec else {}
-    for param in api.entry.get("parameters", []):
-        name = param.get("name")
-        if not str(param.get("description") or "").strip():
-            findings.append(
-                _finding(
-                    "param-no-description",
-                    tool.name,
-                    api.name,
-                    f"parameter {name!r} has no description; document it under Args: in the "
-                    f"docstring (or annotate it Annotated[T, 'description'])",
-                )
-            )
-        if name in described and name not in declared:
-            findings.append(
-                _finding(
-                    "default-string-type",
-                    tool.name,
-                    api.name,
-                    f"parameter {name!r} has no type annotation and no docstring type, so it is "
-                    f"described as STRING and its values are not checked; annotate it",
-                )
-            )
-    return findings
-
-
-def _doubtful_findings(tool: _Tool, api: _Api) -> list[LintFinding]:
-    """What was doubtful when the API was described (also issued as ``DefinitionWarning``)."""
-    notes = api.spec.doc_warnings if api.spec else ()
-    return [
-        _finding("doubtful-definition", tool.name, api.name, f"{note}; fix the docstring") for note in notes
-    ]
-
-
-def _name_finding(tool: _Tool, api: _Api, alias: str) -> Optional[LintFinding]:
-    parts = [("tool name", tool.name)] + ([("API name", api.short)] if tool.is_toolkit else [])
-    illegal = [(kind, value) for kind, value in parts if not LEGAL_NAME.fullmatch(value)]
-    if illegal:
-        names = " and ".join(f"the {kind} {value!r}" for kind, value in illegal)
-        verb = "is" if len(illegal) == 1 else "are"
-        fixes = " and ".join(_NAME_FIX[kind] for kind, _ in illegal)
-        message = (
-            f"{names} {verb} not legal for function calling (^[a-zA-Z0-9_-]{{1,64}}$), so exports "
-            f"call this API {alias!r}; to choose the name yourself, {fixes}"
-        )
-        return _finding("illegal-name", tool.name, api.name, message)
-    readable = api.name.replace(".", "__")
-    if alias == readable:
-        return None
-    message = (
-        f"exports call this API {alias!r} because {readable!r} {_ALIAS_REASON[len(readable) > 64]}; "
-        f"choose a shorter or distinct tool or API name to keep the readable one"
-    )
-    return _finding("illegal-name", tool.name, api.name, message)
-
-
-def _api_findings(tool: _Tool, api: _Api, alias: str) -> list[LintFinding]:
-    findings = []
-    if not str(api.entry.get("description") or "").strip():
-        findings.append(
-            _finding(
-                "no-description",
-                tool.name,
-                api.name,
-                f"no description: the model is not told what this API does; add a docstring "
-                f"to {_DOC_PLACE[tool.is_toolkit]}",
-            )
-        )
-    findings.extend(_parameter_findings(tool, api))
-    findings.extend(_doubtful_findings(tool, api))
-    name_finding = _name_finding(tool, api, alias)
-    if name_finding is not None:
-        findings.append(name_finding)
-    findings.extend(_dialect_findings(tool, api, alias))
-    tokens = _tokens(api.entry)
-    if tokens > LARGE_DESCRIPTION_TOKENS:
-        findings.append(
-            _finding(
-                "large-description",
-                tool.name,
-                api.name,
-                f"the description is about {tokens} tokens, over {LARGE_DESCRIPTION_TOKENS}; every "
-                f"prompt offering this API carries it, so shorten the docstrings",
-            )
-        )
-    findings.append(
-        _finding(
-            "size",
-            tool.name,
-            api.name,
-            f"the description is about {tokens} tokens (estimated as its JSON length / 4)",
-        )
-    )
-    return findings
-
-
-def _dialect_findings(tool: _Tool, api: _Api, alias: str) -> list[LintFinding]:
-    """Why OpenAI strict mode or Gemini would refuse the API's schema, or what they lose."""
-    if api.schema is None:
-        return []
-    findings = []
-    strict = to_openai_strict_schema(api.schema)
-    if strict.refused:
-        findings.append(
-            _finding(
-                "openai-strict",
-                tool.name,
-                api.name,
-                "OpenAI strict mode would refuse this API: "
-                + "; ".join(strict.refused)
-                + "; to_openai_tools(strict=True) exports it with strict: false",
-            )
-        )
-    elif strict.dropped:
-        findings.append(
-            _finding(
-                "openai-strict",
-                tool.name,
-                api.name,
-                "OpenAI strict mode does not accept "
-                + ", ".join(strict.dropped)
-                + "; the strict export leaves them out and the executor still checks them",
-            )
-        )
-    gemini = to_gemini_schema(api.schema)
-    problems = list(gemini.refused)
-    if not GEMINI_NAME.fullmatch(alias):
-        problems.insert(0, f"the name {alias!r} must start with a letter or an underscore")
-    if problems:
-        findings.append(
-            _finding("gemini", tool.name, api.name, "Gemini would refuse this API: " + "; ".join(problems))
-        )
-    elif gemini.dropped:
-        findings.append(
-            _finding(
-                "gemini",
-                tool.name,
-                api.name,
-                "Gemini does not accept "
-                + ", ".join(gemini.dropped)
-                + "; to_gemini_tools() leaves them out and the executor still checks them",
-            )
-        )
-    return findings
-
-
-def _lint_tools(tools: Sequence[_Tool]) -> list[LintFinding]:
-    aliases = assign_aliases(api.name for tool in tools for api in tool.apis)
-    findings: list[LintFinding] = []
-    for tool in tools:
-        findings.extend(tool.notes)
-        if not tool.has_api:
-            findings.append(
-                _finding(
-                    "no-api",
-                    tool.name,
-                    tool.name,
-                    "the tool has nothing a model can call; define run (a simple tool) or "
-                    "@tool_api methods (a toolkit)",
-                )
-            )
-        for api in tool.apis:
-            findings.extend(_api_findings(tool, api, aliases[api.name]))
-    return findings
 
 
 def lint_action(action: BaseAction) -> list[LintFinding]:
@@ -365,10 +115,10 @@ def lint_actions(actions: Iterable[BaseAction]) -> list[LintFinding]:
     Returns:
         The findings, tool by tool and API by API.
     """
-    return _lint_tools([_view_of_action(action) for action in actions])
+    return lint_tools([_view_of_action(action) for action in actions])
 
 
-def _tool_of_class(cls: type[BaseAction]) -> _Tool:
+def _tool_of_class(cls: type[BaseAction]) -> ToolView:
     """Lint an instance made without arguments, else the class's own description."""
     try:
         return _view_of_action(cls())
@@ -377,19 +127,19 @@ def _tool_of_class(cls: type[BaseAction]) -> _Tool:
     tool = _view_of_class(cls)
     if isinstance(failure, ToolDefinitionError):
         message = "; ".join(failure.problems)
-        tool.notes.append(_finding("definition-error", tool.name, failure.owner, message))
+        tool.notes.append(finding("definition-error", tool.name, failure.owner, message))
     reason = " ".join(f"{type(failure).__name__}: {failure}".split())
     message = (
         f"linted from the class description because {cls.__name__}() failed ({reason}); "
         f"the parser's parameter_description is not counted in the size"
     )
-    tool.notes.append(_finding("not-instantiated", tool.name, tool.name, message))
+    tool.notes.append(finding("not-instantiated", tool.name, tool.name, message))
     return tool
 
 
-def _module_note(target: str, finding: LintFinding) -> _Tool:
+def _module_note(target: str, note: LintFinding) -> ToolView:
     """A stand-in tool that only carries a module-level finding, to keep target order."""
-    return _Tool(target, False, [], True, [finding])
+    return ToolView(target, False, [], True, [note])
 
 
 def _import(target: str, suggestions: list[str]) -> Any:
@@ -419,7 +169,7 @@ def _definition_error(target: str, exc: Exception) -> LintFinding:
         (exc.owner, exc.problems) if isinstance(exc, ToolDefinitionError) else (target, [str(exc)])
     )
     message = f"{'; '.join(problems)} (module {target!r} cannot be imported, so none of its tools is linted)"
-    return _finding("definition-error", target, owner, message)
+    return finding("definition-error", target, owner, message)
 
 
 def _classes_of(module: Any) -> list[type[BaseAction]]:
@@ -438,7 +188,7 @@ def _classes_of(module: Any) -> list[type[BaseAction]]:
     return found
 
 
-def _resolve(target: str) -> Union[list[type[BaseAction]], _Tool]:
+def _resolve(target: str) -> Union[list[type[BaseAction]], ToolView]:
     """The tool classes ``target`` names, or a stand-in carrying a module-level finding."""
     try:
         return [get_tool_cls(target)]
@@ -451,7 +201,7 @@ def _resolve(target: str) -> Union[list[type[BaseAction]], _Tool]:
     classes = _classes_of(module)
     if not classes:
         message = f"module {target!r} defines no BaseAction subclass, so there is nothing to lint"
-        return _module_note(target, _finding("no-tools", target, target, message))
+        return _module_note(target, finding("no-tools", target, target, message))
     return classes
 
 
@@ -481,19 +231,19 @@ def lint_targets(targets: Sequence[str]) -> list[LintFinding]:
     if not targets:
         entries = list_tools(with_class=True)
         classes = list(dict.fromkeys(cls for _, cls in entries if not _shipped(cls)))
-        return _lint_tools([_tool_of_class(cls) for cls in classes])
-    tools: list[_Tool] = []
+        return lint_tools([_tool_of_class(cls) for cls in classes])
+    tools: list[ToolView] = []
     seen: set[type] = set()
     for target in targets:
         resolved = _resolve(target)
-        if isinstance(resolved, _Tool):
+        if isinstance(resolved, ToolView):
             tools.append(resolved)
             continue
         for cls in resolved:
             if cls not in seen:
                 seen.add(cls)
                 tools.append(_tool_of_class(cls))
-    return _lint_tools(tools)
+    return lint_tools(tools)
 
 
 def _plural(count: int, word: str) -> str:

@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import copy
 import re
-from typing import Any, Optional
+from collections.abc import Mapping
+from typing import Any, Callable, NamedTuple, Optional
 
 __all__ = [
     "GEMINI_NAME",
@@ -57,23 +58,9 @@ GEMINI_NAME = re.compile(r"[a-zA-Z_][a-zA-Z0-9_.-]{0,63}")
 
 #: Keywords strict mode accepts (besides the structural ones handled below).
 _STRICT_KEEP = frozenset(
-    (
-        "type",
-        "description",
-        "title",
-        "enum",
-        "const",
-        "pattern",
-        "format",
-        "multipleOf",
-        "minimum",
-        "maximum",
-        "exclusiveMinimum",
-        "exclusiveMaximum",
-        "minItems",
-        "maxItems",
-    )
-)
+    ("type", "description", "title", "enum", "const", "pattern", "format", "multipleOf", "minimum",
+     "maximum", "exclusiveMinimum", "exclusiveMaximum", "minItems", "maxItems")
+)  # fmt: skip
 _STRICT_FORMATS = frozenset(
     ("date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid")
 )
@@ -109,55 +96,116 @@ def _nullable(schema: dict[str, Any]) -> dict[str, Any]:
     return schema
 
 
-def _strict(schema: Any, path: str, refused: list[str], dropped: list[str]) -> Any:
+class _Notes(NamedTuple):
+    """What a rewrite reports: sentences of what is refused, keywords dropped."""
+
+    refused: list[str]
+    dropped: list[str]
+
+
+class _Node:
+    """One schema node being rewritten for a dialect: a method per keyword writes into ``out``."""
+
+    __slots__ = ("out", "path")
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.out: dict[str, Any] = {}
+
+    def keep(self, key: str, value: Any) -> None:
+        self.out[key] = value
+
+    def rewrite(
+        self, schema: dict[str, Any], rules: Mapping[str, Rule], silent: frozenset[str], dropped: list[str]
+    ) -> None:
+        """Each keyword of ``schema`` by its rule; one without a rule (nor ``silent``) goes to ``dropped``."""
+        for key, value in schema.items():
+            rule = rules.get(key)
+            if rule is not None:
+                rule(self, key, value)
+            elif key not in silent:
+                dropped.append(f"{key!r} {_where(self.path)}")
+
+
+#: What a dialect does with one keyword: ``(node, keyword, value)``; it writes into ``node.out``.
+Rule = Callable[[Any, str, Any], None]
+
+
+class _StrictNode(_Node):
+    """A node rewritten for OpenAI strict mode."""
+
+    __slots__ = ("notes",)
+
+    def __init__(self, path: str, notes: _Notes) -> None:
+        super().__init__(path)
+        self.notes = notes
+
+    def string_format(self, key: str, value: Any) -> None:
+        if value in _STRICT_FORMATS:
+            self.out[key] = value
+        else:
+            self.notes.dropped.append(f"format {value!r} {_where(self.path)}")
+
+    def branches(self, key: str, value: Any) -> None:
+        self.out["anyOf"] = [_strict(b, f"{self.path}|{i}", self.notes) for i, b in enumerate(value)]
+
+    def items(self, key: str, value: Any) -> None:
+        self.out["items"] = _strict(value, f"{self.path}[]", self.notes)
+
+    def definitions(self, key: str, value: Any) -> None:
+        self.out[key] = {n: _strict(s, f"{key}.{n}", self.notes) for n, s in value.items()}
+
+
+#: What strict mode does with each keyword it keeps (``oneOf`` becomes ``anyOf``).
+_STRICT_RULES: dict[str, Rule] = {
+    **dict.fromkeys(_STRICT_KEEP, _Node.keep),
+    "format": _StrictNode.string_format,
+    "anyOf": _StrictNode.branches,
+    "oneOf": _StrictNode.branches,
+    "items": _StrictNode.items,
+    "$ref": _Node.keep,
+    "$defs": _StrictNode.definitions,
+    "definitions": _StrictNode.definitions,
+}
+#: Keywords left out without a note: rewritten by ``_strict_object``, refused already, or
+#: ``default`` (which applies when the model sends null).
+_STRICT_SILENT = frozenset(("properties", "required", "additionalProperties", "default", *_STRICT_REFUSED))
+
+
+def _strict(schema: Any, path: str, notes: _Notes) -> Any:
     if not isinstance(schema, dict):
         return schema
-    out: dict[str, Any] = {}
     for key in _STRICT_REFUSED:
         if key in schema:
-            refused.append(f"{key!r} {_where(path)} has no equivalent in OpenAI strict mode")
+            notes.refused.append(f"{key!r} {_where(path)} has no equivalent in OpenAI strict mode")
     if not any(k in schema for k in ("type", "anyOf", "oneOf", "$ref", "enum", "const")):
-        refused.append(
+        notes.refused.append(
             f"the value {_where(path)} may be of any type, which OpenAI strict mode cannot express"
         )
-    for key, value in schema.items():
-        if key in _STRICT_KEEP:
-            if key == "format" and value not in _STRICT_FORMATS:
-                dropped.append(f"format {value!r} {_where(path)}")
-                continue
-            out[key] = value
-        elif key in ("anyOf", "oneOf"):
-            out["anyOf"] = [_strict(b, f"{path}|{i}", refused, dropped) for i, b in enumerate(value)]
-        elif key == "items":
-            out["items"] = _strict(value, f"{path}[]", refused, dropped)
-        elif key == "$ref":
-            out["$ref"] = value
-        elif key in ("$defs", "definitions"):
-            out[key] = {n: _strict(s, f"{key}.{n}", refused, dropped) for n, s in value.items()}
-        elif key in ("properties", "required", "additionalProperties"):
-            continue  # below
-        elif key in _STRICT_REFUSED or key == "default":
-            continue  # refused above; a default applies when the model sends null
-        else:
-            dropped.append(f"{key!r} {_where(path)}")
-    is_object = schema.get("type") == "object" or "properties" in schema
-    if is_object:
-        properties = schema.get("properties", {})
-        extra = schema.get("additionalProperties", False)
-        if extra not in (False, None) and not (extra == {} and properties):
-            refused.append(
-                f"the object {_where(path)} takes arbitrary keys (additionalProperties), "
-                "which OpenAI strict mode cannot express"
-            )
-        required = set(schema.get("required", []))
-        out["properties"] = {}
-        for name, sub in properties.items():
-            converted = _strict(sub, f"{path}.{name}" if path else name, refused, dropped)
-            out["properties"][name] = converted if name in required else _nullable(converted)
-        out["required"] = list(properties)
-        out["additionalProperties"] = False
-        out["type"] = "object"
-    return out
+    node = _StrictNode(path, notes)
+    node.rewrite(schema, _STRICT_RULES, _STRICT_SILENT, notes.dropped)
+    if schema.get("type") == "object" or "properties" in schema:
+        _strict_object(schema, node.out, path, notes)
+    return node.out
+
+
+def _strict_object(schema: dict[str, Any], out: dict[str, Any], path: str, notes: _Notes) -> None:
+    """Every property required (the optional ones nullable), no other key."""
+    properties = schema.get("properties", {})
+    extra = schema.get("additionalProperties", False)
+    if extra not in (False, None) and not (extra == {} and properties):
+        notes.refused.append(
+            f"the object {_where(path)} takes arbitrary keys (additionalProperties), "
+            "which OpenAI strict mode cannot express"
+        )
+    required = set(schema.get("required", []))
+    out["properties"] = {}
+    for name, sub in properties.items():
+        converted = _strict(sub, f"{path}.{name}" if path else name, notes)
+        out["properties"][name] = converted if name in required else _nullable(converted)
+    out["required"] = list(properties)
+    out["additionalProperties"] = False
+    out["type"] = "object"
 
 
 def to_openai_strict_schema(schema: dict[str, Any]) -> Conversion:
@@ -166,10 +214,9 @@ def to_openai_strict_schema(schema: dict[str, Any]) -> Conversion:
     Optional parameters become required and nullable; a ``null`` the model sends for
     them stands for "not given" (the executor then applies the Python default).
     """
-    refused: list[str] = []
-    dropped: list[str] = []
-    converted = _strict(copy.deepcopy(schema), "", refused, dropped)
-    return Conversion(None if refused else converted, refused, dropped)
+    notes = _Notes([], [])
+    converted = _strict(copy.deepcopy(schema), "", notes)
+    return Conversion(None if notes.refused else converted, notes.refused, notes.dropped)
 
 
 def has_null_field(value: Any) -> bool:
@@ -198,160 +245,192 @@ def without_nulls(value: Any) -> Any:
 
 #: Keywords of OpenAPI 3.0's Schema object that Gemini's function declarations accept.
 _GEMINI_KEEP = frozenset(
-    (
-        "description",
-        "title",
-        "format",
-        "minItems",
-        "maxItems",
-        "minLength",
-        "maxLength",
-        "pattern",
-        "minimum",
-        "maximum",
-        "minProperties",
-        "maxProperties",
-        "example",
-    )
-)
-_GEMINI_TYPES = {
-    "string": "STRING",
-    "number": "NUMBER",
-    "integer": "INTEGER",
-    "boolean": "BOOLEAN",
-    "array": "ARRAY",
-    "object": "OBJECT",
-}
+    ("description", "title", "format", "minItems", "maxItems", "minLength", "maxLength", "pattern",
+     "minimum", "maximum", "minProperties", "maxProperties", "example")
+)  # fmt: skip
+_GEMINI_TYPES = {t: t.upper() for t in ("string", "number", "integer", "boolean", "array", "object")}
 
 
-def _resolve(
-    schema: dict[str, Any], defs: dict[str, Any], seen: tuple[str, ...], path: str, refused: list[str]
-) -> Any:
-    ref = schema["$ref"]
-    name = ref.rsplit("/", 1)[-1]
-    if name in seen:
-        refused.append(f"the schema {_where(path)} is recursive ($ref {ref!r}), which Gemini cannot express")
-        return None
-    target = defs.get(name)
-    if target is None:
-        refused.append(f"$ref {ref!r} {_where(path)} points nowhere")
-        return None
-    merged = {**target, **{k: v for k, v in schema.items() if k != "$ref"}}
-    return _gemini(merged, defs, (*seen, name), path, refused, [])
+class _Walk(NamedTuple):
+    """Where a Gemini rewrite is: the definitions to inline, the ``$ref`` being inlined, notes."""
+
+    defs: dict[str, Any]
+    seen: tuple[str, ...]
+    refused: list[str]
+    dropped: list[str]
 
 
-def _gemini(
-    schema: Any,
-    defs: dict[str, Any],
-    seen: tuple[str, ...],
-    path: str,
-    refused: list[str],
-    dropped: list[str],
-) -> Any:
+def _gemini(schema: Any, path: str, walk: _Walk) -> Any:
     if not isinstance(schema, dict):
         return schema
     if "$ref" in schema:
-        return _resolve(schema, defs, seen, path, refused)
+        return _resolve(schema, path, walk)
     branches = schema.get("anyOf", schema.get("oneOf"))
-    out: dict[str, Any] = {}
-    nullable = False
-    described: Optional[str] = None
     if branches is not None:
-        real = [b for b in branches if not (isinstance(b, dict) and b.get("type") == "null")]
-        nullable = len(real) < len(branches)
-        siblings = {k: v for k, v in schema.items() if k not in ("anyOf", "oneOf", "default")}
-        if len(real) == 1:  # Optional[X]: X, nullable
-            merged = {**real[0], **siblings}
-            out = _gemini(merged, defs, seen, path, refused, dropped) or {}
-        else:
-            # anyOf stands alone in Gemini: each branch carries the description.
-            converted = []
-            for i, branch in enumerate(real):
-                item = _gemini({**branch, **siblings}, defs, seen, f"{path}|{i}", refused, dropped)
-                if nullable and isinstance(item, dict):
-                    item["nullable"] = True
-                converted.append(item)
-            return {"anyOf": converted}
-        if nullable:
-            out["nullable"] = True
-        return out
+        return _gemini_branches(schema, branches, path, walk)
     kind = schema.get("type")
+    nullable = False
     if isinstance(kind, list):
         real_types = [t for t in kind if t != "null"]
         nullable = len(real_types) < len(kind)
         if len(real_types) > 1:
-            rest = {k: v for k, v in schema.items() if k not in ("type", "default")}
-            return {
-                "anyOf": [
-                    {
-                        **(_gemini({**rest, "type": t}, defs, seen, path, refused, dropped) or {}),
-                        **({"nullable": True} if nullable else {}),
-                    }
-                    for t in real_types
-                ]
-            }
+            return _gemini_types(schema, real_types, nullable, path, walk)
         kind = real_types[0] if real_types else None
-    if kind == "null":
-        refused.append(f"the value {_where(path)} can only be null, which Gemini cannot express")
+    return _gemini_typed(schema, kind, nullable, path, walk)
+
+
+def _resolve(schema: dict[str, Any], path: str, walk: _Walk) -> Any:
+    ref = schema["$ref"]
+    name = ref.rsplit("/", 1)[-1]
+    if name in walk.seen:
+        walk.refused.append(
+            f"the schema {_where(path)} is recursive ($ref {ref!r}), which Gemini cannot express"
+        )
         return None
-    if kind is not None:
-        out["type"] = _GEMINI_TYPES.get(kind, str(kind).upper())
-    elif "enum" not in schema and "const" not in schema:
-        refused.append(f"the value {_where(path)} may be of any type, which Gemini cannot express")
+    target = walk.defs.get(name)
+    if target is None:
+        walk.refused.append(f"$ref {ref!r} {_where(path)} points nowhere")
+        return None
+    merged = {**target, **{k: v for k, v in schema.items() if k != "$ref"}}
+    # What an inlined definition drops is not reported (it is reported where it is used).
+    return _gemini(merged, path, walk._replace(seen=(*walk.seen, name), dropped=[]))
+
+
+def _gemini_branches(schema: dict[str, Any], branches: list[Any], path: str, walk: _Walk) -> Any:
+    """``anyOf``/``oneOf``: ``Optional[X]`` becomes X, nullable; else an ``anyOf`` standing alone."""
+    real = [b for b in branches if not (isinstance(b, dict) and b.get("type") == "null")]
+    nullable = len(real) < len(branches)
+    siblings = {k: v for k, v in schema.items() if k not in ("anyOf", "oneOf", "default")}
+    if len(real) != 1:
+        # anyOf stands alone in Gemini: each branch carries the description.
+        converted = []
+        for i, branch in enumerate(real):
+            item = _gemini({**branch, **siblings}, f"{path}|{i}", walk)
+            if nullable and isinstance(item, dict):
+                item["nullable"] = True
+            converted.append(item)
+        return {"anyOf": converted}
+    out = _gemini({**real[0], **siblings}, path, walk) or {}
     if nullable:
         out["nullable"] = True
-    for key, value in schema.items():
-        if key in _GEMINI_KEEP:
-            out[key] = value
-        elif key == "enum":
-            if all(isinstance(v, str) for v in value):
-                out["enum"] = value
-                out.setdefault("type", "STRING")
-            elif all(isinstance(v, str) or v is None for v in value):
-                out["enum"] = [v for v in value if v is not None]
-                out["nullable"] = True
-                out.setdefault("type", "STRING")
-            else:
-                dropped.append(f"a non-string enum {_where(path)}")
-                choices = ", ".join(repr(v) for v in value)
-                described = (schema.get("description", "") + f" (one of {choices})").strip()
-                if "type" not in out and not any(isinstance(v, bool) for v in value):
-                    numbers = all(isinstance(v, (int, float)) for v in value)
-                    if numbers:
-                        out["type"] = "INTEGER" if all(isinstance(v, int) for v in value) else "NUMBER"
-        elif key == "const":
-            if isinstance(value, str):
-                out["enum"] = [value]
-                out.setdefault("type", "STRING")
-            else:
-                dropped.append(f"'const' {_where(path)}")
-        elif key == "items":
-            out["items"] = _gemini(value, defs, seen, f"{path}[]", refused, dropped)
-        elif key == "properties":
-            out["properties"] = {
-                name: _gemini(sub, defs, seen, f"{path}.{name}" if path else name, refused, dropped)
-                for name, sub in value.items()
-            }
-            out["propertyOrdering"] = list(value)
-        elif key == "required":
-            out["required"] = list(value)
-        elif key == "additionalProperties":
-            if value not in (False, None, {}) and not schema.get("properties"):
-                refused.append(
-                    f"the object {_where(path)} takes arbitrary keys (additionalProperties), "
-                    "which Gemini cannot express"
-                )
-        elif key in ("type", "default", "$defs", "definitions", "$schema"):
-            continue
-        else:
-            dropped.append(f"{key!r} {_where(path)}")
-    if described is not None:
-        out["description"] = described
-    # An object without properties is refused; a free-form one is reported above already.
-    free_form = any("arbitrary keys" in r and _where(path) in r for r in refused)
-    if out.get("type") == "OBJECT" and not out.get("properties") and path and not free_form:
-        refused.append(f"the object {_where(path)} has no properties, which Gemini refuses")
     return out
+
+
+def _gemini_types(
+    schema: dict[str, Any], kinds: list[str], nullable: bool, path: str, walk: _Walk
+) -> dict[str, Any]:
+    """A type array of several types: an ``anyOf`` of one branch per type."""
+    rest = {k: v for k, v in schema.items() if k not in ("type", "default")}
+    return {
+        "anyOf": [
+            {
+                **(_gemini({**rest, "type": t}, path, walk) or {}),
+                **({"nullable": True} if nullable else {}),
+            }
+            for t in kinds
+        ]
+    }
+
+
+def _gemini_typed(schema: dict[str, Any], kind: Any, nullable: bool, path: str, walk: _Walk) -> Any:
+    """A schema of one type (or none), nullable or not, keyword by keyword."""
+    if kind == "null":
+        walk.refused.append(f"the value {_where(path)} can only be null, which Gemini cannot express")
+        return None
+    node = _Declaration(schema, path, walk)
+    if kind is not None:
+        node.out["type"] = _GEMINI_TYPES.get(kind, str(kind).upper())
+    elif "enum" not in schema and "const" not in schema:
+        walk.refused.append(f"the value {_where(path)} may be of any type, which Gemini cannot express")
+    if nullable:
+        node.out["nullable"] = True
+    node.rewrite(schema, _GEMINI_RULES, _GEMINI_SILENT, walk.dropped)
+    return node.finish()
+
+
+def _string_enum(values: Any) -> bool:
+    """Whether Gemini takes ``values`` as an enum: strings (a ``None`` among them means nullable)."""
+    return all(isinstance(v, str) or v is None for v in values)
+
+
+class _Declaration(_Node):
+    """A node rewritten for a Gemini function declaration."""
+
+    __slots__ = ("schema", "walk")
+
+    def __init__(self, schema: dict[str, Any], path: str, walk: _Walk) -> None:
+        super().__init__(path)
+        self.schema = schema
+        self.walk = walk
+
+    def enum(self, key: str, value: Any) -> None:
+        """A string enum stays (``None`` in it: nullable); another is described by :meth:`finish`."""
+        if _string_enum(value):
+            strings = [v for v in value if v is not None]
+            self.out["enum"] = strings if len(strings) < len(value) else value
+            if len(strings) < len(value):
+                self.out["nullable"] = True
+            self.out.setdefault("type", "STRING")
+            return
+        self.walk.dropped.append(f"a non-string enum {_where(self.path)}")
+        numbers = not any(isinstance(v, bool) for v in value) and all(
+            isinstance(v, (int, float)) for v in value
+        )
+        if "type" not in self.out and numbers:
+            self.out["type"] = "INTEGER" if all(isinstance(v, int) for v in value) else "NUMBER"
+
+    def const(self, key: str, value: Any) -> None:
+        if isinstance(value, str):
+            self.out["enum"] = [value]
+            self.out.setdefault("type", "STRING")
+        else:
+            self.walk.dropped.append(f"'const' {_where(self.path)}")
+
+    def items(self, key: str, value: Any) -> None:
+        self.out["items"] = _gemini(value, f"{self.path}[]", self.walk)
+
+    def properties(self, key: str, value: Any) -> None:
+        path = self.path
+        self.out["properties"] = {
+            name: _gemini(sub, f"{path}.{name}" if path else name, self.walk) for name, sub in value.items()
+        }
+        self.out["propertyOrdering"] = list(value)
+
+    def required(self, key: str, value: Any) -> None:
+        self.out["required"] = list(value)
+
+    def extra(self, key: str, value: Any) -> None:
+        if value not in (False, None, {}) and not self.schema.get("properties"):
+            self.walk.refused.append(
+                f"the object {_where(self.path)} takes arbitrary keys (additionalProperties), "
+                "which Gemini cannot express"
+            )
+
+    def finish(self) -> dict[str, Any]:
+        """``out``, a non-string enum said in the description, an object without properties refused."""
+        out, schema, where = self.out, self.schema, _where(self.path)
+        if "enum" in schema and not _string_enum(schema["enum"]):
+            choices = ", ".join(repr(v) for v in schema["enum"])
+            out["description"] = (schema.get("description", "") + f" (one of {choices})").strip()
+        # A free-form object is reported already.
+        free_form = any("arbitrary keys" in r and where in r for r in self.walk.refused)
+        if out.get("type") == "OBJECT" and not out.get("properties") and self.path and not free_form:
+            self.walk.refused.append(f"the object {where} has no properties, which Gemini refuses")
+        return out
+
+
+#: What a Gemini rewrite does with each keyword it reads.
+_GEMINI_RULES: dict[str, Rule] = {
+    **dict.fromkeys(_GEMINI_KEEP, _Node.keep),
+    "enum": _Declaration.enum,
+    "const": _Declaration.const,
+    "items": _Declaration.items,
+    "properties": _Declaration.properties,
+    "required": _Declaration.required,
+    "additionalProperties": _Declaration.extra,
+}
+#: Keywords read elsewhere (``type``) or meaningless in a declaration: left out without a note.
+_GEMINI_SILENT = frozenset(("type", "default", "$defs", "definitions", "$schema"))
 
 
 def to_gemini_schema(schema: dict[str, Any]) -> Conversion:
@@ -361,10 +440,8 @@ def to_gemini_schema(schema: dict[str, Any]) -> Conversion:
     types become ``nullable``, an ``anyOf`` stands alone. An API without parameters
     gets ``None``: Gemini wants no ``parameters`` at all rather than an empty object.
     """
-    refused: list[str] = []
-    dropped: list[str] = []
-    defs = {**schema.get("definitions", {}), **schema.get("$defs", {})}
+    walk = _Walk({**schema.get("definitions", {}), **schema.get("$defs", {})}, (), [], [])
     if not schema.get("properties") and not schema.get("additionalProperties"):
-        return Conversion(None, refused, dropped)
-    converted = _gemini(copy.deepcopy(schema), defs, (), "", refused, dropped)
-    return Conversion(converted, refused, dropped)
+        return Conversion(None, walk.refused, walk.dropped)
+    converted = _gemini(copy.deepcopy(schema), "", walk)
+    return Conversion(converted, walk.refused, walk.dropped)

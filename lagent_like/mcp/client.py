@@ -25,7 +25,7 @@ import contextlib
 import dataclasses
 import sys
 from collections.abc import AsyncIterator, Mapping, Sequence
-from contextlib import AbstractAsyncContextManager, AsyncExitStack
+from contextlib import AbstractAsyncContextManager
 from typing import Any, Callable, Optional, TextIO
 
 from ._sdk import require_mcp
@@ -46,11 +46,10 @@ from ..actions.schema_tool import schema_spec  # noqa: E402
 from ..exceptions import ToolDefinitionError  # noqa: E402
 from ..schema import ActionReturn, ActionStatusCode  # noqa: E402
 from ..spec.describe import ApiSpec, copy_description  # noqa: E402
+from ._link import MCPConnectionError, ServerLink  # noqa: E402
 from ._wire import (  # noqa: E402
     CLOSE_GRACE,
     BadResult,
-    CheckedSession,
-    Connection,
     LoopThread,
     all_tools,
     definitions,
@@ -61,10 +60,6 @@ from ._wire import (  # noqa: E402
 )
 
 __all__ = ["MCPConnectionError", "MCPToolkit"]
-
-
-class MCPConnectionError(ConnectionError):
-    """The MCP server could not be reached, or did not answer the handshake or tool listing."""
 
 
 class MCPToolkit(BaseAction, register=False):
@@ -145,8 +140,9 @@ class MCPToolkit(BaseAction, register=False):
         self._connect_timeout = connect_timeout
         self._errlog = errlog
         self._target = url if url is not None else " ".join([str(command), *self._args])
-        self._conn: Optional[Connection] = None
-        self._connecting: Optional[asyncio.Lock] = None
+        self._link = ServerLink(
+            self._transport, self._target, connect_timeout, self._on_message, self._on_connect
+        )
         self._closed = False
         self._wanted = set(include) if include is not None else None
         self._parser_class = parser
@@ -246,58 +242,10 @@ class MCPToolkit(BaseAction, register=False):
             async with streamable_http_client(url, http_client=client) as streams:
                 yield streams
 
-    async def _own_session(self, ready: asyncio.Future[ClientSession], stop: asyncio.Event) -> None:
-        """Open the transport and session, hand the session over, and hold both until ``stop``.
-
-        The SDK's transports are task-scoped, so one task must both open and close them.
-        """
-        try:
-            async with AsyncExitStack() as stack:
-                streams = await stack.enter_async_context(self._transport())
-                # No session-wide read timeout: a starting server may take seconds to read
-                # the handshake; connecting has its own limit, calls pass theirs.
-                session = CheckedSession(streams[0], streams[1], message_handler=self._on_message)
-                await stack.enter_async_context(session)
-                await session.initialize()
-                ready.set_result(session)
-                await stop.wait()
-        except asyncio.CancelledError:
-            if not ready.done():
-                ready.set_exception(MCPConnectionError(f"connecting to {self._target} was cancelled"))
-            raise
-        except BaseException as exc:  # noqa: BLE001 - reported to the waiting caller, or logged
-            if not ready.done():
-                ready.set_exception(exc)
-            else:
-                logger().info("MCP session with %s ended: %s", self._target, reason(exc))
-
-    async def _session(self) -> ClientSession:
-        """The live session, connecting (and listing the tools again) when there is none."""
-        if self._connecting is None:
-            self._connecting = asyncio.Lock()
-        async with self._connecting:
-            if self._conn is not None and self._conn.alive:
-                return self._conn.session
-            await self._drop()
-            loop = asyncio.get_running_loop()
-            ready: asyncio.Future[ClientSession] = loop.create_future()
-            stop = asyncio.Event()
-            task = loop.create_task(self._own_session(ready, stop))
-            try:
-                session = await asyncio.wait_for(asyncio.shield(ready), self._connect_timeout)
-            except BaseException:
-                task.cancel()
-                await asyncio.gather(task, return_exceptions=True)
-                raise
-            self._conn = Connection(session, stop, task)
-            try:
-                # A new server process may offer other tools; listing also lets the SDK
-                # check results against their output schemas without a tools/list per call.
-                await self._relist(session)
-            except BaseException:
-                await self._drop(session)
-                raise
-            return session
+    async def _on_connect(self, session: ClientSession) -> None:
+        # A new server process may offer other tools; listing also lets the SDK
+        # check results against their output schemas without a tools/list per call.
+        await self._relist(session)
 
     async def _relist(self, session: ClientSession) -> None:
         """Read the server's tool list again; rebuild the APIs when it changed."""
@@ -324,7 +272,7 @@ class MCPToolkit(BaseAction, register=False):
     async def _on_message(self, message: Any) -> None:
         """The session's notifications: a changed tool list is read again, in the background."""
         if isinstance(message, types.ToolListChangedNotification):
-            conn = self._conn
+            conn = self._link.connection
             if conn is None:
                 return
             # Not awaited here: the listing's answer arrives through the loop that is
@@ -339,27 +287,10 @@ class MCPToolkit(BaseAction, register=False):
         except Exception as exc:  # noqa: BLE001 - the next call reconnects and lists again
             logger().info("MCP toolkit %s: re-reading the tool list failed: %s", self._target, reason(exc))
 
-    async def _drop(self, session: Optional[ClientSession] = None) -> None:
-        """End the current connection (only if it is ``session``'s, when given) and wait for it.
-
-        A call that saw its session fail names it, so that it cannot end a newer
-        connection another call has opened meanwhile.
-        """
-        conn = self._conn
-        if conn is None or (session is not None and conn.session is not session):
-            return
-        self._conn = None
-        conn.stop.set()
-        try:
-            await asyncio.wait_for(asyncio.shield(conn.task), CLOSE_GRACE)
-        except (asyncio.TimeoutError, Exception):  # noqa: BLE001 - a dying session has nothing more to say
-            conn.task.cancel()
-            await asyncio.gather(conn.task, return_exceptions=True)
-
     async def _first_listing(self) -> tuple[Optional[types.Implementation], Optional[str]]:
         """``(server info, instructions)`` of a fresh connection; the tools land in ``_listing``."""
         try:
-            session = await self._session()
+            session = await self._link.session()
         except MCPConnectionError:
             raise
         except Exception as exc:
@@ -371,7 +302,7 @@ class MCPToolkit(BaseAction, register=False):
     async def _acall(self, tool: str, arguments: dict[str, Any]) -> ActionReturn:
         """Forward one call; every outcome, transport failures included, is a record."""
         try:
-            session = await self._session()
+            session = await self._link.session()
         except Exception as exc:  # noqa: BLE001 - an unreachable server is a result for the model
             return self._failure(arguments, f"cannot reach the MCP server {self._target}: {reason(exc)}")
         try:
@@ -391,13 +322,13 @@ class MCPToolkit(BaseAction, register=False):
                     ActionStatusCode.TIMEOUT,
                 )
             if exc.code == types.CONNECTION_CLOSED:
-                await self._drop(session)
+                await self._link.drop(session)
                 return self._failure(arguments, f"the connection to the MCP server {self._target} was lost")
             return self._record(
                 arguments, f"the MCP server refused the call: {exc.message}", ActionStatusCode.API_ERROR
             )
         except Exception as exc:  # noqa: BLE001 - transport errors take many forms
-            await self._drop(session)
+            await self._link.drop(session)
             return self._failure(arguments, f"the MCP call failed: {reason(exc)}")
         if result.is_error:
             return self._record(arguments, error_text(result), ActionStatusCode.API_ERROR)
@@ -431,13 +362,13 @@ class MCPToolkit(BaseAction, register=False):
 
     def mcp_extras(self, name: str) -> dict[str, Any]:
         """The server's ``title``, ``annotations`` and ``outputSchema`` of tool ``name`` (a copy)."""
-        return copy_description(self._extras.get(name, {}))  # type: ignore[no-any-return]
+        extras: dict[str, Any] = copy_description(self._extras.get(name, {}))
+        return extras
 
     @property
     def connected(self) -> bool:
         """Whether a session is open right now (it is reopened on the next call if not)."""
-        conn = self._conn
-        return conn is not None and conn.alive
+        return self._link.connected
 
     def call_tool(self, tool: str, arguments: Optional[Mapping[str, Any]] = None) -> ActionReturn:
         """Call server tool ``tool`` with ``arguments`` as given (no local checks); never raises.
@@ -461,7 +392,7 @@ class MCPToolkit(BaseAction, register=False):
             return
         self._closed = True
         try:
-            self._loop.run(self._drop(), CLOSE_GRACE * 2)
+            self._loop.run(self._link.drop(), CLOSE_GRACE * 2)
         except Exception as exc:  # noqa: BLE001 - closing must not fail
             logger().info("closing the MCP toolkit %s: %s", self._target, reason(exc))
         self._loop.stop()

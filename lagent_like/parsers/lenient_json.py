@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any, Callable, Optional, Union
+from typing import Any, Callable, NamedTuple, Optional, Union
 
 from .._private.text import fenced_blocks
 
@@ -71,27 +71,23 @@ class LenientResult:
         self.repairs = repairs
 
 
-class _Failure:
+class _Failure(NamedTuple):
     """Why a candidate did not parse (returned, not raised: failing is the common case here).
 
     Attributes:
         message: the parser's reason, made readable only if it is the one reported.
+        text: the candidate, where ``message`` gives positions in it.
         truncated: what the text broke off in (``"string"``, ``"object"``, ...), or ``None``.
+        raw: ``message`` is pyjson5's own, to be put in plain words (see :func:`_describe`).
     """
 
-    __slots__ = ("around", "describe", "message", "text", "truncated")
-
-    def __init__(
-        self, message: str, text: str = "", truncated: Optional[str] = None, raw: bool = True
-    ) -> None:
-        self.message = message
-        self.text = text
-        self.truncated = truncated
-        self.describe = raw
-        self.around = False
+    message: str
+    text: str = ""
+    truncated: Optional[str] = None
+    raw: bool = True
 
     def reason(self) -> str:
-        return _describe(self.message, self.text) if self.describe else self.message
+        return _describe(self.message, self.text) if self.raw else self.message
 
 
 _Decoded = Union[tuple[Any, bool], _Failure]
@@ -254,9 +250,9 @@ def _read(candidate: str, removed: Optional[str]) -> Union[LenientResult, _Failu
             pass
     text = _outside_strings(candidate, repairs)
     decoded = _decode5(text)
-    if decoded.__class__ is _Failure:
-        return decoded  # type: ignore[return-value]
-    value, extra = decoded  # type: ignore[misc]
+    if isinstance(decoded, _Failure):
+        return decoded
+    value, extra = decoded
     if extra:
         repairs.append("ignored text after the JSON" if removed is None else _AROUND)
     if not repairs:
@@ -299,22 +295,21 @@ def read_lenient(text: str) -> Union[LenientResult, ValueError]:
     returned when a candidate ends in the middle of a value; any other ``ValueError``
     gives the reason found in the likeliest candidate.
     """
-    failures: list[tuple[_Failure, int]] = []
+    # (why, where the candidate ends, whether it was cut out of prose), likeliest first
+    failures: list[tuple[_Failure, int, bool]] = []
     for candidate, removed, end in _candidates(text):
-        read = _read(candidate, removed)
-        if read.__class__ is LenientResult:
-            return read  # type: ignore[return-value]
-        failure: _Failure = read  # type: ignore[assignment]
-        failure.around = removed == _AROUND
-        failures.append((failure, end))
+        failure = _read(candidate, removed)
+        if isinstance(failure, LenientResult):
+            return failure
+        failures.append((failure, end, removed == _AROUND))
     if not failures:
         return ValueError("the input is empty")
     # An object cut off beats any other reason: the model should hear that first.
-    for failure, end in failures:
+    for failure, end, _ in failures:
         if failure.truncated is not None:
             return _truncated(failure.truncated, end)
     # Prose around an object: the object's own reason is the one worth telling.
-    likeliest = [f for f, _ in failures if f.around] or [failures[0][0]]
+    likeliest = [f for f, _, around in failures if around] or [failures[0][0]]
     return ValueError(likeliest[0].reason())
 
 

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Awaitable, Callable, NamedTuple, Optional
 from .._private.log import logger
 from .._private.text import preview
 from ..schema import ActionReturn, ActionStatusCode
-from .invoke import Abandoned, Route, abandoned, adopt, call, read, record, run_coroutine
+from .invoke import Abandoned, Route, abandoned, adopt, arguments, call, read, record, run_coroutine
 
 if TYPE_CHECKING:
     from .context import ToolContext
@@ -96,7 +96,7 @@ def call_core(
     if isinstance(parsed, ActionReturn):
         ret = parsed
     else:
-        ret = yield from _guarded_call(route, parsed, context, hooks.before)
+        ret = yield from _guarded_call(route, *arguments(parsed), context, hooks.before)
     for after in hooks.after:
         replacement = yield after, (route.label, ret, context)
         if isinstance(replacement, ActionReturn):
@@ -107,6 +107,7 @@ def call_core(
 def _guarded_call(
     route: Route,
     args: dict[str, Any],
+    repairs: Optional[list[str]],
     context: Optional[ToolContext],
     befores: tuple[Callable[..., Any], ...],
 ) -> Core:
@@ -121,7 +122,9 @@ def _guarded_call(
             # Rounded up: "0.0 s" would read as "now" to a refused caller.
             seconds = math.ceil(wait * 10) / 10
             message = f"{route.label} is failing and paused; try again in {seconds:.1f} s (circuit open)"
-            return ActionReturn(args, None, route.tool, None, message, ActionStatusCode.API_ERROR)
+            return ActionReturn(
+                args, None, route.tool, None, message, ActionStatusCode.API_ERROR, repairs=repairs
+            )
     attempt = 0
     retry = route.retry
     while True:
@@ -134,7 +137,7 @@ def _guarded_call(
         if not _policy(retry.should_retry, False, error, state, attempt):
             break
         yield float(_policy(retry.delay, 0.0, attempt, route.random or _random))
-    ret = record(route, args, outputs, error, attempt)
+    ret = record(route, args, outputs, error, attempt, repairs)
     if breaker is not None:
         _policy(breaker.record_failure if ret.state in _FAILED else breaker.record_success, None)
     return ret

@@ -19,15 +19,16 @@ from typing import TYPE_CHECKING, Any, Callable, Coroutine, Optional, Union
 
 from .._private.log import logger
 from .._private.text import preview
-from ..actions.parser import render_outputs
 from ..exceptions import ParseError, ToolError
+from ..parsers.arguments import Repaired
+from ..parsers.base import render_outputs
 from ..schema import ActionReturn, ActionStatusCode, ActionValidCode
 from .context import ToolContext
 
 if TYPE_CHECKING:
     from .policies import CircuitBreaker, RetryPolicy
 
-__all__ = ["BreakerSlot", "Route", "ainvoke", "call", "invoke", "read", "record"]
+__all__ = ["BreakerSlot", "Route", "ainvoke", "arguments", "call", "invoke", "read", "record"]
 
 #: Rewrites the errmsg of a call that raised: ``(exception, record) -> text or None``.
 Formatter = Callable[[BaseException, ActionReturn], Optional[str]]
@@ -114,24 +115,33 @@ class Abandoned(TimeoutError):
     """The call ran past its route's timeout (distinct from a ``TimeoutError`` the tool raises)."""
 
 
-def read(route: Route, raw: Any) -> Union[dict[str, Any], ActionReturn]:
-    """The checked keyword arguments of ``raw``, or the ``ARGS_ERROR`` record."""
+def read(route: Route, raw: Any) -> Union[dict[str, Any], Repaired, ActionReturn]:
+    """The checked keyword arguments of ``raw`` (see :func:`arguments`), or the ``ARGS_ERROR`` record.
+
+    A reader returns the ``ParseError`` of input it refuses (the protocol of
+    :mod:`lagent_like.parsers.arguments`); anything it raises is a fault of the parser.
+    """
     try:
-        args: Union[dict[str, Any], ParseError] = route.read(raw)
+        args: Union[dict[str, Any], Repaired, ParseError] = route.read(raw)
     except Exception as exc:  # noqa: BLE001 - every reading failure becomes a record
         return _refused(route, raw, exc)
     if isinstance(args, ParseError):
-        # Built inline (as _refused would): refused arguments are common.
+        # Returned, not raised, by the reader: refused arguments are common.
         return ActionReturn(
             {"inputs": raw, "name": route.key}, None, route.tool, None, args.err_msg, _ARGS_ERROR
         )
     return args
 
 
+def arguments(read: Union[dict[str, Any], Repaired]) -> tuple[dict[str, Any], Optional[list[str]]]:
+    """``(keyword arguments, repairs or None)`` of what :func:`read` accepted."""
+    if isinstance(read, Repaired):
+        return read.args, list(read.repairs)
+    return read, None
+
+
 def _refused(route: Route, raw: Any, exc: Exception) -> ActionReturn:
     args = {"inputs": raw, "name": route.key}
-    if isinstance(exc, ParseError):
-        return ActionReturn(args, None, route.tool, None, exc.err_msg, _ARGS_ERROR)
     # A faulty parser must not escape either.
     logger().warning("the parser of %s failed on %s", route.label, preview(raw), exc_info=exc)
     message = f"could not read the arguments: {type(exc).__name__}: {exc}"
@@ -152,30 +162,39 @@ def record(
     outputs: Any = None,
     error: Optional[BaseException] = None,
     attempts: int = 1,
+    repairs: Optional[list[str]] = None,
 ) -> ActionReturn:
     """The complete record of a call that returned ``outputs`` or raised ``error``.
 
     Renders the output (a rendering failure is the call's failure), caps long text,
     applies the error formatter, and makes a record the tool built itself the
-    executor's (its args, type and ``valid`` filled in).
+    executor's (its args, type and ``valid`` filled in). ``repairs`` are those the
+    arguments were read after (see :func:`arguments`).
     """
     if error is None:
         if route.render is None and type(outputs) in _SCALARS and route.max_output_chars is None:
             text = outputs if type(outputs) is str else str(outputs)
             return ActionReturn(
-                args, None, route.tool, [{"type": "text", "content": text}], attempts=attempts
+                args,
+                None,
+                route.tool,
+                [{"type": "text", "content": text}],
+                attempts=attempts,
+                repairs=repairs,
             )
         if isinstance(outputs, ActionReturn):
             return _adopt(route, outputs, args, attempts)
         try:
             result = _render(route, outputs)
         except (Exception, SystemExit) as exc:  # noqa: BLE001 - rendering failures too
-            return _failure(route, args, exc, attempts, None)
+            return _failure(route, args, exc, attempts, None, repairs)
         full = None
         if route.max_output_chars is not None:
             result, full = _capped(result, route.max_output_chars)
-        return ActionReturn(args, None, route.tool, result, None, attempts=attempts, full_result=full)
-    return _failure(route, args, error, attempts, route.formatter)
+        return ActionReturn(
+            args, None, route.tool, result, None, attempts=attempts, full_result=full, repairs=repairs
+        )
+    return _failure(route, args, error, attempts, route.formatter, repairs)
 
 
 def _render(route: Route, outputs: Any) -> list[dict[str, Any]]:
@@ -209,7 +228,12 @@ def adopt(route: Route, own: ActionReturn) -> ActionReturn:
 
 
 def _failure(
-    route: Route, args: dict[str, Any], exc: BaseException, attempts: int, formatter: Optional[Formatter]
+    route: Route,
+    args: dict[str, Any],
+    exc: BaseException,
+    attempts: int,
+    formatter: Optional[Formatter],
+    repairs: Optional[list[str]] = None,
 ) -> ActionReturn:
     message: Optional[str]
     if isinstance(exc, Abandoned):
@@ -221,9 +245,9 @@ def _failure(
         logger().warning("tool %s raised", route.label, exc_info=exc)
         state, message = _API_ERROR, f"{type(exc).__name__}: {exc}"
     if formatter is not None:
-        draft = ActionReturn(args, None, route.tool, None, message, state, attempts=attempts)
+        draft = ActionReturn(args, None, route.tool, None, message, state, attempts=attempts, repairs=repairs)
         message = _formatted(formatter, exc, draft)
-    return ActionReturn(args, None, route.tool, None, message, state, attempts=attempts)
+    return ActionReturn(args, None, route.tool, None, message, state, attempts=attempts, repairs=repairs)
 
 
 def _formatted(formatter: Formatter, error: BaseException, draft: ActionReturn) -> Optional[str]:
@@ -266,36 +290,52 @@ def invoke(route: Route, raw: Any, context: Optional[ToolContext] = None) -> Act
     An async API runs to completion on a private event loop.
     """
     args = read(route, raw)
-    if isinstance(args, ActionReturn):
-        return args
+    repairs = None
+    if type(args) is not dict:  # refused, or read after repairs
+        if isinstance(args, ActionReturn):
+            return args
+        args, repairs = arguments(args)
     try:
         outputs = call(route, args, context)
         if route.is_async:
             outputs = run_coroutine(outputs)
     except (Exception, SystemExit) as exc:  # noqa: BLE001 - a failing tool is a result
-        return record(route, args, error=exc)
-    if route.render is None and type(outputs) in _SCALARS and route.max_output_chars is None:
+        return record(route, args, error=exc, repairs=repairs)
+    if (
+        route.render is None
+        and type(outputs) in _SCALARS
+        and route.max_output_chars is None
+        and repairs is None
+    ):
         # The common case, inline; positional: twice as fast as keywords.
         text = outputs if type(outputs) is str else str(outputs)
         return ActionReturn(args, None, route.tool, [{"type": "text", "content": text}])
-    return record(route, args, outputs)
+    return record(route, args, outputs, repairs=repairs)
 
 
 async def ainvoke(route: Route, raw: Any, context: Optional[ToolContext] = None) -> ActionReturn:
     """:func:`invoke` on the running event loop: async APIs are awaited, sync ones run inline."""
     args = read(route, raw)
-    if isinstance(args, ActionReturn):
-        return args
+    repairs = None
+    if type(args) is not dict:  # refused, or read after repairs
+        if isinstance(args, ActionReturn):
+            return args
+        args, repairs = arguments(args)
     try:
         outputs = call(route, args, context)
         if route.is_async:
             outputs = await outputs
     except (Exception, SystemExit) as exc:  # noqa: BLE001 - a failing tool is a result
-        return record(route, args, error=exc)
-    if route.render is None and type(outputs) in _SCALARS and route.max_output_chars is None:
+        return record(route, args, error=exc, repairs=repairs)
+    if (
+        route.render is None
+        and type(outputs) in _SCALARS
+        and route.max_output_chars is None
+        and repairs is None
+    ):
         text = outputs if type(outputs) is str else str(outputs)
         return ActionReturn(args, None, route.tool, [{"type": "text", "content": text}])
-    return record(route, args, outputs)
+    return record(route, args, outputs, repairs=repairs)
 
 
 def run_coroutine(coro: Coroutine[Any, Any, Any]) -> Any:

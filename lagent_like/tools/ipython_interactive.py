@@ -12,8 +12,7 @@ from __future__ import annotations
 
 import importlib.util
 import re
-from collections.abc import Sequence
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 import json5
 
@@ -22,6 +21,11 @@ from ..actions.parser import BaseParser, JsonParser
 from ..exceptions import ToolError
 from ..runtime.context import ToolContext
 from .ipython_interpreter import IPythonInterpreter
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
+    from .ipython_interpreter import SandboxSettings
 
 __all__ = ["IPythonInteractive"]
 
@@ -46,7 +50,7 @@ class IPythonInteractive(IPythonInterpreter):
         description: see :class:`BaseAction`.
         parser: see :class:`BaseAction`.
         **isolation: the sandbox and limit settings of :class:`IPythonInterpreter`
-            (``memory_mb``, ``max_processes``, ``network``, ``isolation``...).
+            (``memory_mb``, ``max_processes``, ``network``, ``isolation``...), by keyword.
 
     Raises:
         ImportError: IPython is not installed.
@@ -61,29 +65,11 @@ class IPythonInteractive(IPythonInterpreter):
         use_signals: bool = True,
         description: Optional[dict[str, Any]] = None,
         parser: type[BaseParser] = JsonParser,
-        *,
-        memory_mb: Optional[int] = 1024,
-        max_processes: Optional[int] = 64,
-        max_output_chars: int = 100_000,
-        network: bool = False,
-        isolation: str = "sandbox",
-        disk_mb: int = 256,
-        read_only_paths: Sequence[str] = (),
+        **isolation: Unpack[SandboxSettings],
     ) -> None:
         if importlib.util.find_spec("IPython") is None:
             raise ImportError("IPythonInteractive needs IPython: pip install 'lagent_like[ipython]'")
-        super().__init__(
-            timeout=timeout,
-            memory_mb=memory_mb,
-            max_processes=max_processes,
-            max_output_chars=max_output_chars,
-            network=network,
-            isolation=isolation,
-            disk_mb=disk_mb,
-            read_only_paths=read_only_paths,
-            description=description,
-            parser=parser,
-        )
+        super().__init__(timeout=timeout, description=description, parser=parser, **isolation)
         self.use_signals = use_signals
         self._worker_extra = {"max_out_len": max_out_len if max_out_len >= 0 else None}
 

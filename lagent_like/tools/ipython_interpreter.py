@@ -11,41 +11,51 @@ Each session (``ToolContext.session_id``, ``'default'`` for direct calls) owns o
 sandbox (:mod:`lagent_like.tools.sandbox`, docs/isolation.rst) running one worker
 (:mod:`lagent_like.tools._worker.ipython_worker`) as a fresh uid: sessions see neither each
 other's files nor processes, and each has its own process count. The parent sends one
-framed job per call with a fresh nonce and reads framed replies from a dedicated pipe,
-dropping any frame without that nonce and reading at most ``max_reply_bytes``; so what
-the code prints or writes cannot pass for a later answer. A call that runs past its
-timeout kills the whole sandbox (every process the code started included) and a fresh
-one takes its place; the model is told plainly that the session's state was lost, as it
-is when the worker dies on its own. :meth:`IPythonInterpreter.end_session` reclaims a
-session when its conversation ends.
+framed job per call and reads the framed reply bearing that job's nonce
+(:mod:`lagent_like.tools.ipython_session`), so what the code prints or writes cannot pass
+for a later answer. A call that runs past its timeout kills the whole sandbox (every
+process the code started included) and a fresh one takes its place; the model is told
+plainly that the session's state was lost, as it is when the worker dies on its own.
+:meth:`IPythonInterpreter.end_session` reclaims a session when its conversation ends.
 """
 
 from __future__ import annotations
 
-import contextlib
 import copy
-import dataclasses
-import json
-import os
-import secrets
-import select
-import shutil
-import signal
-import subprocess
-import tempfile
 import threading
-import time
 import weakref
 from collections.abc import Sequence
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 from ..actions.base_action import BaseAction, tool_api
 from ..actions.parser import BaseParser, JsonParser
 from ..exceptions import ToolError
 from ..runtime.context import DEFAULT_SESSION, ToolContext
-from .sandbox import SandboxSpec, check_spec, start_worker
+from .ipython_session import LOST, Crashed, Limits, SessionWorker, stop_all
+from .sandbox import make_spec
 
 __all__ = ["IPythonInterpreter"]
+
+if TYPE_CHECKING:
+    from typing_extensions import TypedDict
+
+    class SandboxSettings(TypedDict, total=False):
+        """The sandbox and limit settings of :class:`IPythonInterpreter`, by keyword.
+
+        What the tools built on it (``IPythonInteractive``, ``IPythonInteractiveManager``)
+        pass on unchanged, so that each setting and its default is written once.
+        """
+
+        memory_mb: Optional[int]
+        cpu_seconds: Optional[int]
+        max_processes: Optional[int]
+        max_file_mb: Optional[int]
+        max_output_chars: int
+        network: bool
+        isolation: str
+        disk_mb: int
+        read_only_paths: Sequence[str]
+
 
 #: The longest printed output (in characters) a call returns; the rest is cut with a notice.
 MAX_OUTPUT = 100_000
@@ -56,165 +66,6 @@ _NO_NETWORK = (
     "Do not make external web requests or API calls as they will fail."
 )
 _NETWORK = "Internet access for this session is enabled."
-
-
-class _Crashed(Exception):
-    """The worker died or its reply was unreadable."""
-
-
-@dataclasses.dataclass(frozen=True)
-class _Limits:
-    """The limits applied to a worker process (see :class:`IPythonInterpreter`)."""
-
-    memory_mb: Optional[int]
-    cpu_seconds: Optional[int]
-    max_processes: Optional[int]
-    max_file_mb: Optional[int]
-    max_output_chars: int
-
-
-class _Worker:
-    """One session's sandbox and worker process, and the parent's ends of its pipes.
-
-    Args:
-        name: the session id, for messages.
-        limits: the limits the worker applies to itself before running any code.
-        spec: how the worker is confined.
-        module: the :mod:`lagent_like.tools._worker` module to run.
-        extra: more configuration for that module.
-    """
-
-    def __init__(
-        self, name: str, limits: _Limits, spec: SandboxSpec, module: str, extra: dict[str, Any]
-    ) -> None:
-        self.name = name
-        self.lock = threading.Lock()
-        self.workdir = (
-            tempfile.mkdtemp(prefix="lagent_like_ipython_") if spec.isolation == "process" else None
-        )
-        jobs_r, jobs_w = os.pipe()
-        replies_r, replies_w = os.pipe()
-        config = dict(
-            extra,
-            **dataclasses.asdict(limits),
-            network=spec.network,
-            jobs_fd=jobs_r,
-            replies_fd=replies_w,
-            # A fresh uid for the session (used only by a root worker inside a sandbox).
-            uid=1_000_000 + secrets.randbelow(2_000_000_000) if spec.isolation == "sandbox" else None,
-        )
-        try:
-            self.proc = start_worker(module, config, spec, [jobs_r, replies_w], cwd=self.workdir or "/")
-        except BaseException:
-            for fd in (jobs_w, replies_r):
-                os.close(fd)
-            self._remove_workdir()
-            raise
-        finally:
-            os.close(jobs_r)
-            os.close(replies_w)
-        self.jobs = jobs_w
-        self.replies = replies_r
-        self.buffer = b""
-        #: The most bytes read for one reply: UTF-8 text of the capped output, and a header.
-        self.cap = 4 * limits.max_output_chars + 4 * 4096
-
-    def execute(self, code: str, timeout: float, grace: float = 0.0) -> tuple[bool, str, bool]:
-        """Run ``code`` and return ``(ok, text, restart)``.
-
-        ``restart`` is true when the code hit the process limit: whatever it forked (a
-        fork bomb, or the zombies left of one, which still count) must then be stopped.
-
-        Raises:
-            TimeoutError: no reply within ``timeout`` seconds (the worker is left running).
-            _Crashed: the worker died before replying, or replied beyond the cap.
-        """
-        nonce = secrets.token_hex(16)
-        payload = code.encode("utf-8", "surrogatepass")
-        head = json.dumps({"nonce": nonce, "length": len(payload), "timeout": timeout}).encode() + b"\n"
-        deadline = time.monotonic() + timeout + grace
-        writer = threading.Thread(target=self._write, args=(head + payload,), daemon=True)
-        writer.start()
-        while True:
-            header = self._read_header(deadline)
-            body = self._read_exact(int(header["length"]), deadline)
-            if header.get("nonce") == nonce:
-                writer.join()
-                if self.write_error is not None:
-                    raise _Crashed from self.write_error
-                text = body.decode("utf-8", "replace")
-                return bool(header["ok"]), text, bool(header.get("restart"))
-
-    write_error: Optional[OSError] = None
-
-    def _write(self, data: bytes) -> None:
-        try:
-            view = memoryview(data)
-            while view:
-                view = view[os.write(self.jobs, view) :]
-        except OSError as exc:
-            self.write_error = exc
-
-    def _fill(self, deadline: float) -> None:
-        left = deadline - time.monotonic()
-        if left <= 0:
-            raise TimeoutError
-        ready, _, _ = select.select([self.replies], [], [], left)
-        if not ready:
-            raise TimeoutError
-        chunk = os.read(self.replies, 1 << 16)
-        if not chunk:
-            raise _Crashed
-        self.buffer += chunk
-
-    def _read_header(self, deadline: float) -> dict[str, Any]:
-        while b"\n" not in self.buffer:
-            if len(self.buffer) > 4096:
-                raise _Crashed("garbled")
-            self._fill(deadline)
-        line, _, self.buffer = self.buffer.partition(b"\n")
-        try:
-            header: dict[str, Any] = json.loads(line)
-            if not isinstance(header, dict):
-                raise _Crashed("garbled")
-            if not 0 <= int(header["length"]) <= self.cap:
-                raise _Crashed("too_big")
-        except (ValueError, KeyError, TypeError) as exc:
-            raise _Crashed("garbled") from exc
-        return header
-
-    def _read_exact(self, size: int, deadline: float) -> bytes:
-        while len(self.buffer) < size:
-            self._fill(deadline)
-        data, self.buffer = self.buffer[:size], self.buffer[size:]
-        return data
-
-    def exit_code(self) -> Optional[int]:
-        """The worker's exit status once it has died (waiting briefly), else ``None``."""
-        try:
-            return self.proc.wait(timeout=1.0)
-        except subprocess.TimeoutExpired:
-            return None
-
-    def stop(self) -> None:
-        """Kill the sandbox (every process in it), close the pipes, remove any directory."""
-        self.proc.kill()
-        for fd in (self.jobs, self.replies):
-            with contextlib.suppress(OSError):
-                os.close(fd)
-        self._remove_workdir()
-
-    def _remove_workdir(self) -> None:
-        if self.workdir is not None:
-            shutil.rmtree(self.workdir, ignore_errors=True)
-
-
-def _stop_all(workers: dict[str, _Worker], lock: threading.Lock) -> None:
-    with lock:
-        doomed = list(workers.values())
-        workers.clear()
-    for worker in doomed:
-        worker.stop()
 
 
 class IPythonInterpreter(BaseAction):
@@ -244,14 +95,9 @@ class IPythonInterpreter(BaseAction):
         max_output_chars: the printed output (and the value shown) of a call is cut to this
             many characters, with a notice.
         network: let the code use the network; the description then says so.
-        isolation: ``'sandbox'`` (the default) or ``'process'``: a plain child process
-            with rlimits only, unsafe for untrusted code.
-        disk_mb: size of a session's writable ``/mnt/data`` (and of ``/dev/shm``), in MB.
-        read_only_paths: host directories the code may read besides the Python
-            installation (packages the operator allows).
-        description: see :class:`BaseAction`.
-        parser: see :class:`BaseAction`.
-        enable: see :class:`BaseAction`.
+        isolation, disk_mb, read_only_paths: how each session is confined, as
+            :class:`~lagent_like.tools.sandbox.SandboxSpec` says.
+        description, parser, enable: see :class:`BaseAction`.
 
     Raises:
         SandboxUnavailableError: ``isolation='sandbox'`` and no sandbox can start here;
@@ -285,21 +131,20 @@ class IPythonInterpreter(BaseAction):
             if isinstance(description.get("description"), str):
                 description["description"] = description["description"].replace(_NO_NETWORK, _NETWORK)
         super().__init__(description, parser, enable)
-        check_spec(type(self).__name__, isolation, disk_mb, read_only_paths)
+        self._spec = make_spec(type(self).__name__, isolation, network, disk_mb, read_only_paths)
         self._session_timeout = float(timeout)
-        self._limits = _Limits(
+        self._limits = Limits(
             memory_mb=_positive_or_none("memory_mb", memory_mb),
             cpu_seconds=_positive_or_none("cpu_seconds", cpu_seconds),
             max_processes=_positive_or_none("max_processes", max_processes),
             max_file_mb=_positive_or_none("max_file_mb", max_file_mb),
             max_output_chars=_positive("max_output_chars", max_output_chars),
         )
-        self._spec = SandboxSpec(isolation, bool(network), int(disk_mb), tuple(read_only_paths))
         #: More configuration for the worker module (see subclasses).
         self._worker_extra: dict[str, Any] = {}
-        self._workers: dict[str, _Worker] = {}
+        self._workers: dict[str, SessionWorker] = {}
         self._workers_lock = threading.Lock()
-        self._finalizer = weakref.finalize(self, _stop_all, self._workers, self._workers_lock)
+        self._finalizer = weakref.finalize(self, stop_all, self._workers, self._workers_lock)
 
     @tool_api
     def run(self, command: str, timeout: Optional[int] = None, context: Optional[ToolContext] = None) -> str:
@@ -339,42 +184,13 @@ class IPythonInterpreter(BaseAction):
         with worker.lock:
             try:
                 ok, text, restart = worker.execute(code, limit, grace)
-            except TimeoutError:
+            except (TimeoutError, Crashed) as error:
+                message = worker.failure(error, limit)
                 self._restart(session, worker)
-                raise ToolError(
-                    f"the code did not finish within {_seconds(limit)} s; "
-                    "the session was restarted and its state was lost"
-                ) from None
-            except _Crashed as crash:
-                reason = crash.args[0] if crash.args else None
-                if reason is not None:
-                    self._restart(session, worker)
-                    what = {
-                        "too_big": f"a reply of more than {worker.cap} bytes",
-                        "garbled": "an unreadable reply",
-                    }[reason]
-                    raise ToolError(
-                        f"the code wrote {what} into the interpreter's reply channel; "
-                        "the session was restarted and its state was lost"
-                    ) from None
-                status = worker.exit_code()
-                if status is not None and status > 128 and self._spec.isolation == "sandbox":
-                    status = 128 - status  # bubblewrap exits with 128 + the signal that killed the worker
-                self._restart(session, worker)
-                how = f"exited with code {status}" if status is not None and status >= 0 else "crashed"
-                if status is not None and status < 0:
-                    how = f"was killed by signal {-status}"
-                    if -status == signal.SIGXCPU and self._limits.cpu_seconds is not None:
-                        how += f" (it used its CPU time limit of {self._limits.cpu_seconds} s)"
-                raise ToolError(
-                    f"the Python process {how}; the session was restarted and its state was lost"
-                ) from None
+                raise ToolError(message) from None
             if restart:
                 self._restart(session, worker)
-                text += (
-                    "\nthe processes the code started were stopped; "
-                    "the session was restarted and its state was lost"
-                )
+                text += f"\nthe processes the code started were stopped; {LOST}"
         return ok, text
 
     def reset(self, session_id: str = DEFAULT_SESSION) -> None:
@@ -404,24 +220,24 @@ class IPythonInterpreter(BaseAction):
 
     def close(self) -> None:
         """Stop every session's process. The tool stays usable: a later call starts afresh."""
-        _stop_all(self._workers, self._workers_lock)
+        stop_all(self._workers, self._workers_lock)
 
-    def _worker(self, session: str) -> _Worker:
+    def _worker(self, session: str) -> SessionWorker:
         with self._workers_lock:
             worker = self._workers.get(session)
             if worker is None:
-                worker = self._workers[session] = self._new_worker(session)
+                worker = self._workers[session] = self._new_worker()
             return worker
 
-    def _new_worker(self, session: str) -> _Worker:
-        return _Worker(session, self._limits, self._spec, self._worker_module, self._worker_extra)
+    def _new_worker(self) -> SessionWorker:
+        return SessionWorker(self._limits, self._spec, self._worker_module, self._worker_extra)
 
-    def _restart(self, session: str, old: _Worker) -> None:
+    def _restart(self, session: str, old: SessionWorker) -> None:
         """Replace ``old`` (kill its group) with a fresh worker for ``session``."""
         old.stop()
         with self._workers_lock:
             if self._workers.get(session) is old:
-                self._workers[session] = self._new_worker(session)
+                self._workers[session] = self._new_worker()
 
 
 def _positive_or_none(name: str, value: Optional[int]) -> Optional[int]:
@@ -438,10 +254,6 @@ def _positive(name: str, value: int) -> int:
     if value is None:
         raise ValueError(f"{name} must be a positive integer, got None")
     return int(_positive_or_none(name, value) or 0)
-
-
-def _seconds(value: float) -> str:
-    return str(int(value)) if float(value).is_integer() else str(value)
 
 
 # Lagent 0.5's awaitable twin: the same tool, its APIs awaited (run in a worker thread).

@@ -14,7 +14,7 @@ import threading
 from collections import Counter
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Optional, Union, overload
+from typing import TYPE_CHECKING, Any, Optional, Union, overload
 
 from ..actions.base_action import BaseAction
 from ..actions.parser import BaseParser, JsonParser
@@ -22,6 +22,11 @@ from ..exceptions import ToolError
 from ..runtime.context import ToolContext
 from ..schema import ActionReturn, ActionStatusCode
 from .ipython_interactive import IPythonInteractive
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
+    from .ipython_interpreter import SandboxSettings
 
 __all__ = ["IPythonInteractiveManager"]
 
@@ -63,7 +68,7 @@ class IPythonInteractiveManager(BaseAction):
         description: Optional[dict[str, Any]] = None,
         parser: type[BaseParser] = JsonParser,
         enable: bool = True,
-        **isolation: Any,
+        **isolation: Unpack[SandboxSettings],
     ) -> None:
         if isinstance(max_workers, bool) or not isinstance(max_workers, int) or max_workers <= 0:
             raise ValueError(f"max_workers must be a positive integer, got {max_workers!r}")
@@ -77,7 +82,7 @@ class IPythonInteractiveManager(BaseAction):
         self._pool: Optional[ThreadPoolExecutor] = None
         self._pool_lock = threading.Lock()
 
-    @overload  # type: ignore[override]
+    @overload
     def __call__(
         self, commands: str, session_ids: Union[SessionId, Sequence[SessionId], None] = None
     ) -> ActionReturn: ...

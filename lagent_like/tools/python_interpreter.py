@@ -7,14 +7,14 @@ bubblewrap sandbox (:mod:`lagent_like.tools.sandbox`, docs/isolation.rst): its o
 PID, mount, network and IPC namespaces, a read-only view of the Python installation,
 a sized ``tmpfs`` as its only writable place, kernel-enforced rlimits.
 
-How: each slot of the pool is one sandbox whose PID 1 is a *zygote*
-(:mod:`lagent_like.tools._worker.python_worker`) that never sees user code. For every call
-the parent makes two fresh pipes, hands their far ends to the zygote over a control
-socket, writes the job into one and reads the reply from the other. The zygote forks a
-child that alone reads the job, drops to a fresh uid, runs the code and replies; when
-it ends (or its time is up) the zygote kills every other process of the sandbox,
-empties ``/mnt/data`` and ``/dev/shm`` and reports. A call then costs a ``fork``, and no call
-can see another's memory, files or processes. The parent reads at most
+How: each slot of the pool (:mod:`lagent_like.tools.python_pool`) is one sandbox whose
+PID 1 is a *zygote* (:mod:`lagent_like.tools._worker.python_worker`) that never sees user
+code. For every call the parent makes two fresh pipes, hands their far ends to the zygote
+over a control socket, writes the job into one and reads the reply from the other. The
+zygote forks a child that alone reads the job, drops to a fresh uid, runs the code and
+replies; when it ends (or its time is up) the zygote kills every other process of the
+sandbox, empties ``/mnt/data`` and ``/dev/shm`` and reports. A call then costs a ``fork``,
+and no call can see another's memory, files or processes. The parent reads at most
 :attr:`PythonInterpreter.max_reply_bytes` of a reply, so the cap holds whatever the code
 writes.
 
@@ -24,13 +24,7 @@ kill it), the caller kills the whole sandbox and starts a new one for the next c
 
 from __future__ import annotations
 
-import json
-import os
-import select
 import signal
-import socket
-import threading
-import time
 import weakref
 from collections.abc import Sequence
 from typing import Any, Optional
@@ -38,221 +32,10 @@ from typing import Any, Optional
 from ..actions.base_action import BaseAction
 from ..actions.parser import BaseParser, JsonParser
 from ..exceptions import ToolError
-from .sandbox import SandboxSpec, check_spec, start_worker
+from .python_pool import Pool
+from .sandbox import make_spec
 
 __all__ = ["PythonInterpreter"]
-
-#: Extra seconds the caller waits for the zygote beyond the code's timeout before it
-#: decides the sandbox itself is stuck.
-_GRACE = 2.0
-
-#: Bytes a new pipe holds without a reader (Linux's default; a smaller write never blocks).
-_PIPE_BUFFER = 65536
-
-#: Seconds a new sandbox may take to report that its zygote is ready.
-_START_TIMEOUT = 30.0
-
-
-class _Worker:
-    """One sandbox with its zygote, and the parent's end of the control socket."""
-
-    def __init__(self, spec: SandboxSpec, config: dict[str, Any]) -> None:
-        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        try:
-            self.proc = start_worker(
-                "python_worker", dict(config, control_fd=theirs.fileno()), spec, [theirs.fileno()]
-            )
-        except BaseException:
-            ours.close()
-            raise
-        finally:
-            theirs.close()
-        self.control = ours
-        self.ready = False
-
-    def wait_ready(self, deadline: float) -> bool:
-        if not self.ready:
-            self.ready = self.message(deadline) is not None
-        return self.ready
-
-    def message(self, deadline: float) -> Optional[dict[str, Any]]:
-        """The zygote's next control message, or ``None`` when it ends or ``deadline`` passes."""
-        left = deadline - time.monotonic()
-        if left <= 0:
-            return None
-        ready, _, _ = select.select([self.control], [], [], left)
-        if not ready:
-            return None
-        try:
-            data = self.control.recv(4096)
-            message: Optional[dict[str, Any]] = json.loads(data) if data else None
-        except (OSError, ValueError):
-            return None
-        return message
-
-    def run(self, job: dict[str, Any], timeout: float, cap: int) -> dict[str, Any]:
-        """Send ``job``; the reply, or ``{"ok": False, "kind": ...}`` when there is none."""
-        if not self.wait_ready(time.monotonic() + _START_TIMEOUT):
-            return {"ok": False, "kind": "worker"}
-        deadline = time.monotonic() + timeout + _GRACE  # the sandbox's start is not the code's time
-        job_r, job_w = os.pipe()
-        reply_r, reply_w = os.pipe()
-        try:
-            socket.send_fds(self.control, [json.dumps({"timeout": timeout}).encode()], [job_r, reply_w])
-        except OSError:
-            for fd in (job_r, job_w, reply_r, reply_w):
-                os.close(fd)
-            return {"ok": False, "kind": "worker"}
-        os.close(job_r)
-        os.close(reply_w)
-        data = json.dumps(job).encode()
-        writer = None
-        if len(data) <= _PIPE_BUFFER:
-            _write_and_close(job_w, data)  # fits in the empty pipe: cannot block
-        else:
-            writer = threading.Thread(target=_write_and_close, args=(job_w, data))
-            writer.start()
-        try:
-            raw, over = _read_capped(reply_r, deadline, cap)
-        finally:
-            os.close(reply_r)
-        if writer is not None:
-            writer.join()
-        done = self.message(deadline)
-        if done is None:
-            # The zygote did not report: the sandbox is replaced (a late report must not
-            # be read as the next call's).
-            return {
-                "ok": False,
-                "kind": "timeout" if time.monotonic() >= deadline else "worker",
-                "stuck": True,
-            }
-        return _outcome(done, raw, over)
-
-    def alive(self) -> bool:
-        return self.proc.poll() is None
-
-    def kill(self) -> None:
-        """Kill the sandbox and everything in it; reap it."""
-        self.control.close()
-        self.proc.kill()
-
-
-def _outcome(done: dict[str, Any], raw: bytes, over: bool) -> dict[str, Any]:
-    """The reply of a job the zygote reported ``done``, read as ``raw`` (``over`` the cap)."""
-    if done.get("timed_out"):
-        return {"ok": False, "kind": "timeout"}
-    if over:
-        return {"ok": False, "kind": "too_big"}
-    reply = _parse_frame(raw)
-    if reply is not None:
-        return reply
-    status = int(done.get("status") or 0)
-    if raw and os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0:
-        return {"ok": False, "kind": "garbled"}
-    if os.WIFSIGNALED(status):
-        return {"ok": False, "kind": "signal", "signal": os.WTERMSIG(status)}
-    return {"ok": False, "kind": "exit", "status": os.WEXITSTATUS(status)}
-
-
-def _write_and_close(fd: int, data: bytes) -> None:
-    """Write the job into its pipe (the child may die first: then nothing is written)."""
-    try:
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view) :]
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-
-
-def _read_capped(fd: int, deadline: float, cap: int) -> tuple[bytes, bool]:
-    """Read ``fd`` to its end or ``deadline``; at most ``cap`` bytes (then ``True``)."""
-    chunks: list[bytes] = []
-    size = 0
-    while size <= cap:
-        left = deadline - time.monotonic()
-        if left <= 0:
-            break
-        ready, _, _ = select.select([fd], [], [], left)
-        if not ready:
-            break
-        chunk = os.read(fd, min(1 << 16, cap + 1 - size))
-        if not chunk:
-            return b"".join(chunks), False
-        chunks.append(chunk)
-        size += len(chunk)
-    return b"".join(chunks), size > cap
-
-
-def _parse_frame(raw: bytes) -> Optional[dict[str, Any]]:
-    """The reply in one frame (a JSON header with ``length``, then that many bytes)."""
-    head, newline, body = raw.partition(b"\n")
-    try:
-        length = int(json.loads(head)["length"])
-        if not newline or length != len(body):
-            return None
-        reply: dict[str, Any] = json.loads(body.decode("utf-8", "surrogatepass"))
-    except (ValueError, KeyError, TypeError):
-        return None
-    return reply if isinstance(reply, dict) and isinstance(reply.get("ok"), bool) else None
-
-
-class _Pool:
-    """Sandboxes shared by the calls of one interpreter; at most ``size`` at once."""
-
-    def __init__(self, size: int, spec: SandboxSpec, config: dict[str, Any]) -> None:
-        self.size = max(1, size)
-        self.spec = spec
-        self.config = config
-        self.idle: list[_Worker] = []
-        self.count = 0
-        self.closed = False
-        self.cond = threading.Condition()
-
-    def acquire(self) -> _Worker:
-        with self.cond:
-            while not self.idle and self.count >= self.size and not self.closed:
-                self.cond.wait()
-            if self.closed:
-                raise ToolError("the Python interpreter is closed")
-            while self.idle:
-                worker = self.idle.pop()
-                if worker.alive():
-                    return worker
-                worker.kill()
-                self.count -= 1
-            self.count += 1
-        try:
-            return _Worker(self.spec, self.config)
-        except BaseException:
-            with self.cond:
-                self.count -= 1
-                self.cond.notify()
-            raise
-
-    def release(self, worker: _Worker, healthy: bool) -> None:
-        if healthy and worker.alive():
-            with self.cond:
-                if not self.closed:
-                    self.idle.append(worker)
-                    self.cond.notify()
-                    return
-        worker.kill()
-        with self.cond:
-            self.count -= 1
-            self.cond.notify()
-
-    def close(self) -> None:
-        with self.cond:
-            self.closed = True
-            idle, self.idle = self.idle, []
-            self.count -= len(idle)
-            self.cond.notify_all()
-        for worker in idle:
-            worker.kill()
-
 
 _SIGNAL_NAMES: dict[int, str] = {
     int(signal.SIGXCPU): "the code used more than its CPU time limit of {cpu} s; the process was stopped",
@@ -280,16 +63,9 @@ class PythonInterpreter(BaseAction):
             with a notice.
         pool_size: how many sandboxes run calls at the same time.
         network: let the code use the network (off by default: connecting fails).
-        isolation: ``'sandbox'`` (bubblewrap namespaces, the default; see
-            docs/isolation.rst) or ``'process'``: a plain child process with rlimits only,
-            which can read what the agent's user can read and is unsafe for untrusted
-            code.
-        disk_mb: size of the code's writable ``/mnt/data`` (and of ``/dev/shm``), in MB.
-        read_only_paths: host directories the code may read besides the Python
-            installation (packages the operator allows).
-        description: see :class:`BaseAction`.
-        parser: see :class:`BaseAction`.
-        enable: see :class:`BaseAction`.
+        isolation, disk_mb, read_only_paths: how the code is confined, as
+            :class:`~lagent_like.tools.sandbox.SandboxSpec` says (see docs/isolation.rst).
+        description, parser, enable: see :class:`BaseAction`.
 
     Raises:
         SandboxUnavailableError: ``isolation='sandbox'`` and no sandbox can start here;
@@ -320,7 +96,7 @@ class PythonInterpreter(BaseAction):
         enable: bool = True,
     ) -> None:
         super().__init__(description, parser, enable)
-        check_spec(type(self).__name__, isolation, disk_mb, read_only_paths)
+        spec = make_spec(type(self).__name__, isolation, network, disk_mb, read_only_paths)
         self.answer_symbol = answer_symbol
         self.answer_expr = answer_expr
         self.answer_from_stdout = answer_from_stdout
@@ -334,7 +110,6 @@ class PythonInterpreter(BaseAction):
         self.network = bool(network)
         #: The most bytes the parent reads of one reply (UTF-8 and JSON escapes included).
         self.max_reply_bytes = 6 * self.max_output_chars + 65536
-        spec = SandboxSpec(isolation, self.network, int(disk_mb), tuple(read_only_paths))
         config = {
             "limits": {
                 "memory_mb": self.memory_mb,
@@ -350,7 +125,7 @@ class PythonInterpreter(BaseAction):
                 "network": self.network,
             },
         }
-        self._pool = _Pool(pool_size, spec, config)
+        self._pool = Pool(pool_size, spec, config)
         self._finalizer = weakref.finalize(self, self._pool.close)
 
     def run(self, command: str) -> str:

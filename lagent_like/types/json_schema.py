@@ -92,34 +92,46 @@ def _class_schema(cls: type, seen: frozenset[Any], python: bool = False) -> Sche
         return {"type": "object", PYTHON: PythonType("again", cls)} if python else {"type": "object"}
     if issubclass(cls, enum.Enum):
         return _with(_enum_schema([m.value for m in cls]), python, PythonType("enum", cls))
-    if is_typeddict(cls):
-        hints, required = typed_dict_fields(cls)
-        return _with(_object_schema(cls, hints, required, seen, python), python, PythonType("fields", cls))
-    if dataclasses.is_dataclass(cls):
-        hints = get_type_hints(cls, include_extras=True)
-        fields = [f for f in dataclasses.fields(cls) if f.init]
-        required = [
-            f.name
-            for f in fields
-            if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING  # type: ignore[misc]
-        ]
-        described = _object_schema(
-            cls, {f.name: hints.get(f.name, Any) for f in fields}, required, seen, python
-        )
+    fields = _fields_of(cls)
+    if fields is not None:
+        described = _object_schema(cls, *fields, seen, python)
         return _with(described, python, PythonType("fields", cls))
     if python and cls not in _JSON_CLASSES:
-        if cls in (list, tuple, set, frozenset):
-            return {"type": "array", "items": {}, PYTHON: PythonType("sequence", build=cls)}
-        if cls is dict:
-            return {"type": "object", PYTHON: PythonType("mapping", key={})}
-        return {} if cls is object else {PYTHON: PythonType("instance", cls)}
+        return _python_class_schema(cls)
+    return _plain_class_schema(cls)
+
+
+def _fields_of(cls: type) -> Optional[tuple[dict[str, Any], list[str]]]:
+    """``(type of each field, the required ones)`` of a TypedDict or dataclass, else ``None``."""
+    if is_typeddict(cls):
+        return typed_dict_fields(cls)
+    return _dataclass_fields(cls) if dataclasses.is_dataclass(cls) else None
+
+
+def _dataclass_fields(cls: type) -> tuple[dict[str, Any], list[str]]:
+    """``(type of each field __init__ takes, the required ones)`` of a dataclass."""
+    hints = get_type_hints(cls, include_extras=True)
+    fields = [f for f in dataclasses.fields(cls) if f.init]
+    missing = dataclasses.MISSING
+    required = [f.name for f in fields if f.default is missing and f.default_factory is missing]
+    return {f.name: hints.get(f.name, Any) for f in fields}, required
+
+
+def _python_class_schema(cls: type) -> Schema:
+    """The schema of a class that is not a JSON one, for the validator: what to build or check."""
+    if cls in (list, tuple, set, frozenset):
+        return {"type": "array", "items": {}, PYTHON: PythonType("sequence", build=cls)}
+    if cls is dict:
+        return {"type": "object", PYTHON: PythonType("mapping", key={})}
+    return {} if cls is object else {PYTHON: PythonType("instance", cls)}
+
+
+def _plain_class_schema(cls: type) -> Schema:
+    """The schema of the first class along ``cls``'s MRO that has a family (``{}`` if none)."""
     for klass in cls.__mro__:
         kind = CLASS_SCHEMAS.get(klass)
         if kind is not None:
-            schema: Schema = {"type": kind}
-            if kind == "array":
-                schema["items"] = {}
-            return schema
+            return {"type": kind, "items": {}} if kind == "array" else {"type": kind}
     return {}
 
 
@@ -151,28 +163,33 @@ def schema_of(annotation: Any, seen: frozenset[Any] = frozenset(), python: bool 
         schema = {"type": "array", "prefixItems": items, "minItems": len(items), "maxItems": len(items)}
         return _with(schema, python, PythonType("tuple"))
     if origin is not None and isinstance(origin, type):
-        kind = _class_schema(origin, seen).get("type")
-        if kind == "array":
-            schema = {"type": "array", "items": schema_of(args[0], seen, python) if args else {}}
-            if python:
-                build = origin if origin in (list, tuple, set, frozenset) else list
-                schema[PYTHON] = PythonType("sequence", build=build)
-            elif issubclass(origin, _UNIQUE):
-                schema["uniqueItems"] = True
-            return schema
-        if kind == "object":
-            value = schema_of(args[1], seen, python) if len(args) == 2 else {}
-            key = schema_of(args[0], seen, python) if len(args) == 2 else {}
-            return _with(
-                {"type": "object", "additionalProperties": value}, python, PythonType("mapping", key=key)
-            )
-        return {} if python else _class_schema(origin, seen)
+        return _generic_schema(origin, args, seen, python)
     if isinstance(annotation, type):
         schema = _class_schema(annotation, seen, python)
         if annotation in _UNIQUE and not python:
             schema["uniqueItems"] = True
         return schema
     return {}
+
+
+def _generic_schema(origin: type, args: tuple[Any, ...], seen: frozenset[Any], python: bool) -> Schema:
+    """The schema of a parameterised class: ``list[int]``, ``dict[str, Point]``, ``Sequence[str]``."""
+    kind = _class_schema(origin, seen).get("type")
+    if kind == "array":
+        schema: Schema = {"type": "array", "items": schema_of(args[0], seen, python) if args else {}}
+        if python:
+            build = origin if origin in (list, tuple, set, frozenset) else list
+            schema[PYTHON] = PythonType("sequence", build=build)
+        elif issubclass(origin, _UNIQUE):
+            schema["uniqueItems"] = True
+        return schema
+    if kind == "object":
+        value = schema_of(args[1], seen, python) if len(args) == 2 else {}
+        key = schema_of(args[0], seen, python) if len(args) == 2 else {}
+        return _with(
+            {"type": "object", "additionalProperties": value}, python, PythonType("mapping", key=key)
+        )
+    return {} if python else _class_schema(origin, seen)
 
 
 _NOT_JSON = object()

@@ -1,34 +1,28 @@
 """The keywords of JSON Schema, one compiler method per group, for ``SchemaCompiler``.
 
 ``schema_validation.SchemaCompiler`` walks a schema (types, references, what a refusal
-says); the checks of the keywords themselves are here: those that test the value
-itself (``enum``, bounds, lengths, counts, ``not``), whose failure the walker words as
-one sentence, and those that check parts of the value (``items``, ``properties``,
-``patternProperties``, ``if``/``then``/``else``, ``dependentSchemas``, ``anyOf``...),
-each refusing with the path of the part. Every check returns the (possibly converted)
-value or a :class:`~.families.Refusal`; problems in the schema itself are collected.
+says); the keywords themselves are read here, one method per group: each checks its
+keywords' values (collecting every problem in the schema) and compiles them into the
+checks of ``keyword_checks.py``: those that test the value itself (``enum``, bounds,
+lengths, counts, ``not``), whose failure the walker words as one sentence, and those
+that check parts of the value (``items``, ``properties``, ``patternProperties``,
+``if``/``then``/``else``, ``dependentSchemas``, ``anyOf``...), each refusing with the
+path of the part.
 """
 
 from __future__ import annotations
 
-import operator
 import re
 from collections.abc import Mapping
-from typing import Any, Callable, Optional
+from typing import Any, Optional
 
 from .._private.text import did_you_mean, preview
-from .families import COERCE, ITSELF, Check, Refusal, accept, is_number, json_equal
-
-_COMPARE: dict[str, Callable[[Any, Any], bool]] = {
-    ">=": operator.ge,
-    ">": operator.gt,
-    "<=": operator.le,
-    "<": operator.lt,
-}
+from . import keyword_checks as kc
+from .families import COERCE, Check, accept, is_number
 
 
 class KeywordCompiler:
-    """The keyword groups of one schema compiler; :meth:`compile` walks a schema (subclass).
+    """The keyword groups of one schema compiler; :meth:`compile` walks a schema (``SchemaCompiler``).
 
     Args:
         root: the tool's parameters schema; local ``$ref`` are resolved in it.
@@ -65,15 +59,7 @@ class KeywordCompiler:
             options = [schema["const"]]
         if options is None:
             return []
-        allowed = list(options)
-
-        def check(value: Any) -> Any:
-            for option in allowed:
-                if json_equal(value, option):
-                    return option
-            return Refusal("")
-
-        return [check]
+        return [kc.one_of_values(list(options))]
 
     def _number(self, schema: Mapping[str, Any], key: str, path: str) -> Optional[Any]:
         value = schema.get(key)
@@ -97,37 +83,18 @@ class KeywordCompiler:
         return bounds
 
     def _numbers(self, schema: Mapping[str, Any], path: str) -> list[Check]:
-        for key in ("minimum", "maximum"):
-            self._number(schema, key, path)
-        for key in ("exclusiveMinimum", "exclusiveMaximum"):
-            if not isinstance(schema.get(key), bool):
+        for key in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
+            if not (key.startswith("exclusive") and isinstance(schema.get(key), bool)):  # draft-4 flags
                 self._number(schema, key, path)
         bounds = self._bounds(schema)
-        tests = [(_COMPARE[op], bound) for op, bound, _ in bounds]
-        for low_op, low, low_key in (b for b in bounds if b[0] in (">", ">=")):
-            for high_op, high, high_key in (b for b in bounds if b[0] in ("<", "<=")):
-                if low > high:
-                    self._problem(path, f"{low_key!r} {low} is greater than {high_key!r} {high}")
-                elif low == high and (low_op == ">" or high_op == "<"):
-                    self._problem(path, f"{low_key!r} {low} and {high_key!r} {high} leave no number")
+        for problem in _contradictions(bounds):
+            self._problem(path, problem)
         step = self._number(schema, "multipleOf", path)
         if step is not None and step <= 0:
             self._problem(path, f"'multipleOf' must be greater than 0, got {step}")
             step = None
-        if not tests and step is None:
-            return []
-
-        def check(value: Any) -> Any:
-            if is_number(value):
-                if not all(compare(value, bound) for compare, bound in tests):
-                    return Refusal("")
-                if step is not None:
-                    ratio = value / step
-                    if abs(ratio - round(ratio)) > 1e-9 * max(1.0, abs(ratio)):
-                        return Refusal("")
-            return value
-
-        return [check]
+        tests = [(op, bound) for op, bound, _ in bounds]
+        return [kc.number_check(tests, step)] if tests or step is not None else []
 
     def _counts(self, schema: Mapping[str, Any], low_key: str, high_key: str, path: str) -> tuple[int, float]:
         found: list[Any] = []
@@ -146,15 +113,7 @@ class KeywordCompiler:
         pattern = self._pattern(schema.get("pattern"), path, "pattern") if "pattern" in schema else None
         if not low and high == float("inf") and pattern is None:
             return []
-
-        def check(value: Any) -> Any:
-            if isinstance(value, str) and (
-                not low <= len(value) <= high or (pattern is not None and not pattern.search(value))
-            ):
-                return Refusal("")
-            return value
-
-        return [check]
+        return [kc.sized_check(str, low, high, [] if pattern is None else [pattern.search])]
 
     def _pattern(self, text: Any, path: str, key: str) -> Optional[re.Pattern[str]]:
         try:
@@ -169,32 +128,18 @@ class KeywordCompiler:
         if not isinstance(unique, bool):
             self._problem(path, f"'uniqueItems' must be true or false, got {preview(unique)}")
             unique = False
-        steps: list[Check] = []
-        if "contains" in schema:
-            contains = self.compile(schema["contains"], f"{path}.contains")
-            least, most = self._counts(schema, "minContains", "maxContains", path)
-            least = least if "minContains" in schema else 1
-
-            def count(value: Any) -> Any:
-                if isinstance(value, list):
-                    found = sum(type(contains(v)) is not Refusal for v in value)
-                    if not least <= found <= most:
-                        return Refusal("")
-                return value
-
-            steps.append(count)
+        steps = self._contains(schema, path)
         if not low and high == float("inf") and not unique:
             return steps
+        return [kc.sized_check(list, low, high, [kc.unique_items] if unique else []), *steps]
 
-        def check(value: Any) -> Any:
-            if isinstance(value, list):
-                if not low <= len(value) <= high:
-                    return Refusal("")
-                if unique and any(json_equal(a, b) for i, a in enumerate(value) for b in value[i + 1 :]):
-                    return Refusal("")
-            return value
-
-        return [check, *steps]
+    def _contains(self, schema: Mapping[str, Any], path: str) -> list[Check]:
+        if "contains" not in schema:
+            return []
+        contains = self.compile(schema["contains"], f"{path}.contains")
+        least, most = self._counts(schema, "minContains", "maxContains", path)
+        least = least if "minContains" in schema else 1
+        return [kc.contains_check(contains, least, most)]
 
     def _dependent_required(self, schema: Mapping[str, Any]) -> dict[str, list[str]]:
         """``dependentRequired`` with draft-7 ``dependencies`` lists merged in (well-formed entries only)."""
@@ -215,33 +160,17 @@ class KeywordCompiler:
         ):
             self._problem(path, f"'dependentRequired' must map names to lists of names, got {preview(value)}")
         needs = self._dependent_required(schema)
-        names = None
+        tests = [kc.has_needed(needs)] if needs else []
         if "propertyNames" in schema:
-            names = self.compile(schema["propertyNames"], f"{path}.propertyNames")
-        if not low and high == float("inf") and not needs and names is None:
+            tests.append(kc.keys_fit(self.compile(schema["propertyNames"], f"{path}.propertyNames")))
+        if not low and high == float("inf") and not tests:
             return []
-
-        def check(value: Any) -> Any:
-            if isinstance(value, dict):
-                if not low <= len(value) <= high:
-                    return Refusal("")
-                if any(k in value and any(n not in value for n in ns) for k, ns in needs.items()):
-                    return Refusal("")
-                if names is not None and any(type(names(k)) is Refusal for k in value):
-                    return Refusal("")
-            return value
-
-        return [check]
+        return [kc.sized_check(dict, low, high, tests)]
 
     def _negation(self, schema: Mapping[str, Any], path: str) -> list[Check]:
         if "not" not in schema:
             return []
-        inner = self.compile(schema["not"], f"{path}.not")
-
-        def check(value: Any) -> Any:
-            return Refusal("") if type(inner(value)) is not Refusal else value
-
-        return [check]
+        return [kc.negation(self.compile(schema["not"], f"{path}.not"))]
 
     # --- keywords that check parts of the value, each reporting its own path --------
 
@@ -257,20 +186,7 @@ class KeywordCompiler:
         rest = self.compile(schema[rest_key], f"{path}.{rest_key}") if rest_key in schema else None
         if not prefix and rest is None:
             return []
-
-        def check(value: Any) -> Any:
-            if not isinstance(value, list):
-                return value
-            out = []
-            for i, item in enumerate(value):
-                step = prefix[i] if i < len(prefix) else rest
-                result = item if step is None else step(item)
-                if type(result) is Refusal:
-                    return result.at(f"[{i}]", item)
-                out.append(result)
-            return out
-
-        return [check]
+        return [kc.items_check(prefix, rest)]
 
     def _object(self, schema: Mapping[str, Any], path: str, top: bool) -> list[Check]:
         props = schema.get("properties", {})
@@ -282,56 +198,36 @@ class KeywordCompiler:
             fields: dict[str, Check] = dict.fromkeys(props, accept)
         else:
             fields = {name: self.compile(s, f"{path}.properties.{name}") for name, s in props.items()}
-        raw_patterns = schema.get("patternProperties", {})
-        if not isinstance(raw_patterns, Mapping):
-            self._problem(
-                path, f"'patternProperties' must map patterns to schemas, got {preview(raw_patterns)}"
-            )
-            raw_patterns = {}
-        patterns = [
-            (compiled, self.compile(s, f"{path}.patternProperties.{p}"))
-            for p, s in raw_patterns.items()
-            if (compiled := self._pattern(p, path, "patternProperties")) is not None
-        ]
-        extra = schema.get("additionalProperties", not top)
-        if not isinstance(extra, (bool, Mapping)):
-            self._problem(path, f"'additionalProperties' must be a boolean or a schema, got {preview(extra)}")
-            extra = True
-        more = None if extra is False else self.compile(extra, f"{path}.additionalProperties")
+        patterns = self._pattern_properties(schema, path)
+        more = self._additional(schema, path, top)
         required = [] if top else self.required(schema, props, path)  # at the top: the parser's
         if top and not patterns and (more is None or more is accept):
             return []  # the parser checks names and parameters: nothing is left
         if not top and not fields and not patterns and not required and more is accept:
             return []
-        names = list(props)
-        listing = ", ".join(names) or "none"
-        prefix = "" if top else "."
+        steps_of = kc.steps_of_key(fields, patterns, more)
+        return [kc.object_check(steps_of, required, kc.unknown_key(list(props), top), top)]
 
-        def check(value: Any) -> Any:
-            if not isinstance(value, dict):
-                return value
-            if any(k not in value for k in required):
-                return Refusal(f"object with required keys {required!r}", value)
-            out = {}
-            for key, item in value.items():
-                steps = [f for p, f in patterns if isinstance(key, str) and p.search(key)]
-                if key in fields:
-                    steps.insert(0, fields[key])
-                elif not steps:
-                    if more is None:
-                        if top:
-                            return Refusal("", item, str(key), f"is not a parameter; parameters: {listing}")
-                        return Refusal(f"object with only the keys {names!r}", value)
-                    steps.append(more)
-                for step in steps:
-                    result = step(item)
-                    if type(result) is Refusal:
-                        return result.at(f"{prefix}{key}", item)
-                    item = result
-                out[key] = item
-            return out
+    def _pattern_properties(
+        self, schema: Mapping[str, Any], path: str
+    ) -> list[tuple[re.Pattern[str], Check]]:
+        raw = schema.get("patternProperties", {})
+        if not isinstance(raw, Mapping):
+            self._problem(path, f"'patternProperties' must map patterns to schemas, got {preview(raw)}")
+            raw = {}
+        return [
+            (compiled, self.compile(s, f"{path}.patternProperties.{p}"))
+            for p, s in raw.items()
+            if (compiled := self._pattern(p, path, "patternProperties")) is not None
+        ]
 
-        return [check]
+    def _additional(self, schema: Mapping[str, Any], path: str, top: bool) -> Optional[Check]:
+        """The check of keys no other keyword names, ``None`` if there may be none (missing at the top)."""
+        extra = schema.get("additionalProperties", not top)
+        if not isinstance(extra, (bool, Mapping)):
+            self._problem(path, f"'additionalProperties' must be a boolean or a schema, got {preview(extra)}")
+            extra = True
+        return None if extra is False else self.compile(extra, f"{path}.additionalProperties")
 
     def required(
         self, schema: Mapping[str, Any], props: Mapping[str, Any], path: str, top: bool = False
@@ -365,7 +261,7 @@ class KeywordCompiler:
                 self._problem(path, f"{key!r} must be a non-empty list of schemas, got {preview(members)}")
                 continue
             checks = [self.compile(m, f"{path}.{key}[{i}]") for i, m in enumerate(members)]
-            steps.append(_all_of(checks) if key == "allOf" else _first_of(checks))
+            steps.append(kc.all_of(checks) if key == "allOf" else kc.first_of(checks))
         return steps
 
     def _conditional(self, schema: Mapping[str, Any], path: str) -> list[Check]:
@@ -374,11 +270,7 @@ class KeywordCompiler:
         condition = self.compile(schema["if"], f"{path}.if")
         then = self.compile(schema.get("then", True), f"{path}.then")
         otherwise = self.compile(schema.get("else", True), f"{path}.else")
-
-        def check(value: Any) -> Any:
-            return then(value) if type(condition(value)) is not Refusal else otherwise(value)
-
-        return [check]
+        return [kc.conditional(condition, then, otherwise)]
 
     def _dependent_schemas(self, schema: Mapping[str, Any], path: str) -> list[Check]:
         found: dict[str, Check] = {}
@@ -387,52 +279,22 @@ class KeywordCompiler:
             if not isinstance(value, Mapping):
                 self._problem(path, f"{key!r} must map names to schemas, got {preview(value)}")
                 continue
-            for name, sub in value.items():
-                if not isinstance(sub, list):
-                    found[name] = self.compile(sub, f"{path}.{key}.{name}")
-        if not found:
-            return []
-
-        def check(value: Any) -> Any:
-            if isinstance(value, dict):
-                for name, sub in found.items():
-                    if name in value:
-                        value = sub(value)
-                        if type(value) is Refusal:
-                            return value
-            return value
-
-        return [check]
+            # A list is draft-7 dependentRequired (``_dependent_required``).
+            found.update(
+                (name, self.compile(sub, f"{path}.{key}.{name}"))
+                for name, sub in value.items()
+                if not isinstance(sub, list)
+            )
+        return [kc.dependent_check(found)] if found else []
 
 
-def _all_of(checks: list[Check]) -> Check:
-    def check(value: Any) -> Any:
-        for member in checks:
-            result = member(value)
-            if type(result) is Refusal:
-                return result if result.value is not ITSELF else result.at("", value)
-            value = result
-        return value
-
-    return check
-
-
-def _first_of(checks: list[Check]) -> Check:
-    """``anyOf``/``oneOf``: the first member the value fits as it is, else the first that converts it."""
-
-    def check(value: Any) -> Any:
-        failures = []
-        converted: list[Any] = []
-        for member in checks:
-            out = member(value)
-            if type(out) is Refusal:
-                failures.append(out.expected if not out.path else f"{out.expected} at {out.path}")
-                continue
-            if json_equal(out, value):
-                return out
-            converted.append(out)
-        if converted:
-            return converted[0]
-        return Refusal(" or ".join(dict.fromkeys(failures)), value)
-
-    return check
+def _contradictions(bounds: list[tuple[str, Any, str]]) -> list[str]:
+    """What is wrong with a set of bounds no number meets (``minimum`` 5 above ``maximum`` 1)."""
+    problems = []
+    for low_op, low, low_key in (b for b in bounds if b[0] in (">", ">=")):
+        for high_op, high, high_key in (b for b in bounds if b[0] in ("<", "<=")):
+            if low > high:
+                problems.append(f"{low_key!r} {low} is greater than {high_key!r} {high}")
+            elif low == high and (low_op == ">" or high_op == "<"):
+                problems.append(f"{low_key!r} {low} and {high_key!r} {high} leave no number")
+    return problems

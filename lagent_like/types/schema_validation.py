@@ -10,32 +10,16 @@ the conversions of each validation mode (the checks of the type families come fr
 checks the schema itself and collects every problem in it (unknown type words,
 patterns that do not compile, impossible bounds, dangling ``$ref``, unsupported
 keywords) so the programmer learns of all of them at once. This module walks a schema
-(types, references, what a refusal says); the checks of the keywords themselves are in
-``schema_keywords.py``, and the Python values an annotation's schema builds in
-``python_values.py``.
+(types, references, what a refusal says); the keywords themselves are read in
+``schema_keywords.py`` and compiled into the checks of ``keyword_checks.py``, and the
+Python values an annotation's schema builds are made in ``python_values.py``.
 
 The dialect, everything in which this validator departs from JSON Schema 2020-12
-(also in ``docs/function-calling.rst``, "Schema dialect"):
-
-* ``oneOf`` is handled as ``anyOf``: a value that fits several members is accepted,
-  converted by the first member it fits as it is (else the first that converts it);
-* values are converted before they are checked, per validation mode (``"3"`` is an
-  integer in mode ``"coerce"``); the tool receives the converted value;
-* type words of other dialects are read as JSON types (``int``, ``float``, ``bool``,
-  ``str``, ``list``, ``tuple``, ``dict``, and ``any`` for no type), OpenAPI's
-  ``nullable: true`` adds ``null``, draft-4 boolean ``exclusiveMinimum``/
-  ``exclusiveMaximum`` and draft-7 ``dependencies`` and list-form ``items`` (with
-  ``additionalItems``) keep their old meaning;
-* at the top of a tool's parameters, a missing ``additionalProperties`` means
-  ``false`` (arguments a tool does not name are refused), and ``required`` names
-  without ``properties`` (BFCL) are parameters of any type;
-* ``format`` and the other annotations are not checked; ``unevaluatedProperties``,
-  ``unevaluatedItems`` (other than ``true``), ``$dynamicRef``, ``$dynamicAnchor`` and
-  ``$recursiveRef`` are refused at definition; ``$ref`` must be local (``#/...``);
-* an annotation's schema (``json_schema.schema_of(..., python=True)``) says more than
-  JSON Schema can: a ``Literal`` takes its values exactly (``"1"`` is not ``1``), a
-  ``set`` drops duplicates instead of refusing them, and dataclasses, Enum members and
-  tuples are built from the checked values (``python_values.py``).
+(``oneOf`` handled as ``anyOf``, values converted before they are checked, other
+dialects' type words and old keywords, the top of a tool's parameters closed by
+default, annotations' schemas saying more than JSON Schema can...), is written down in
+one place, for the users who write the schemas: ``docs/function-calling.rst``, section
+"Schema dialect". A change of the dialect here is a change of that section.
 """
 
 from __future__ import annotations
@@ -45,8 +29,9 @@ from typing import Any, Optional
 
 from .._private.text import did_you_mean, preview
 from . import families as fam
-from .families import ITSELF, Check, Refusal, accept, is_number, json_equal
+from .families import Check, Refusal, accept, is_number, json_equal
 from .json_schema import PYTHON
+from .keyword_checks import all_of
 from .python_values import python_check
 from .schema_keywords import KeywordCompiler
 
@@ -111,8 +96,10 @@ def _typed(kinds: list[str], mode: str) -> Check:
     checks = {k: fam.FAMILY_OF_JSON[k].checks[mode] for k in kinds}
     if "array" in checks:
         checks["array"] = _as_list(checks["array"])
-    if len(kinds) == 1:
-        return checks[kinds[0]]
+    return checks[kinds[0]] if len(kinds) == 1 else _one_of_types(kinds, checks)
+
+
+def _one_of_types(kinds: list[str], checks: dict[str, Check]) -> Check:
     # A value that already has one of the types keeps it (found by its class, the common
     # case); conversion, in the order of the types, is the fallback.
     by_class: dict[Any, Check] = {}
@@ -145,6 +132,7 @@ def _combine(expected: str, nullable: bool, level: list[Check], nested: list[Che
     if not (level or nested or nullable):
         return accept
     refusal = fam.refusal(expected)
+    rest = all_of(nested)
 
     def check(value: Any) -> Any:
         if value is None and nullable:
@@ -157,12 +145,7 @@ def _combine(expected: str, nullable: bool, level: list[Check], nested: list[Che
                     return refusal
         except (ValueError, TypeError, OverflowError):  # a comparison may raise on odd values
             return refusal
-        for step in nested:
-            result = step(out)
-            if type(result) is Refusal:
-                return result if result.value is not ITSELF else result.at("", out)
-            out = result
-        return out
+        return rest(out)
 
     return check
 
@@ -170,13 +153,7 @@ def _combine(expected: str, nullable: bool, level: list[Check], nested: list[Che
 class SchemaCompiler(KeywordCompiler):
     """Compiles the schemas of one tool into checks, collecting definition problems.
 
-    Args:
-        root: the tool's parameters schema; local ``$ref`` are resolved in it.
-        mode: the validation mode, ``"coerce"`` or ``"strict"`` (``"off"`` compiles nothing).
-
-    Attributes:
-        problems: every problem found so far, each starting with where it is
-            (``parameters.properties.city``) and naming the keyword.
+    Its arguments (``root``, ``mode``) and ``problems`` are :class:`~.schema_keywords.KeywordCompiler`'s.
     """
 
     def compile(self, schema: Any, path: str, top: bool = False) -> Check:
@@ -245,6 +222,11 @@ class SchemaCompiler(KeywordCompiler):
         """What ``schema`` asks for, in words a model acts on: ``integer >= 1``."""
         if not isinstance(schema, Mapping):
             return "any value" if schema is not False else "nothing"
+        parts = [self._noun(schema, kinds), *self._value_phrases(schema), *self._container_phrases(schema)]
+        return " ".join(p for p in parts if p)
+
+    def _noun(self, schema: Mapping[str, Any], kinds: Optional[list[str]]) -> str:
+        """What kind of value ``schema`` asks for: ``exactly 3``, ``integer or null``."""
         if kinds is None:
             kinds = canonical_types(schema["type"])[0] if "type" in schema else []
         if "const" in schema:
@@ -258,13 +240,21 @@ class SchemaCompiler(KeywordCompiler):
             noun = family.json if family is not None else "value"
         if schema.get("nullable") is True and "null" not in kinds:
             noun += " or null"
-        parts = [noun, " and ".join(f"{op} {bound}" for op, bound, _ in self._bounds(schema))]
+        return noun
+
+    def _value_phrases(self, schema: Mapping[str, Any]) -> list[str]:
+        """What ``schema`` says of a number or string: bounds, ``multipleOf``, length, pattern."""
+        parts = [" and ".join(f"{op} {bound}" for op, bound, _ in self._bounds(schema))]
         if is_number(schema.get("multipleOf")):
             parts.append(f"that is a multiple of {schema['multipleOf']}")
         parts.append(_count_phrase(schema.get("minLength"), schema.get("maxLength"), "characters") or "")
         if isinstance(schema.get("pattern"), str):
             parts.append(f"matching {schema['pattern']!r}")
-        parts.append(_count_phrase(schema.get("minItems"), schema.get("maxItems"), "items") or "")
+        return parts
+
+    def _container_phrases(self, schema: Mapping[str, Any]) -> list[str]:
+        """What ``schema`` says of an array or object (counts, items, keys), and ``not``."""
+        parts = [_count_phrase(schema.get("minItems"), schema.get("maxItems"), "items") or ""]
         if schema.get("uniqueItems") is True:
             parts.append("with unique items")
         if "contains" in schema:
@@ -277,11 +267,10 @@ class SchemaCompiler(KeywordCompiler):
         )
         if "propertyNames" in schema:
             parts.append(f"whose keys are each {self.expectation(schema['propertyNames'])}")
-        for key, names in self._dependent_required(schema).items():
-            parts.append(f"where {key!r} needs {names!r}")
+        parts += [f"where {key!r} needs {names!r}" for key, names in self._dependent_required(schema).items()]
         if "not" in schema:
             parts.append(f"and not {self.expectation(schema['not'])}")
-        return " ".join(p for p in parts if p)
+        return parts
 
     def _ref(self, ref: Any, path: str) -> Check:
         if not isinstance(ref, str) or not ref.startswith("#"):

@@ -1,14 +1,18 @@
-"""Check a model's arguments against the declared Python annotations.
+"""Check a model's arguments against the declared Python annotations: a view of the one validator.
 
 Each parameter gets a check compiled once, when its action is created: a function
 that returns the (possibly converted) value or a :class:`Refusal` saying what was
-expected and what arrived (the one error protocol of checks, see ``families.py``).
-There is one validator: an annotation becomes its JSON Schema (``json_schema.py``,
-carrying the Python values to build: tuple, set, dataclass, Enum member, TypedDict),
-which the schema compiler (``schema_validation.py``) turns into the check, exactly as
-for tools defined by a schema. A *validator* (what ``BaseAction.argument_checks``
-hands out) raises :class:`~lagent_like.exceptions.ArgumentError` instead; the
-parsers call the check behind it.
+expected and what arrived. There is one validator: an annotation becomes its JSON
+Schema (``json_schema.py``, carrying the Python values to build: tuple, set,
+dataclass, Enum member, TypedDict), which the schema compiler
+(``schema_validation.py``) turns into the check, exactly as for tools defined by a
+schema; plain classes (``int``, ``str``...) take their family's check directly.
+
+There is one error protocol for a refused argument (see :class:`~.families.Refusal`):
+a check returns a :class:`Refusal`; a *validator* (what ``BaseAction.argument_checks``
+hands out, :func:`validator_of`) raises the same refusal as the public
+:class:`~lagent_like.exceptions.ArgumentError`, and :func:`check_of` turns a
+validator back into its check (the parsers call checks, and skip raising).
 """
 
 from __future__ import annotations
@@ -39,7 +43,7 @@ __all__ = [
 
 Validator = Callable[[Any], Any]
 
-#: The exception a validator raises (kept under its old name for tools that raise it).
+#: ``ArgumentError`` under its old name, for tools that raise it: the same class.
 Invalid = ArgumentError
 
 _accept = fam.accept
@@ -124,7 +128,7 @@ def check_of(validator: Validator) -> Check:
         try:
             return validator(value)
         except ArgumentError as exc:
-            return Refusal(exc.expected, exc.value, exc.path)
+            return Refusal.of(exc)
 
     return check
 

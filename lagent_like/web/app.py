@@ -91,6 +91,88 @@ async def _json_body(request: Request) -> dict[str, Any]:
 Handler = Callable[[Request], Any]
 
 
+def _guarded(handler: Handler, token: str, page: bool = False) -> Handler:
+    """``handler`` behind the token check, with ``InspectorError`` turned into a JSON error."""
+
+    async def endpoint(request: Request) -> Response:
+        if not _authorized(request, token):
+            if page:
+                return HTMLResponse(f"<!doctype html><title>401</title><p>{_WRONG_TOKEN}</p>", 401)
+            return _error(401, _WRONG_TOKEN)
+        try:
+            response: Response = await handler(request)
+            return response
+        except InspectorError as exc:
+            return _error(exc.status, str(exc))
+
+    return endpoint
+
+
+def _page_template(title: str) -> str:
+    """The page with its style, script and title in place; the per-request markers stay."""
+    template = _asset("index.html")
+    page_parts = {
+        "__STYLE__": _asset("inspector.css"),
+        "__SCRIPT__": _asset("inspector.js"),
+        "__TITLE__": title.replace("&", "&amp;").replace("<", "&lt;"),
+    }
+    for marker, text in page_parts.items():
+        template = template.replace(marker, text)
+    return template
+
+
+class _Endpoints:
+    """The handlers of the routes, each a thin adapter from a request to ``state``."""
+
+    def __init__(self, state: InspectorState, template: str) -> None:
+        self.state = state
+        self.template = template
+        self.settings = {"codes": code_names(), "agent": state.agent is not None}
+
+    async def page(self, request: Request) -> Response:
+        catalogue = await run_in_threadpool(self.state.index_json)
+        nonce = secrets.token_urlsafe(16)
+        # The catalogue goes in last: tool text can never become a marker replaced later.
+        html = (
+            self.template.replace("__NONCE__", nonce)
+            .replace("__SETTINGS__", _script_json(self.settings))
+            .replace("__CATALOGUE__", catalogue.replace("<", "\\u003c"))
+        )
+        return HTMLResponse(html, headers=_page_headers(nonce))
+
+    async def tools(self, request: Request) -> Response:
+        if request.query_params.get("refresh") == "1":
+            self.state.refresh()
+        text = await run_in_threadpool(self.state.catalogue_json)
+        return Response(text, media_type="application/json")
+
+    async def tool(self, request: Request) -> Response:
+        return JSONResponse(await run_in_threadpool(self.state.entry, request.path_params["name"]))
+
+    async def call(self, request: Request) -> Response:
+        data = await _json_body(request)
+        answer = await run_in_threadpool(
+            self.state.call, data.get("name"), data.get("arguments"), data.get("session_id")
+        )
+        return JSONResponse(answer)
+
+    async def traces(self, request: Request) -> Response:
+        if request.method == "POST":
+            data = await _json_body(request)
+            return JSONResponse({"id": self.state.add_trace_data(data.get("trace"), data.get("title"))}, 201)
+        return JSONResponse(self.state.traces())
+
+    async def trace(self, request: Request) -> Response:
+        return JSONResponse(self.state.trace(request.path_params["trace_id"]))
+
+    async def ask(self, request: Request) -> Response:
+        data = await _json_body(request)
+        return JSONResponse({"id": self.state.ask(data.get("question"))}, 202)
+
+    async def files(self, request: Request) -> Response:
+        return FileResponse(self.state.file(request.path_params["key"]))
+
+
 def build_app(state: InspectorState, token: str, title: str = "lagent-like inspector") -> Starlette:
     """The ASGI application serving ``state`` to whoever holds ``token``.
 
@@ -103,82 +185,16 @@ def build_app(state: InspectorState, token: str, title: str = "lagent-like inspe
     /api/files/{n}`` a file a result named. Errors are ``{"error": text, "status":
     code}`` with that HTTP status.
     """
-    template = _asset("index.html")
-    page_parts = {
-        "__STYLE__": _asset("inspector.css"),
-        "__SCRIPT__": _asset("inspector.js"),
-        "__TITLE__": title.replace("&", "&amp;").replace("<", "&lt;"),
-    }
-    for marker, text in page_parts.items():
-        template = template.replace(marker, text)
-    settings = {"codes": code_names(), "agent": state.agent is not None}
-
-    def guarded(handler: Handler, page: bool = False) -> Callable[[Request], Any]:
-        async def endpoint(request: Request) -> Response:
-            if not _authorized(request, token):
-                if page:
-                    return HTMLResponse(f"<!doctype html><title>401</title><p>{_WRONG_TOKEN}</p>", 401)
-                return _error(401, _WRONG_TOKEN)
-            try:
-                response: Response = await handler(request)
-                return response
-            except InspectorError as exc:
-                return _error(exc.status, str(exc))
-
-        return endpoint
-
-    async def page(request: Request) -> Response:
-        catalogue = await run_in_threadpool(state.index_json)
-        nonce = secrets.token_urlsafe(16)
-        # The catalogue goes in last: tool text can never become a marker replaced later.
-        html = (
-            template.replace("__NONCE__", nonce)
-            .replace("__SETTINGS__", _script_json(settings))
-            .replace("__CATALOGUE__", catalogue.replace("<", "\\u003c"))
-        )
-        return HTMLResponse(html, headers=_page_headers(nonce))
-
-    async def tools(request: Request) -> Response:
-        if request.query_params.get("refresh") == "1":
-            state.refresh()
-        text = await run_in_threadpool(state.catalogue_json)
-        return Response(text, media_type="application/json")
-
-    async def tool(request: Request) -> Response:
-        return JSONResponse(await run_in_threadpool(state.entry, request.path_params["name"]))
-
-    async def call(request: Request) -> Response:
-        data = await _json_body(request)
-        answer = await run_in_threadpool(
-            state.call, data.get("name"), data.get("arguments"), data.get("session_id")
-        )
-        return JSONResponse(answer)
-
-    async def traces(request: Request) -> Response:
-        if request.method == "POST":
-            data = await _json_body(request)
-            return JSONResponse({"id": state.add_trace_data(data.get("trace"), data.get("title"))}, 201)
-        return JSONResponse(state.traces())
-
-    async def trace(request: Request) -> Response:
-        return JSONResponse(state.trace(request.path_params["trace_id"]))
-
-    async def ask(request: Request) -> Response:
-        data = await _json_body(request)
-        return JSONResponse({"id": state.ask(data.get("question"))}, 202)
-
-    async def files(request: Request) -> Response:
-        return FileResponse(state.file(request.path_params["key"]))
-
+    endpoints = _Endpoints(state, _page_template(title))
     routes = [
-        Route("/", guarded(page, page=True)),
-        Route("/api/tools", guarded(tools)),
-        Route("/api/tools/{name}", guarded(tool)),
-        Route("/api/call", guarded(call), methods=["POST"]),
-        Route("/api/traces", guarded(traces), methods=["GET", "POST"]),
-        Route("/api/traces/{trace_id}", guarded(trace)),
-        Route("/api/ask", guarded(ask), methods=["POST"]),
-        Route("/api/files/{key}", guarded(files)),
+        Route("/", _guarded(endpoints.page, token, page=True)),
+        Route("/api/tools", _guarded(endpoints.tools, token)),
+        Route("/api/tools/{name}", _guarded(endpoints.tool, token)),
+        Route("/api/call", _guarded(endpoints.call, token), methods=["POST"]),
+        Route("/api/traces", _guarded(endpoints.traces, token), methods=["GET", "POST"]),
+        Route("/api/traces/{trace_id}", _guarded(endpoints.trace, token)),
+        Route("/api/ask", _guarded(endpoints.ask, token), methods=["POST"]),
+        Route("/api/files/{key}", _guarded(endpoints.files, token)),
     ]
     middleware = [Middleware(TrustedHostMiddleware, allowed_hosts=LOOPBACK_HOSTS, www_redirect=False)]
     return Starlette(routes=routes, middleware=middleware)

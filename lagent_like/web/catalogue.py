@@ -19,7 +19,7 @@ __all__ = ["build_catalogue", "code_allowed", "runs_code"]
 #: Export keys of an entry, and how each list is read from an executor.
 _EXPORTS: dict[str, Callable[[ActionExecutor], list[dict[str, Any]]]] = {
     "openai": lambda executor: executor.to_openai_tools(),
-    "openai_strict": lambda executor: executor.to_openai_tools(strict=True),  # type: ignore[call-arg]
+    "openai_strict": lambda executor: executor.to_openai_tools(strict=True),
     "anthropic": lambda executor: executor.to_anthropic_tools(),
     "mcp": lambda executor: executor.to_mcp_tools(),
 }

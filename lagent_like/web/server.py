@@ -16,7 +16,8 @@ from collections.abc import Collection, Iterable
 from typing import IO, Any, Optional, Union
 
 from ..actions.action_executor import ActionExecutor
-from ..agents.react import AgentResult, ReAct
+from ..agents.react import ReAct
+from ..agents.trace import AgentResult
 from .app import build_app
 from .state import InspectorState
 

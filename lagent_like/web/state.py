@@ -16,7 +16,8 @@ from pathlib import Path
 from typing import Any, Optional, Union
 
 from ..actions.action_executor import ActionExecutor
-from ..agents.react import AgentResult, ReAct, Turn
+from ..agents.react import ReAct
+from ..agents.trace import AgentResult, Turn
 from ..exceptions import ToolNotFoundError
 from ..schema import ActionReturn, ActionStatusCode, ActionValidCode
 from .catalogue import build_catalogue

@@ -14,7 +14,10 @@ import signal
 # Annotations only (postponed): importing ``typing`` would slow every sandbox's start.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any, Optional
+    from typing import Any, Callable, Optional
+
+    #: Runs one cell: ``(code, timeout)`` -> ``(ok, text, restart)``.
+    Answer = Callable[[str, float], tuple[bool, str, bool]]
 
 #: ``prctl`` options (linux/prctl.h).
 _PR_SET_DUMPABLE = 4
@@ -126,6 +129,35 @@ def receive_frame(fd: int) -> tuple[dict[str, Any], bytes]:
         raise EOFError
     header: dict[str, Any] = json.loads(line)
     return header, read_exact(fd, int(header["length"]))
+
+
+def enter_session(config: dict[str, Any]) -> None:
+    """Make this process a session worker: no standard streams, its limits, its own uid."""
+    devnull = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):
+        os.dup2(devnull, fd)
+    apply_limits(config)
+    become(config.get("uid"))
+
+
+def serve_session(config: dict[str, Any], answer: Answer) -> None:
+    """Answer framed cells until the parent closes the job pipe (``jobs_fd``).
+
+    Each reply goes to ``replies_fd`` with the job's ``nonce``. A process the code forked
+    that returns here exits at once: only the worker itself replies.
+    """
+    jobs, replies = config["jobs_fd"], config["replies_fd"]
+    main_pid = os.getpid()
+    while True:
+        try:
+            header, payload = receive_frame(jobs)
+        except (EOFError, ValueError, OSError):
+            return
+        ok, text, restart = answer(payload.decode("utf-8", "surrogatepass"), float(header["timeout"]))
+        if os.getpid() != main_pid:
+            os._exit(0)
+        data = text.encode("utf-8", "surrogatepass")
+        send_frame(replies, {"nonce": header["nonce"], "ok": ok, "restart": restart}, data)
 
 
 class Capture:

@@ -17,7 +17,7 @@ import signal
 import sys
 from contextlib import redirect_stdout
 
-from .common import Capture, apply_limits, become, receive_frame, send_frame
+from .common import Capture, enter_session, serve_session
 
 # Annotations only (postponed): importing ``typing`` would slow every sandbox's start.
 TYPE_CHECKING = False
@@ -44,7 +44,7 @@ def answer(shell: Any, code: str, timeout: float, config: dict[str, Any]) -> tup
     out = Capture(config["max_output_chars"])
     signal.setitimer(signal.ITIMER_REAL, timeout)
     try:
-        with redirect_stdout(out):  # type: ignore[type-var]
+        with redirect_stdout(out):
             result = shell.run_cell(code).result
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
@@ -64,12 +64,7 @@ def answer(shell: Any, code: str, timeout: float, config: dict[str, Any]) -> tup
 
 def main(config: dict[str, Any]) -> None:
     """Serve cells until the parent closes the job pipe."""
-    jobs, replies = config["jobs_fd"], config["replies_fd"]
-    devnull = os.open(os.devnull, os.O_RDWR)
-    for fd in (0, 1, 2):
-        os.dup2(devnull, fd)
-    apply_limits(config)
-    become(config.get("uid"))
+    enter_session(config)
     os.environ["IPYTHONDIR"] = os.path.join(os.getcwd(), ".ipython")
     # Imported by name: IPython is an optional extra (and untyped).
     shell_module = importlib.import_module("IPython.core.interactiveshell")
@@ -78,23 +73,13 @@ def main(config: dict[str, Any]) -> None:
     settings.HistoryManager.hist_file = ":memory:"
     shell = shell_module.InteractiveShell(config=settings)
     signal.signal(signal.SIGALRM, on_alarm)
-    main_pid = os.getpid()
-    while True:
+
+    def cell(code: str, timeout: float) -> tuple[bool, str, bool]:
         try:
-            header, payload = receive_frame(jobs)
-        except (EOFError, ValueError, OSError):
-            return
-        try:
-            ok, text = answer(
-                shell, payload.decode("utf-8", "surrogatepass"), float(header["timeout"]), config
-            )
+            ok, text = answer(shell, code, timeout, config)
         except BaseException as exc:
             ok, text = False, f"{type(exc).__name__}: {exc}"
-        if os.getpid() != main_pid:
-            os._exit(0)
         sys.stdout = sys.__stdout__
-        send_frame(
-            replies,
-            {"nonce": header["nonce"], "ok": ok, "restart": False},
-            text.encode("utf-8", "surrogatepass"),
-        )
+        return ok, text, False
+
+    serve_session(config, cell)

@@ -19,7 +19,7 @@ import os
 import sys
 import traceback
 
-from .common import apply_limits, become, receive_frame, send_frame
+from .common import enter_session, serve_session
 
 # Annotations only (postponed): importing ``typing`` would slow every sandbox's start.
 TYPE_CHECKING = False
@@ -203,19 +203,7 @@ def main(config: dict[str, Any]) -> None:
     global MAX_OUTPUT
     CONFIG.update(config)
     MAX_OUTPUT = config["max_output_chars"]
-    jobs, replies = config["jobs_fd"], config["replies_fd"]
-    devnull = os.open(os.devnull, os.O_RDWR)
-    for fd in (0, 1, 2):
-        os.dup2(devnull, fd)
+    enter_session(config)
     sys.stdin = io.StringIO()
-    apply_limits(config)
-    become(config.get("uid"))
     main_pid = os.getpid()
-    while True:
-        try:
-            header, payload = receive_frame(jobs)
-        except (EOFError, ValueError, OSError):
-            return
-        ok, text, restart = answer(payload.decode("utf-8", "surrogatepass"), main_pid)
-        data = text.encode("utf-8", "surrogatepass")
-        send_frame(replies, {"nonce": header["nonce"], "ok": ok, "restart": restart}, data)
+    serve_session(config, lambda code, timeout: answer(code, main_pid))

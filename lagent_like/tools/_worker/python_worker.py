@@ -110,7 +110,7 @@ def answer(job: dict[str, Any]) -> dict[str, Any]:
     """Run the job's code; the reply to send (never raises)."""
     limit = job["max_output_chars"]
     out = Capture(limit)
-    sys.stdout = sys.stderr = out  # type: ignore[assignment]
+    sys.stdout = sys.stderr = out
     sys.stdin = io.StringIO()
     try:
         value = execute(job)

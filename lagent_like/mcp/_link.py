@@ -1,0 +1,129 @@
+"""The connection behind an ``MCPToolkit``: open a session, keep it, reopen it, end it.
+
+The SDK's transports are task-scoped (one task must both open and close them), a
+dead server must be replaced on the next call, and two calls that find the
+connection gone must not both reconnect nor end each other's new one. That life
+cycle is the same whatever the toolkit does with the session, so it lives here,
+apart from the toolkit's APIs and records (:mod:`.client`). Everything here runs on
+the toolkit's background loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable
+from contextlib import AbstractAsyncContextManager, AsyncExitStack
+from dataclasses import dataclass, field
+from typing import Any, Callable, Optional
+
+from mcp.client.session import ClientSession, MessageHandlerFnT
+
+from .._private.log import logger
+from ._wire import CLOSE_GRACE, CheckedSession, Connection, reason
+
+__all__ = ["MCPConnectionError", "ServerLink"]
+
+
+class MCPConnectionError(ConnectionError):
+    """The MCP server could not be reached, or did not answer the handshake or tool listing."""
+
+
+@dataclass(eq=False)
+class ServerLink:
+    """One MCP session at a time with one server, (re)opened on demand.
+
+    Args:
+        transport: opens the transport (stdio or HTTP streams) each time a session starts.
+        target: the server as messages name it (its URL or command line).
+        connect_timeout: seconds for the server to start and finish the handshake.
+        on_message: the session's handler of server notifications.
+        on_connect: run on each new session before it is used (the toolkit lists the
+            tools); if it raises, the session is ended and the error goes to the caller.
+    """
+
+    transport: Callable[[], AbstractAsyncContextManager[Any]]
+    target: str
+    connect_timeout: Optional[float]
+    on_message: MessageHandlerFnT
+    on_connect: Callable[[ClientSession], Awaitable[None]]
+    _conn: Optional[Connection] = field(default=None, init=False)
+    _connecting: Optional[asyncio.Lock] = field(default=None, init=False)
+
+    @property
+    def connection(self) -> Optional[Connection]:
+        """The current connection, alive or not; ``None`` when there is none."""
+        return self._conn
+
+    @property
+    def connected(self) -> bool:
+        """Whether a session is open right now."""
+        conn = self._conn
+        return conn is not None and conn.alive
+
+    async def _own_session(self, ready: asyncio.Future[ClientSession], stop: asyncio.Event) -> None:
+        """Open the transport and session, hand the session over, and hold both until ``stop``.
+
+        The SDK's transports are task-scoped, so one task must both open and close them.
+        """
+        try:
+            async with AsyncExitStack() as stack:
+                streams = await stack.enter_async_context(self.transport())
+                # No session-wide read timeout: a starting server may take seconds to read
+                # the handshake; connecting has its own limit, calls pass theirs.
+                session = CheckedSession(streams[0], streams[1], message_handler=self.on_message)
+                await stack.enter_async_context(session)
+                await session.initialize()
+                ready.set_result(session)
+                await stop.wait()
+        except asyncio.CancelledError:
+            if not ready.done():
+                ready.set_exception(MCPConnectionError(f"connecting to {self.target} was cancelled"))
+            raise
+        except BaseException as exc:  # noqa: BLE001 - reported to the waiting caller, or logged
+            if not ready.done():
+                ready.set_exception(exc)
+            else:
+                logger().info("MCP session with %s ended: %s", self.target, reason(exc))
+
+    async def session(self) -> ClientSession:
+        """The live session, connecting (and running ``on_connect``) when there is none."""
+        if self._connecting is None:
+            self._connecting = asyncio.Lock()
+        async with self._connecting:
+            if self._conn is not None and self._conn.alive:
+                return self._conn.session
+            await self.drop()
+            loop = asyncio.get_running_loop()
+            ready: asyncio.Future[ClientSession] = loop.create_future()
+            stop = asyncio.Event()
+            task = loop.create_task(self._own_session(ready, stop))
+            try:
+                session = await asyncio.wait_for(asyncio.shield(ready), self.connect_timeout)
+            except BaseException:
+                task.cancel()
+                await asyncio.gather(task, return_exceptions=True)
+                raise
+            self._conn = Connection(session, stop, task)
+            try:
+                await self.on_connect(session)
+            except BaseException:
+                await self.drop(session)
+                raise
+            return session
+
+    async def drop(self, session: Optional[ClientSession] = None) -> None:
+        """End the current connection (only if it is ``session``'s, when given) and wait for it.
+
+        A call that saw its session fail names it, so that it cannot end a newer
+        connection another call has opened meanwhile.
+        """
+        conn = self._conn
+        if conn is None or (session is not None and conn.session is not session):
+            return
+        self._conn = None
+        conn.stop.set()
+        try:
+            await asyncio.wait_for(asyncio.shield(conn.task), CLOSE_GRACE)
+        except (asyncio.TimeoutError, Exception):  # noqa: BLE001 - a dying session has nothing more to say
+            conn.task.cancel()
+            await asyncio.gather(conn.task, return_exceptions=True)
