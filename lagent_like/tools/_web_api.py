@@ -19,12 +19,14 @@ from typing import TYPE_CHECKING, Any, Callable, ClassVar, Optional, TypeVar, Un
 from .._private.http import HttpReply, HttpStatusError, http_request, read_key, redact
 from ..actions.base_action import BaseAction
 from ..exceptions import ToolError
+from ._settings import with_defaults
 
 if TYPE_CHECKING:
-    from typing_extensions import ParamSpec
+    from typing_extensions import ParamSpec, Unpack
 
     from ..actions.parser import BaseParser
     from ..schema import ActionReturn
+    from ._settings import WebApiSettings
 
     P = ParamSpec("P")
 
@@ -36,14 +38,29 @@ R = TypeVar("R")
 class WebApiTool(BaseAction, register=False):
     """Base of the tools that ask one web API (not a tool itself: it is not registered).
 
+    A tool's positional parameters are Lagent's; the settings every such tool adds,
+    ``base_url`` and ``timeout`` (:class:`~lagent_like.tools._settings.WebApiSettings`),
+    are keyword-only, with the defaults of :attr:`web_defaults`.
+
     Args:
         description: see :class:`BaseAction`.
         parser: see :class:`BaseAction`.
         enable: see :class:`BaseAction`.
-        base_url: the API's URL (a local server in tests), kept as given.
-        timeout: seconds allowed for connecting and for each read of an HTTP request.
         key: the API key; ``None`` reads :attr:`key_envs` at each call.
+        **web: ``base_url``, the API's URL (a local server in tests), without its
+            trailing ``/`` unless :attr:`url_is_endpoint`; ``timeout``, the seconds
+            allowed for connecting and for each read of an HTTP request (not the
+            executor's timeout, which stays the executor's to choose).
+
+    Raises:
+        TypeError: a keyword other than ``base_url`` and ``timeout`` in ``web``.
     """
+
+    #: The defaults of ``base_url`` and ``timeout``.
+    web_defaults: ClassVar[WebApiSettings] = {"base_url": "", "timeout": 10.0}
+
+    #: ``base_url`` is a whole endpoint, kept as given (else a root, its trailing ``/`` dropped).
+    url_is_endpoint: ClassVar[bool] = False
 
     #: The environment variables read, in order, when no key is given (none: no key).
     key_envs: ClassVar[tuple[str, ...]] = ()
@@ -60,14 +77,15 @@ class WebApiTool(BaseAction, register=False):
         parser: type[BaseParser],
         enable: bool,
         *,
-        base_url: str,
-        timeout: float,
         key: Optional[str] = None,
+        **web: Unpack[WebApiSettings],
     ) -> None:
         super().__init__(description, parser, enable)
+        settings = with_defaults(type(self).__name__, self.web_defaults, web)
         self.__key = key
-        self.base_url = base_url
-        self.request_timeout = timeout
+        base_url = settings["base_url"]
+        self.base_url = base_url if self.url_is_endpoint else base_url.rstrip("/")
+        self.request_timeout = settings["timeout"]
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({', '.join(self._repr_fields())})"

@@ -9,7 +9,7 @@ Lagent's, word for word.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Optional
+from typing import TYPE_CHECKING, Any, ClassVar, Optional
 
 from ..actions.base_action import tool_api
 from ..actions.parser import BaseParser, JsonParser
@@ -20,6 +20,10 @@ from .async_twin import async_twin
 
 if TYPE_CHECKING:
     import xml.etree.ElementTree as ET
+
+    from typing_extensions import Unpack
+
+    from ._settings import WebApiSettings
 
 __all__ = ["ArxivSearch", "AsyncArxivSearch"]
 
@@ -49,27 +53,33 @@ Electrical Engineering, and Economics from scientific articles on arxiv.org.
         top_k_results: how many papers one search returns.
         max_query_len: longer queries are cut to this many characters.
         doc_content_chars_max: the answer text is cut to this many characters.
-        base_url: the arXiv API's query endpoint (a local server in tests).
-        timeout: seconds allowed for connecting and for each read of the HTTP request.
-            This is not the executor's timeout (the tool's ``timeout`` setting), which
-            stays the executor's to choose.
         description: see :class:`BaseAction`.
         parser: see :class:`BaseAction`.
         enable: see :class:`BaseAction`.
+        base_url: keyword-only: the arXiv API's query endpoint (a local server in tests).
+        timeout: keyword-only: seconds allowed for connecting and for each read of the
+            HTTP request. This is not the executor's timeout (the tool's ``timeout``
+            setting), which stays the executor's to choose.
     """
+
+    url_is_endpoint = True
+
+    web_defaults: ClassVar[WebApiSettings] = {
+        "base_url": "https://export.arxiv.org/api/query",
+        "timeout": 10.0,
+    }
 
     def __init__(
         self,
         top_k_results: int = 3,
         max_query_len: int = 300,
         doc_content_chars_max: int = 1500,
-        base_url: str = "https://export.arxiv.org/api/query",
-        timeout: float = 10.0,
         description: Optional[dict[str, Any]] = None,
         parser: type[BaseParser] = JsonParser,
         enable: bool = True,
+        **web: Unpack[WebApiSettings],
     ) -> None:
-        super().__init__(description, parser, enable, base_url=base_url, timeout=timeout)
+        super().__init__(description, parser, enable, **web)
         self.top_k_results = top_k_results
         self.max_query_len = max_query_len
         self.doc_content_chars_max = doc_content_chars_max

@@ -10,7 +10,7 @@ constructed without one. The descriptions a model sees are Lagent's, word for wo
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, ClassVar, Optional
 
 from ..actions.base_action import tool_api
 from ..actions.parser import BaseParser, JsonParser
@@ -18,6 +18,11 @@ from ..exceptions import ToolError
 from ._api_types import DictOrRecord
 from ._web_api import WebApiTool
 from .async_twin import async_twin
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
+    from ._settings import WebApiSettings
 
 __all__ = ["AsyncBINGMap", "BINGMap"]
 
@@ -36,28 +41,32 @@ class BINGMap(WebApiTool):
 
     Args:
         key: the Bing Maps key; ``None`` reads ``BING_MAP_KEY`` at each call.
-        base_url: the REST API root (a local server in tests).
-        timeout: seconds allowed for connecting and for each read of an HTTP request
-            (not the executor's timeout).
         description: see :class:`BaseAction`.
         parser: see :class:`BaseAction`.
         enable: see :class:`BaseAction`.
+        base_url: keyword-only: the REST API root (a local server in tests).
+        timeout: keyword-only: seconds allowed for connecting and for each read of an
+            HTTP request (not the executor's timeout).
     """
 
     key_envs = (API_KEY_ENV,)
     no_key_message = NO_KEY_MESSAGE
     key_argument = "key"
 
+    web_defaults: ClassVar[WebApiSettings] = {
+        "base_url": "https://dev.virtualearth.net/REST/V1",
+        "timeout": 10.0,
+    }
+
     def __init__(
         self,
         key: Optional[str] = None,
-        base_url: str = "https://dev.virtualearth.net/REST/V1",
-        timeout: float = 10.0,
         description: Optional[dict[str, Any]] = None,
         parser: type[BaseParser] = JsonParser,
         enable: bool = True,
+        **web: Unpack[WebApiSettings],
     ) -> None:
-        super().__init__(description, parser, enable, base_url=base_url.rstrip("/"), timeout=timeout, key=key)
+        super().__init__(description, parser, enable, key=key, **web)
 
     def _resources(self, path: str, params: dict[str, Any], what: str) -> list[Any]:
         """The ``resources`` of Bing's first resource set.

@@ -12,7 +12,7 @@ key is read at call time (constructor, else ``SERPAPI_API_KEY``, else Lagent's
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, ClassVar, Optional
 
 from ..actions.base_action import tool_api
 from ..actions.parser import BaseParser, JsonParser
@@ -20,6 +20,11 @@ from ..exceptions import ToolError
 from ._api_types import DictOrRecord, TextOrRecord
 from ._web_api import WebApiTool
 from .async_twin import async_twin
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
+    from ._settings import WebApiSettings
 
 __all__ = ["AsyncGoogleScholar", "GoogleScholar"]
 
@@ -54,28 +59,28 @@ class GoogleScholar(WebApiTool):
     Args:
         api_key: the SerpApi key; ``None`` reads ``SERPAPI_API_KEY`` (or
             ``SERPER_API_KEY``, Lagent's name) at each call.
-        base_url: SerpApi's root (a local server in tests).
-        timeout: seconds allowed for connecting and for each read of an HTTP request.
         description: see :class:`BaseAction`.
         parser: see :class:`BaseAction`.
         enable: see :class:`BaseAction`.
+        base_url: keyword-only: SerpApi's root (a local server in tests).
+        timeout: keyword-only: seconds allowed for connecting and for each read of an
+            HTTP request.
     """
 
     key_envs = API_KEY_ENVS
     no_key_message = NO_KEY_MESSAGE
 
+    web_defaults: ClassVar[WebApiSettings] = {"base_url": "https://serpapi.com", "timeout": 20.0}
+
     def __init__(
         self,
         api_key: Optional[str] = None,
-        base_url: str = "https://serpapi.com",
-        timeout: float = 20.0,
         description: Optional[dict[str, Any]] = None,
         parser: type[BaseParser] = JsonParser,
         enable: bool = True,
+        **web: Unpack[WebApiSettings],
     ) -> None:
-        super().__init__(
-            description, parser, enable, base_url=base_url.rstrip("/"), timeout=timeout, key=api_key
-        )
+        super().__init__(description, parser, enable, key=api_key, **web)
 
     def _ask(self, engine: str, params: dict[str, Any]) -> dict[str, Any]:
         """SerpApi's JSON answer for ``engine``.

@@ -10,12 +10,17 @@ widely than keys should be. Serper's JSON is rendered as plain text a model can 
 from __future__ import annotations
 
 import inspect
-from typing import Any, Optional, Union
+from typing import TYPE_CHECKING, Any, ClassVar, Optional, Union
 
 from ..actions.parser import BaseParser, JsonParser
 from ..schema import ActionReturn, ActionStatusCode
 from ._web_api import WebApiTool
 from .async_twin import async_twin
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
+    from ._settings import WebApiSettings, WebApiUrl
 
 __all__ = ["AsyncGoogleSearch", "GoogleSearch"]
 
@@ -84,7 +89,6 @@ class GoogleSearch(WebApiTool):
 
     Args:
         api_key: the Serper key; ``None`` reads ``SERPER_API_KEY`` at each call.
-        base_url: Serper's endpoint root (a local server in tests).
         timeout: seconds allowed for connecting and for each read of the HTTP request
             (not the executor's timeout, which stays the executor's to choose).
         search_type: Serper's search type: ``'search'``, ``'news'``, ``'images'`` or
@@ -92,24 +96,25 @@ class GoogleSearch(WebApiTool):
         description: see :class:`BaseAction`.
         parser: see :class:`BaseAction`.
         enable: see :class:`BaseAction`.
+        base_url: keyword-only: Serper's endpoint root (a local server in tests).
     """
 
     key_envs = (API_KEY_ENV,)
     no_key_message = NO_KEY_MESSAGE
 
+    web_defaults: ClassVar[WebApiSettings] = {"base_url": "https://google.serper.dev", "timeout": 10.0}
+
     def __init__(
         self,
         api_key: Optional[str] = None,
-        base_url: str = "https://google.serper.dev",
         timeout: float = 10.0,
         search_type: str = "search",
         description: Optional[dict[str, Any]] = None,
         parser: type[BaseParser] = JsonParser,
         enable: bool = True,
+        **web: Unpack[WebApiUrl],
     ) -> None:
-        super().__init__(
-            description, parser, enable, base_url=base_url.rstrip("/"), timeout=timeout, key=api_key
-        )
+        super().__init__(description, parser, enable, key=api_key, timeout=timeout, **web)
         self.search_type = search_type
 
     def _repr_fields(self) -> list[str]:

@@ -25,7 +25,7 @@ from .ipython_interpreter import IPythonInterpreter
 if TYPE_CHECKING:
     from typing_extensions import Unpack
 
-    from .ipython_interpreter import SandboxSettings
+    from ._settings import SandboxSettings
 
 __all__ = ["IPythonInteractive"]
 
@@ -49,6 +49,7 @@ class IPythonInteractive(IPythonInterpreter):
             the shell runs in the main thread of its own process.
         description: see :class:`BaseAction`.
         parser: see :class:`BaseAction`.
+        enable: see :class:`BaseAction` (Lagent 0.2.4's last parameter).
         **isolation: the sandbox and limit settings of :class:`IPythonInterpreter`
             (``memory_mb``, ``max_processes``, ``network``, ``isolation``...), by keyword.
 
@@ -65,11 +66,12 @@ class IPythonInteractive(IPythonInterpreter):
         use_signals: bool = True,
         description: Optional[dict[str, Any]] = None,
         parser: type[BaseParser] = JsonParser,
+        enable: bool = True,
         **isolation: Unpack[SandboxSettings],
     ) -> None:
         if importlib.util.find_spec("IPython") is None:
             raise ImportError("IPythonInteractive needs IPython: pip install 'lagent_like[ipython]'")
-        super().__init__(timeout=timeout, description=description, parser=parser, **isolation)
+        super().__init__(timeout, description=description, parser=parser, enable=enable, **isolation)
         self.use_signals = use_signals
         self._worker_extra = {"max_out_len": max_out_len if max_out_len >= 0 else None}
 

@@ -24,37 +24,22 @@ from __future__ import annotations
 import copy
 import threading
 import weakref
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Optional
+from typing import TYPE_CHECKING, Any, ClassVar, Optional
 
 from ..actions.base_action import BaseAction, tool_api
 from ..actions.parser import BaseParser, JsonParser
 from ..exceptions import ToolError
 from ..runtime.context import DEFAULT_SESSION, ToolContext
+from ._settings import SANDBOX_DEFAULTS, with_defaults
 from .ipython_session import LOST, Crashed, Limits, SessionWorker, stop_all
 from .sandbox import make_spec
 
 __all__ = ["IPythonInterpreter"]
 
 if TYPE_CHECKING:
-    from typing_extensions import TypedDict
+    from typing_extensions import Unpack
 
-    class SandboxSettings(TypedDict, total=False):
-        """The sandbox and limit settings of :class:`IPythonInterpreter`, by keyword.
-
-        What the tools built on it (``IPythonInteractive``, ``IPythonInteractiveManager``)
-        pass on unchanged, so that each setting and its default is written once.
-        """
-
-        memory_mb: Optional[int]
-        cpu_seconds: Optional[int]
-        max_processes: Optional[int]
-        max_file_mb: Optional[int]
-        max_output_chars: int
-        network: bool
-        isolation: str
-        disk_mb: int
-        read_only_paths: Sequence[str]
+    from ._settings import SandboxSettings
 
 
 #: The longest printed output (in characters) a call returns; the rest is cut with a notice.
@@ -82,6 +67,16 @@ class IPythonInterpreter(BaseAction):
         timeout: the seconds a call may run before the session is restarted; the
             model's ``timeout`` argument may lower it, never raise it. (This is the
             tool's own limit, not the executor's runtime ``timeout``.)
+        description, parser, enable: keyword-only (see :class:`BaseAction`): Lagent's
+            ``user_data_dir`` and ``work_dir`` come before them, which have no meaning
+            in a sandbox, so a positional call made for Lagent fails rather than
+            putting a path into ``description``.
+
+    The sandbox and its limits are keyword-only settings
+    (:class:`~lagent_like.tools._settings.SandboxSettings`, defaults in
+    :attr:`sandbox_defaults`):
+
+    Keyword Args:
         memory_mb: address-space limit (``RLIMIT_AS``) of each of a session's processes,
             in MB; ``None`` for none. Going over it gives a ``MemoryError`` in the session.
         cpu_seconds: CPU-time limit (``RLIMIT_CPU``) of a session's process over its whole
@@ -97,9 +92,9 @@ class IPythonInterpreter(BaseAction):
         network: let the code use the network; the description then says so.
         isolation, disk_mb, read_only_paths: how each session is confined, as
             :class:`~lagent_like.tools.sandbox.SandboxSpec` says.
-        description, parser, enable: see :class:`BaseAction`.
 
     Raises:
+        TypeError: a keyword that is not one of these settings.
         SandboxUnavailableError: ``isolation='sandbox'`` and no sandbox can start here;
             the message names what is missing.
     """
@@ -109,36 +104,34 @@ class IPythonInterpreter(BaseAction):
     #: Runs code a model wrote: ``serve-mcp`` and ``inspect`` offer it only when named.
     runs_code = True
 
+    #: The defaults of the sandbox settings: no CPU-time limit over a session's whole life
+    #: (the per-call ``timeout`` bounds each call).
+    sandbox_defaults: ClassVar[SandboxSettings] = {**SANDBOX_DEFAULTS, "cpu_seconds": None}
+
     def __init__(
         self,
         timeout: float = 60.0,
-        memory_mb: Optional[int] = 1024,
-        cpu_seconds: Optional[int] = None,
-        max_processes: Optional[int] = 64,
-        max_file_mb: Optional[int] = 64,
-        max_output_chars: int = 100_000,
-        network: bool = False,
-        isolation: str = "sandbox",
-        disk_mb: int = 256,
-        read_only_paths: Sequence[str] = (),
+        *,
         description: Optional[dict[str, Any]] = None,
         parser: type[BaseParser] = JsonParser,
         enable: bool = True,
+        **sandbox: Unpack[SandboxSettings],
     ) -> None:
-        if network and description is None:
+        settings = with_defaults(type(self).__name__, self.sandbox_defaults, sandbox)
+        if settings["network"] and description is None:
             # Lagent's description says internet access is disabled: it must say the truth.
             description = copy.deepcopy(type(self).__tool_description__)
             if isinstance(description.get("description"), str):
                 description["description"] = description["description"].replace(_NO_NETWORK, _NETWORK)
         super().__init__(description, parser, enable)
-        self._spec = make_spec(type(self).__name__, isolation, network, disk_mb, read_only_paths)
+        self._spec = make_spec(type(self).__name__, settings)
         self._session_timeout = float(timeout)
         self._limits = Limits(
-            memory_mb=_positive_or_none("memory_mb", memory_mb),
-            cpu_seconds=_positive_or_none("cpu_seconds", cpu_seconds),
-            max_processes=_positive_or_none("max_processes", max_processes),
-            max_file_mb=_positive_or_none("max_file_mb", max_file_mb),
-            max_output_chars=_positive("max_output_chars", max_output_chars),
+            memory_mb=_positive_or_none("memory_mb", settings["memory_mb"]),
+            cpu_seconds=_positive_or_none("cpu_seconds", settings["cpu_seconds"]),
+            max_processes=_positive_or_none("max_processes", settings["max_processes"]),
+            max_file_mb=_positive_or_none("max_file_mb", settings["max_file_mb"]),
+            max_output_chars=_positive("max_output_chars", settings["max_output_chars"]),
         )
         #: More configuration for the worker module (see subclasses).
         self._worker_extra: dict[str, Any] = {}

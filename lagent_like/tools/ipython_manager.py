@@ -26,7 +26,7 @@ from .ipython_interactive import IPythonInteractive
 if TYPE_CHECKING:
     from typing_extensions import Unpack
 
-    from .ipython_interpreter import SandboxSettings
+    from ._settings import SandboxSettings
 
 __all__ = ["IPythonInteractiveManager"]
 

@@ -54,19 +54,21 @@ class PPT(BaseAction):
 
     Args:
         theme_mapping: themes by name (see :data:`THEME_MAPPING`, the default).
-        root: when given, every file read or written must be inside this directory.
         description: see :class:`BaseAction`.
         parser: see :class:`BaseAction`.
         enable: see :class:`BaseAction`.
+        root: keyword-only: when given, every file read or written must be inside this
+            directory.
     """
 
     def __init__(
         self,
         theme_mapping: Optional[dict[str, dict[str, Any]]] = None,
-        root: Optional[str] = None,
         description: Optional[dict[str, Any]] = None,
         parser: type[BaseParser] = JsonParser,
         enable: bool = True,
+        *,
+        root: Optional[str] = None,
     ) -> None:
         super().__init__(description, parser, enable)
         self.theme_mapping = theme_mapping or THEME_MAPPING

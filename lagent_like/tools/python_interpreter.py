@@ -26,14 +26,19 @@ from __future__ import annotations
 
 import signal
 import weakref
-from collections.abc import Sequence
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, ClassVar, Optional
 
 from ..actions.base_action import BaseAction
 from ..actions.parser import BaseParser, JsonParser
 from ..exceptions import ToolError
+from ._settings import SANDBOX_DEFAULTS, with_defaults
 from .python_pool import Pool
 from .sandbox import make_spec
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
+    from ._settings import SandboxSettings
 
 __all__ = ["PythonInterpreter"]
 
@@ -55,19 +60,27 @@ class PythonInterpreter(BaseAction):
         answer_from_stdout: use what the code prints as the answer.
         timeout: wall-clock seconds per call; every process the code started is killed
             when it expires.
+        description, parser, enable: see :class:`BaseAction`.
+        pool_size: keyword-only: how many sandboxes run calls at the same time.
+
+    The sandbox and its limits are keyword-only settings
+    (:class:`~lagent_like.tools._settings.SandboxSettings`, defaults in
+    :attr:`sandbox_defaults`):
+
+    Keyword Args:
         memory_mb: address-space limit of each of the code's processes, in MB.
         cpu_seconds: CPU-time limit of each of the code's processes, in seconds.
         max_processes: how many processes the code may have at once.
         max_file_mb: largest file the code may write, in MB.
         max_output_chars: the answer (or printed output) is cut to this many characters,
             with a notice.
-        pool_size: how many sandboxes run calls at the same time.
         network: let the code use the network (off by default: connecting fails).
         isolation, disk_mb, read_only_paths: how the code is confined, as
             :class:`~lagent_like.tools.sandbox.SandboxSpec` says (see docs/isolation.rst).
-        description, parser, enable: see :class:`BaseAction`.
 
     Raises:
+        TypeError: a keyword that is not one of these settings.
+        ValueError: ``None`` for a limit (every limit applies here).
         SandboxUnavailableError: ``isolation='sandbox'`` and no sandbox can start here;
             the message names what is missing.
     """
@@ -75,39 +88,36 @@ class PythonInterpreter(BaseAction):
     #: Runs code a model wrote: ``serve-mcp`` and ``inspect`` offer it only when named.
     runs_code = True
 
+    #: The defaults of the sandbox settings.
+    sandbox_defaults: ClassVar[SandboxSettings] = SANDBOX_DEFAULTS
+
     def __init__(
         self,
         answer_symbol: Optional[str] = None,
         answer_expr: Optional[str] = "solution()",
         answer_from_stdout: bool = False,
         timeout: float = 20.0,
-        memory_mb: int = 1024,
-        cpu_seconds: int = 30,
-        max_processes: int = 64,
-        max_file_mb: int = 64,
-        max_output_chars: int = 100_000,
-        pool_size: int = 1,
-        network: bool = False,
-        isolation: str = "sandbox",
-        disk_mb: int = 256,
-        read_only_paths: Sequence[str] = (),
         description: Optional[dict[str, Any]] = None,
         parser: type[BaseParser] = JsonParser,
         enable: bool = True,
+        *,
+        pool_size: int = 1,
+        **sandbox: Unpack[SandboxSettings],
     ) -> None:
         super().__init__(description, parser, enable)
-        spec = make_spec(type(self).__name__, isolation, network, disk_mb, read_only_paths)
+        settings = with_defaults(type(self).__name__, self.sandbox_defaults, sandbox)
+        spec = make_spec(type(self).__name__, settings)
         self.answer_symbol = answer_symbol
         self.answer_expr = answer_expr
         self.answer_from_stdout = answer_from_stdout
         # Not ``self.timeout``: that name is the executor's runtime setting.
         self.code_timeout = float(timeout)
-        self.memory_mb = int(memory_mb)
-        self.cpu_seconds = int(cpu_seconds)
-        self.max_processes = int(max_processes)
-        self.max_file_mb = int(max_file_mb)
-        self.max_output_chars = int(max_output_chars)
-        self.network = bool(network)
+        self.memory_mb = _limit("memory_mb", settings["memory_mb"])
+        self.cpu_seconds = _limit("cpu_seconds", settings["cpu_seconds"])
+        self.max_processes = _limit("max_processes", settings["max_processes"])
+        self.max_file_mb = _limit("max_file_mb", settings["max_file_mb"])
+        self.max_output_chars = int(settings["max_output_chars"])
+        self.network = bool(settings["network"])
         #: The most bytes the parent reads of one reply (UTF-8 and JSON escapes included).
         self.max_reply_bytes = 6 * self.max_output_chars + 65536
         config = {
@@ -215,6 +225,13 @@ def _extract_code(command: str) -> str:
     if command.count("```") >= 2:
         return command.split("```", 2)[1]
     return command
+
+
+def _limit(name: str, value: Optional[int]) -> int:
+    """``value`` as an ``int``; ``None`` (no limit, which ``IPythonInterpreter`` allows) is refused."""
+    if value is None:
+        raise ValueError(f"PythonInterpreter: {name} must be an integer, got None")
+    return int(value)
 
 
 # Lagent 0.5's awaitable twin: the same tool, its APIs awaited (run in a worker thread).

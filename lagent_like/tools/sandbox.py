@@ -32,10 +32,13 @@ import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 from ..exceptions import SandboxUnavailableError
 from .worker_io import wait_readable
+
+if TYPE_CHECKING:
+    from ._settings import SandboxSettings
 
 #: Where the worker package is mounted inside the sandbox.
 _WORKER_ROOT = "/run/lagent_like"
@@ -83,15 +86,16 @@ class SandboxSpec:
     read_only_paths: tuple[str, ...] = ()
 
 
-def make_spec(
-    owner: str, isolation: str, network: bool, disk_mb: int, read_only_paths: Sequence[str]
-) -> SandboxSpec:
-    """The :class:`SandboxSpec` of a tool's settings, checked.
+def make_spec(owner: str, settings: SandboxSettings) -> SandboxSpec:
+    """The :class:`SandboxSpec` of a tool's settings (``isolation``, ``network``, ``disk_mb``,
+    ``read_only_paths``; every key present), checked.
 
     Raises:
         ValueError: an isolation mode, size or path the operator got wrong.
         SandboxUnavailableError: ``isolation='sandbox'`` and no sandbox can start here.
     """
+    isolation, disk_mb = settings["isolation"], settings["disk_mb"]
+    read_only_paths = settings["read_only_paths"]
     if isolation not in ISOLATIONS:
         raise ValueError(f"{owner}: isolation must be 'sandbox' or 'process', got {isolation!r}")
     if isinstance(disk_mb, bool) or int(disk_mb) != disk_mb or disk_mb <= 0:
@@ -101,7 +105,7 @@ def make_spec(
             raise ValueError(f"{owner}: read_only_paths must be absolute, got {path!r}")
     if isolation == "sandbox":
         ensure_available(owner)
-    return SandboxSpec(isolation, bool(network), int(disk_mb), tuple(read_only_paths))
+    return SandboxSpec(isolation, bool(settings["network"]), int(disk_mb), tuple(read_only_paths))
 
 
 def bwrap_path() -> Optional[str]:

@@ -229,10 +229,11 @@ class WebBrowser(BaseAction):
         timeout: seconds allowed per HTTP read when fetching pages.
         black_list: domains whose results are left out.
         topk: the most results one query keeps.
-        allow_private_hosts: allow pages on loopback, private and link-local addresses.
         description: see :class:`BaseAction`.
         parser: see :class:`BaseAction`.
         enable: see :class:`BaseAction`.
+        allow_private_hosts: keyword-only: allow pages on loopback, private and
+            link-local addresses.
         **kwargs: passed to the named backend's constructor (``api_key``, ``base_url``...).
     """
 
@@ -242,10 +243,11 @@ class WebBrowser(BaseAction):
         timeout: float = 5.0,
         black_list: Optional[Sequence[str]] = DEFAULT_BLACK_LIST,
         topk: int = 20,
-        allow_private_hosts: bool = False,
         description: Optional[dict[str, Any]] = None,
         parser: type[BaseParser] = JsonParser,
         enable: bool = True,
+        *,
+        allow_private_hosts: bool = False,
         **kwargs: Any,
     ) -> None:
         super().__init__(description, parser, enable)
