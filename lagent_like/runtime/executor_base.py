@@ -24,8 +24,6 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, TypedDict, Union
 from .._private.aliases import assign_aliases
 from .._private.text import as_text, close_matches, did_you_mean, preview
 from ..actions.base_action import BaseAction, routes_of, settings_of, unknown_api
-from ..actions.builtin_actions import FinishAction, InvalidAction, NoAction
-from ..actions.function_tool import FunctionTool
 from ..exceptions import ToolDefinitionError, ToolNotFoundError
 from ..function_calling.executor import FunctionCallingMixin, _read_tool_call
 from ..langchain_tools import from_langchain, is_langchain_tool
@@ -90,6 +88,8 @@ def _as_action(item: Any, where: str, problems: list[str]) -> Optional[BaseActio
         problems.append(f"{where} is the class {item.__name__}; pass an instance, e.g. {item.__name__}()")
         return None
     if callable(item) and not isinstance(item, type):
+        from ..actions.function_tool import FunctionTool  # import time: see ExecutorBase.__init__
+
         try:
             return FunctionTool(item)
         except ToolDefinitionError as exc:
@@ -170,6 +170,9 @@ class ExecutorBase(FunctionCallingMixin):
         self._hook_methods = NO_HOOKS
         self._built = False
         self._hooks = HookList(on_change=self.refresh)
+        # Imported here, not with the package: describing them imports docstring-parser.
+        from ..actions.builtin_actions import FinishAction, InvalidAction, NoAction
+
         self.invalid_action = invalid_action if invalid_action is not None else InvalidAction()
         self.no_action = no_action if no_action is not None else NoAction()
         self.finish_action = finish_action if finish_action is not None else FinishAction()
