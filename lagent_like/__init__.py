@@ -5,141 +5,57 @@ Write tools by subclassing :class:`BaseAction` (or decorating functions with
 :meth:`ActionExecutor.get_actions_info`, and run the model's calls with
 ``executor(name, arguments)``, which always returns an :class:`ActionReturn`.
 
-Importing the package changes no global state.
+Importing the package changes no global state. The names of ``lagent_like.actions``
+are read from it on first use (PEP 562), so that the shipped tools are imported only
+when asked for.
 """
 
-from .actions import (
-    PPT,
-    ActionExecutor,
-    ApiSpec,
-    ArxivSearch,
-    AsyncActionExecutor,
-    AsyncActionMixin,
-    AsyncArxivSearch,
-    AsyncBINGMap,
-    AsyncGoogleScholar,
-    AsyncGoogleSearch,
-    AsyncIPythonInterpreter,
-    AsyncPPT,
-    AsyncPythonInterpreter,
-    AsyncWebBrowser,
-    BaseAction,
-    BaseParser,
-    BINGMap,
-    FinishAction,
-    FunctionTool,
-    GoogleScholar,
-    GoogleSearch,
-    InvalidAction,
-    IPythonInterpreter,
-    JsonParser,
-    NoAction,
-    ObjectToolkit,
-    Param,
-    PythonInterpreter,
-    SchemaTool,
-    ToolMeta,
-    TupleParser,
-    WebBrowser,
-    tool_api,
-    tool_from_schema,
-)
-from .exceptions import (
-    ArgumentError,
-    DefinitionError,
-    DefinitionWarning,
-    LagentLikeError,
-    ModelClientError,
-    ModelConnectionError,
-    ModelHTTPError,
-    ModelInputError,
-    ModelResponseError,
-    ModelTimeoutError,
-    ParseError,
-    RegistryError,
-    SandboxUnavailableError,
-    ToolDefinitionError,
-    ToolError,
-    ToolNotFoundError,
-    TransientToolError,
-)
+import typing
+
+from . import actions, exceptions
+from ._private import lazy as _lazy
+from .exceptions import *  # noqa: F403 - every exception, listed in exceptions.__all__
 from .langchain_tools import from_langchain, to_langchain_tools
-from .registry import get_tool, get_tool_cls, list_tools
 from .runtime.context import ToolContext
 from .runtime.hooks import ApprovalHook, Hook, HookHandle
-from .runtime.policies import CircuitBreaker, CircuitState, RetryPolicy
 from .runtime.settings import ToolSettings
 from .schema import ActionReturn, ActionStatusCode, ActionValidCode
+
+if typing.TYPE_CHECKING:  # what __getattr__ imports on first use
+    from .actions import *  # noqa: F403
+    from .runtime.policies import CircuitBreaker, CircuitState, RetryPolicy
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "ActionExecutor",
     "ActionReturn",
     "ActionStatusCode",
     "ActionValidCode",
-    "ApiSpec",
     "ApprovalHook",
-    "ArgumentError",
-    "ArxivSearch",
-    "AsyncActionExecutor",
-    "AsyncActionMixin",
-    "AsyncArxivSearch",
-    "AsyncBINGMap",
-    "AsyncGoogleScholar",
-    "AsyncGoogleSearch",
-    "AsyncIPythonInterpreter",
-    "AsyncPPT",
-    "AsyncPythonInterpreter",
-    "AsyncWebBrowser",
-    "BINGMap",
-    "BaseAction",
-    "BaseParser",
     "CircuitBreaker",
     "CircuitState",
-    "DefinitionError",
-    "DefinitionWarning",
-    "FinishAction",
-    "FunctionTool",
-    "GoogleScholar",
-    "GoogleSearch",
     "Hook",
     "HookHandle",
-    "IPythonInterpreter",
-    "InvalidAction",
-    "JsonParser",
-    "LagentLikeError",
-    "ModelClientError",
-    "ModelConnectionError",
-    "ModelHTTPError",
-    "ModelInputError",
-    "ModelResponseError",
-    "ModelTimeoutError",
-    "NoAction",
-    "ObjectToolkit",
-    "PPT",
-    "Param",
-    "ParseError",
-    "PythonInterpreter",
-    "RegistryError",
     "RetryPolicy",
-    "SandboxUnavailableError",
-    "SchemaTool",
     "ToolContext",
-    "ToolDefinitionError",
-    "ToolError",
-    "ToolMeta",
-    "ToolNotFoundError",
     "ToolSettings",
-    "TransientToolError",
-    "TupleParser",
-    "WebBrowser",
     "__version__",
     "from_langchain",
-    "get_tool",
-    "get_tool_cls",
-    "list_tools",
     "to_langchain_tools",
-    "tool_api",
-    "tool_from_schema",
 ]
+__all__ += actions.__all__
+__all__ += exceptions.__all__
+__all__.sort()  # sorted, as tests/test_exported_members.py checks
+
+
+#: Names read on first use, with their modules: lagent_like.actions's (it imports the
+#: shipped tools lazily too) and the policies (only some programs use them).
+_LAZY = {
+    **dict.fromkeys(actions.__all__, "lagent_like.actions"),
+    **dict.fromkeys(("CircuitBreaker", "CircuitState", "RetryPolicy"), "lagent_like.runtime.policies"),
+}
+__getattr__ = _lazy.lazy_getattr(globals(), _LAZY)
+
+
+def __dir__() -> list[str]:
+    return _lazy.public_dir(globals())

@@ -6,6 +6,12 @@ tools through the entry-point group ``lagent_like.tools``; those are imported al
 once, the first time a name is missing or the list is read, so the set of imported
 modules depends on what is installed, never on a name a model wrote.
 
+The tools shipped with the package (:data:`BUILTIN_TOOLS`) are reserved by name when
+the registry is created and imported on first lookup: ``list_tools()`` lists them in
+Lagent's tutorial order in a fresh process, but importing the package does not import
+every tool and its dependencies. A name a model wrote imports at most the one shipped
+module that defines it.
+
 Rules: re-defining a class with the same module and qualified name (a re-run notebook
 cell) replaces its entry in place; a different class claiming a taken name is an error.
 All operations are safe from several threads.
@@ -13,7 +19,9 @@ All operations are safe from several threads.
 
 from __future__ import annotations
 
+import sys
 import threading
+from importlib import import_module
 from typing import TYPE_CHECKING, Any, Literal, Union, overload
 
 from ._private.log import logger
@@ -23,24 +31,62 @@ from .exceptions import RegistryError, ToolNotFoundError
 if TYPE_CHECKING:
     from importlib.metadata import EntryPoint
 
-__all__ = ["ENTRY_POINT_GROUP", "ToolRegistry", "get_tool", "get_tool_cls", "list_tools"]
+__all__ = ["BUILTIN_TOOLS", "ENTRY_POINT_GROUP", "ToolRegistry", "get_tool", "get_tool_cls", "list_tools"]
 
 #: Entry-point group that third-party packages use to contribute tools.
 ENTRY_POINT_GROUP = "lagent_like.tools"
 
+#: The tools shipped with the package, each with the module that defines it, in the
+#: order ``list_tools()`` gives in a fresh process: the built-in actions, the tools of
+#: Lagent's tutorial (ArxivSearch, BINGMap, GoogleScholar, ...), then Lagent 0.5's
+#: ``Async*`` twins. Each is the class of that name in its module.
+BUILTIN_TOOLS: dict[str, str] = {
+    "BaseAction": "lagent_like.actions.base_action",
+    **dict.fromkeys(("InvalidAction", "NoAction", "FinishAction"), "lagent_like.actions.builtin_actions"),
+    **{
+        f"{prefix}{name}": f"lagent_like.tools.{module}"
+        for prefix in ("", "Async")
+        for name, module in (
+            ("ArxivSearch", "arxiv_search"),
+            ("BINGMap", "bing_map"),
+            ("GoogleScholar", "google_scholar_search"),
+            ("GoogleSearch", "google_search"),
+            ("IPythonInterpreter", "ipython_interpreter"),
+            ("PPT", "ppt"),
+            ("PythonInterpreter", "python_interpreter"),
+            ("WebBrowser", "web_browser"),
+        )
+    },
+}
 
-def _identity(cls: type) -> tuple[str, str]:
-    return (cls.__module__, cls.__qualname__)
+
+class _Reserved:
+    """A registry entry whose class is imported on first lookup: ``module.name``."""
+
+    __slots__ = ("module", "name")
+
+    def __init__(self, module: str, name: str) -> None:
+        self.module = module
+        self.name = name
+
+
+#: What the registry holds under a name: the class, or where to import it from.
+Entry = Union[type, _Reserved]
+
+
+def _identity(entry: Entry) -> tuple[str, str]:
+    if isinstance(entry, _Reserved):
+        return (entry.module, entry.name)
+    return (entry.__module__, entry.__qualname__)
 
 
 def _entry_points(group: str) -> list[EntryPoint]:
     # Imported here: importlib.metadata costs tens of milliseconds at import time.
     from importlib import metadata
 
-    found = metadata.entry_points()
-    if hasattr(found, "select"):
-        return list(found.select(group=group))
-    return list(found.get(group, []))  # type: ignore[attr-defined]  # Python 3.9
+    if sys.version_info >= (3, 10):
+        return list(metadata.entry_points(group=group))
+    return list(metadata.entry_points().get(group, []))
 
 
 class ToolRegistry:
@@ -52,7 +98,7 @@ class ToolRegistry:
 
     def __init__(self, group: str = ENTRY_POINT_GROUP) -> None:
         self._group = group
-        self._tools: dict[str, type] = {}
+        self._tools: dict[str, Entry] = {}
         self._lock = threading.RLock()
         self._plugins_lock = threading.Lock()
         self._plugins_loaded = False
@@ -74,6 +120,26 @@ class ToolRegistry:
                     f"register=False"
                 )
             self._tools[name] = cls
+
+    def reserve(self, name: str, module: str) -> None:
+        """Keep ``name``'s place for the class ``name`` of ``module``, imported on first lookup.
+
+        A name already registered keeps its entry.
+        """
+        with self._lock:
+            self._tools.setdefault(name, _Reserved(module, name))
+
+    def _resolve(self, name: str, entry: Entry) -> type:
+        """The class of ``entry``, importing a reserved one (and registering it in place)."""
+        if not isinstance(entry, _Reserved):
+            return entry
+        # Imported without holding the lock: the module's classes register themselves,
+        # maybe from another thread that holds the import lock.
+        cls: type = getattr(import_module(entry.module), entry.name)
+        with self._lock:
+            if self._tools.get(name) is entry:
+                self._tools[name] = cls
+        return cls
 
     def unregister(self, name: str) -> None:
         """Remove ``name``; unknown names are ignored."""
@@ -115,10 +181,11 @@ class ToolRegistry:
             return list(self._tools)
 
     def items(self) -> list[tuple[str, type]]:
-        """``(name, class)`` pairs in registration order (plugins are loaded first)."""
+        """``(name, class)`` pairs in registration order (plugins and reserved tools are loaded first)."""
         self.load_entry_points()
         with self._lock:
-            return list(self._tools.items())
+            entries = list(self._tools.items())
+        return [(name, self._resolve(name, entry)) for name, entry in entries]
 
     def get(self, name: str) -> type:
         """The class registered under ``name``.
@@ -128,22 +195,22 @@ class ToolRegistry:
                 close matches.
         """
         with self._lock:
-            cls = self._tools.get(name)
-        if cls is None:
+            entry = self._tools.get(name)
+        if entry is None:
             self.load_entry_points()
             with self._lock:
-                cls = self._tools.get(name)
+                entry = self._tools.get(name)
                 names = list(self._tools)
-            if cls is None:
+            if entry is None:
                 raise ToolNotFoundError(name, close_matches(str(name), names))
-        return cls
+        return self._resolve(name, entry)
 
-    def snapshot(self) -> dict[str, type]:
+    def snapshot(self) -> dict[str, Entry]:
         """A copy of the current entries (for tests that restore the registry)."""
         with self._lock:
             return dict(self._tools)
 
-    def restore(self, entries: dict[str, type]) -> None:
+    def restore(self, entries: dict[str, Entry]) -> None:
         """Replace all entries by ``entries`` (the output of :meth:`snapshot`)."""
         with self._lock:
             self._tools = dict(entries)
@@ -151,6 +218,8 @@ class ToolRegistry:
 
 #: The registry that ``BaseAction`` subclasses join when they are defined.
 TOOL_REGISTRY = ToolRegistry()
+for _name, _module in BUILTIN_TOOLS.items():
+    TOOL_REGISTRY.reserve(_name, _module)
 
 
 @overload

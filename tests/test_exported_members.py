@@ -7,6 +7,8 @@ import sys
 import textwrap
 import types
 
+import pytest
+
 import lagent_like
 import lagent_like.actions
 
@@ -45,6 +47,30 @@ def test_import_changes_no_global_state_and_stays_light() -> None:
         heavy = sorted(m for m in ("requests", "json5", "asyncio") if m in sys.modules)
         print(heavy)
         """
+    )
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def test_lazily_imported_names_are_listed_and_unknown_names_still_fail() -> None:
+    assert set(lagent_like.__all__) <= set(dir(lagent_like))
+    assert set(lagent_like.actions.__all__) <= set(dir(lagent_like.actions))
+    for module in (lagent_like, lagent_like.actions):
+        with pytest.raises(AttributeError, match=rf"^module '{module.__name__}' has no attribute 'Nope'$"):
+            _ = module.Nope
+    assert (
+        tuple(
+            getattr(lagent_like, name)
+            for name in lagent_like.registry.BUILTIN_TOOLS
+            if name.startswith("Async")
+        )
+        == lagent_like.actions.ASYNC_TWINS
+    )
+
+
+def test_importing_imports_no_shipped_tool() -> None:
+    probe = (
+        "import sys, lagent_like; print(sorted(m for m in sys.modules if m.startswith('lagent_like.tools')))"
     )
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"

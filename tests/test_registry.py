@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import collections
 import logging
+import subprocess
 import sys
 import textwrap
 import threading
@@ -117,6 +119,42 @@ def test_a_different_class_claiming_a_taken_name_raises() -> None:
                 return ""
 
     assert get_tool_cls("RegTaken") is RegTaken
+
+
+def test_the_shipped_tools_are_listed_in_order_but_imported_on_first_lookup() -> None:
+    probe = textwrap.dedent(
+        """
+        import sys, lagent_like
+        from lagent_like.registry import BUILTIN_TOOLS
+        loaded = lambda: sorted({m for m in BUILTIN_TOOLS.values() if m.startswith("lagent_like.tools.")} & set(sys.modules))
+        names = lagent_like.list_tools()
+        print(names[4], names[-1], loaded())
+        cls = lagent_like.get_tool_cls("ArxivSearch")
+        print(cls.__name__, cls is lagent_like.ArxivSearch, loaded())
+        print(len(lagent_like.list_tools(with_class=True)), len(loaded()))
+        """
+    )
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert out.stdout.splitlines() == [
+        "ArxivSearch AsyncWebBrowser []",
+        "ArxivSearch True ['lagent_like.tools.arxiv_search']",
+        "20 8",
+    ]
+
+
+def test_a_reserved_name_is_imported_on_lookup_and_kept_from_other_classes() -> None:
+    registry = ToolRegistry(group="lagent_like.tests.none")
+    registry.reserve("OrderedDict", "collections")
+    registry.register(dict, "dict")
+    registry.reserve("dict", "builtins")
+    assert registry.names() == ["OrderedDict", "dict"]
+    with pytest.raises(
+        RegistryError,
+        match=r"^tool name 'OrderedDict' is already registered by collections.OrderedDict; cannot",
+    ):
+        registry.register(list, "OrderedDict")
+    assert registry.get("OrderedDict") is collections.OrderedDict
+    assert registry.items() == [("OrderedDict", collections.OrderedDict), ("dict", dict)]
 
 
 def test_threads_define_and_look_up_tools_at_once() -> None:

@@ -1,46 +1,53 @@
 """Tools for LLM agents: define them (``BaseAction``, ``tool_api``), parse their
-arguments (``JsonParser``, ``TupleParser``) and run them (``ActionExecutor``)."""
+arguments (``JsonParser``, ``TupleParser``) and run them (``ActionExecutor``).
 
-from typing import Any
+The shipped tools (``ArxivSearch``, ``PythonInterpreter``, ...), the built-in actions and
+what only some programs use are imported on first use (PEP 562 ``__getattr__``): importing
+the package stays cheap, and the registry lists the tools in Lagent's order anyway
+(``lagent_like.registry.BUILTIN_TOOLS``).
+"""
+
+from typing import TYPE_CHECKING, Any
+
+from .._private import lazy as _lazy
 
 # Lagent 0.2 exports the registry functions from this package too.
-from ..registry import TOOL_REGISTRY, get_tool, get_tool_cls, list_tools
+from ..registry import BUILTIN_TOOLS, get_tool, get_tool_cls, list_tools
+from ..registry import TOOL_REGISTRY as TOOL_REGISTRY  # importable from here, as before
 from ..spec.describe import ApiSpec, Param
 from .action_executor import ActionExecutor
-from .async_executor import AsyncActionExecutor, AsyncActionMixin
 from .base_action import BaseAction, ToolMeta, tool_api
-from .builtin_actions import FinishAction, InvalidAction, NoAction
-from .function_tool import FunctionTool
-from .object_toolkit import ObjectToolkit
 from .parser import BaseParser, JsonParser, TupleParser
-from .schema_tool import SchemaTool, tool_from_schema
 
-# isort: split
-# The shipped tools, registered in this order after the built-ins (the order of
-# Lagent's tutorial: ArxivSearch, BINGMap, GoogleScholar, GoogleSearch, ...).
-from ..tools.arxiv_search import ArxivSearch, AsyncArxivSearch
-from ..tools.bing_map import AsyncBINGMap, BINGMap
-from ..tools.google_scholar_search import AsyncGoogleScholar, GoogleScholar
-from ..tools.google_search import AsyncGoogleSearch, GoogleSearch
-from ..tools.ipython_interpreter import AsyncIPythonInterpreter, IPythonInterpreter
-from ..tools.ppt import PPT, AsyncPPT
-from ..tools.python_interpreter import AsyncPythonInterpreter, PythonInterpreter
-from ..tools.web_browser import AsyncWebBrowser, WebBrowser
+if TYPE_CHECKING:  # what __getattr__ imports on first use (_LAZY)
+    from ..tools.arxiv_search import ArxivSearch, AsyncArxivSearch
+    from ..tools.bing_map import AsyncBINGMap, BINGMap
+    from ..tools.google_scholar_search import AsyncGoogleScholar, GoogleScholar
+    from ..tools.google_search import AsyncGoogleSearch, GoogleSearch
+    from ..tools.ipython_interpreter import AsyncIPythonInterpreter, IPythonInterpreter
+    from ..tools.ppt import PPT, AsyncPPT
+    from ..tools.python_interpreter import AsyncPythonInterpreter, PythonInterpreter
+    from ..tools.web_browser import AsyncWebBrowser, WebBrowser
+    from .async_executor import AsyncActionExecutor, AsyncActionMixin
+    from .builtin_actions import FinishAction, InvalidAction, NoAction
+    from .function_tool import FunctionTool
+    from .object_toolkit import ObjectToolkit
+    from .schema_tool import SchemaTool, tool_from_schema
 
-#: Lagent 0.5's ``Async*`` twins, registered after every sync tool so that
-#: ``list_tools()`` starts as the tutorial's list does.
-ASYNC_TWINS = (
-    AsyncArxivSearch,
-    AsyncBINGMap,
-    AsyncGoogleScholar,
-    AsyncGoogleSearch,
-    AsyncIPythonInterpreter,
-    AsyncPPT,
-    AsyncPythonInterpreter,
-    AsyncWebBrowser,
-)
-for _twin in ASYNC_TWINS:
-    TOOL_REGISTRY.register(_twin, _twin.__tool_description__["name"])
+#: Names imported on first use, with their modules: the registered built-ins (but
+#: ``BaseAction``, imported above), what only some programs use, and Lagent 0.5's
+#: IPython shell tool and batch manager, which are not exported from ``lagent_like``
+#: (they need IPython's extra) and register when first used (after the tutorial's tools).
+_LAZY: dict[str, str] = {
+    **{name: module for name, module in BUILTIN_TOOLS.items() if name != "BaseAction"},
+    **dict.fromkeys(("AsyncActionExecutor", "AsyncActionMixin"), "lagent_like.actions.async_executor"),
+    "FunctionTool": "lagent_like.actions.function_tool",
+    "ObjectToolkit": "lagent_like.actions.object_toolkit",
+    **dict.fromkeys(("SchemaTool", "tool_from_schema"), "lagent_like.actions.schema_tool"),
+    "IPythonInteractive": "lagent_like.tools.ipython_interactive",
+    "AsyncIPythonInteractive": "lagent_like.tools.ipython_interactive",
+    "IPythonInteractiveManager": "lagent_like.tools.ipython_manager",
+}
 
 __all__ = [
     "ActionExecutor",
@@ -83,16 +90,17 @@ __all__ = [
 ]
 
 
+_getattr = _lazy.lazy_getattr(globals(), _LAZY)
+
+
 def __getattr__(name: str) -> Any:
-    # Lagent 0.5 exports its IPython shell tool and its batch manager here. They are
-    # imported on first use, so that importing the package neither needs IPython's extra
-    # nor registers them before the tutorial's tools (``list_tools()`` order).
-    if name in ("IPythonInteractive", "AsyncIPythonInteractive"):
-        from ..tools import ipython_interactive
+    if name == "ASYNC_TWINS":
+        # Lagent 0.5's ``Async*`` twins of the shipped tools (the CLI leaves them out).
+        twins = tuple(_getattr(twin) for twin in BUILTIN_TOOLS if twin.startswith("Async"))
+        globals()["ASYNC_TWINS"] = twins
+        return twins
+    return _getattr(name)
 
-        return getattr(ipython_interactive, name)
-    if name == "IPythonInteractiveManager":
-        from ..tools.ipython_manager import IPythonInteractiveManager
 
-        return IPythonInteractiveManager
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+def __dir__() -> list[str]:
+    return _lazy.public_dir(globals())

@@ -16,7 +16,6 @@ from ..actions.base_action import BaseAction, api_entry
 from ..exceptions import ToolNotFoundError
 from ..schema import ActionStatusCode
 from ..spec.describe import copy_description
-from .dialects import to_gemini_schema, to_openai_strict_schema
 
 if TYPE_CHECKING:
     from ..schema import ActionReturn
@@ -248,6 +247,8 @@ class FunctionCallingMixin:
                 },
             )
 
+        from .dialects import to_openai_strict_schema  # import time: only exports use it
+
         def build(name: str, text: str, schema: dict[str, Any]) -> dict[str, Any]:
             converted = to_openai_strict_schema(schema).schema
             function = {
@@ -268,6 +269,8 @@ class FunctionCallingMixin:
         without any). What Gemini cannot express is left out; ``lagent_like.cli.lint`` says
         what.
         """
+
+        from .dialects import to_gemini_schema  # import time: only exports use it
 
         def build(name: str, text: str, schema: dict[str, Any]) -> dict[str, Any]:
             declaration: dict[str, Any] = {"name": name, "description": text}

@@ -22,7 +22,6 @@ from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Optional, Union
 
 from .._private.text import as_text, close_matches, preview
 from ..exceptions import ParseError
-from ..function_calling.dialects import has_null_field, without_nulls
 from ..types.validation import ANY, CHECK, Check, Refusal, Validator, check_of
 
 if TYPE_CHECKING:
@@ -183,6 +182,8 @@ def _check_value(api: ApiArgs, name: str, value: Any, result: dict[str, Any], pr
         # type does not take means "not given" (the default applies).
         pass
     else:
+        from ..function_calling.dialects import has_null_field  # import time: failures only
+
         retried = _check_again(check, value) if has_null_field(value) else checked_value
         if type(retried) is Refusal:
             problems.append(checked_value.describe(name, value))
@@ -192,6 +193,8 @@ def _check_value(api: ApiArgs, name: str, value: Any, result: dict[str, Any], pr
 
 def _check_again(check: Check, value: Any) -> Any:
     """``check`` of ``value`` without its null fields (a faulty validator refuses)."""
+    from ..function_calling.dialects import without_nulls  # import time: failures only
+
     try:
         return check(without_nulls(value))
     except Exception:  # noqa: BLE001 - reported with the first refusal

@@ -16,7 +16,6 @@ from ..exceptions import ParseError
 from ..types.validation import ANY
 from .arguments import ApiArgs, Read, Reader, Repaired, check, checked
 from .base import BaseParser
-from .lenient_json import read_lenient, strict_truncation
 
 __all__ = ["JsonParser"]
 
@@ -123,6 +122,8 @@ def _read_lenient(
     """Read ``text``, which ``json`` refused (with ``error``), leniently; then :func:`_read_value`."""
     if not text.strip():
         return read({})
+    from .lenient_json import read_lenient, strict_truncation  # import time: failures only
+
     parsed = (error is not None and strict_truncation(error, text)) or read_lenient(text)
     if isinstance(parsed, ValueError):
         return ParseError(

@@ -16,7 +16,6 @@ from typing import Any, Callable, Optional
 
 from ..types.families import COERCE, OFF
 from ..types.json_schema import parameter_schema
-from ..types.schema_validation import SchemaCompiler
 from ..types.validation import compile_validator, exact_type, validator_of
 
 __all__ = ["DEFAULT_OPTIONS", "NO_DEFAULT", "ApiSpec", "DescribeOptions", "Param", "copy_description"]
@@ -204,6 +203,8 @@ class ApiSpec:
         validators, exact = dict(self.checks[0]), dict(self.checks[1])
         whole = None
         if self.schema is not None:  # described by a schema: compiled again from it
+            from ..types.schema_validation import SchemaCompiler  # import time: schema tools only
+
             compiler = SchemaCompiler(self.schema, mode)
             props = self.schema.get("properties", {})
             for p in self.params:

@@ -24,7 +24,6 @@ from ..exceptions import ArgumentError
 from . import families as fam
 from .families import COERCE, ITSELF, OFF, Check, Refusal, describe_value
 from .json_schema import schema_of
-from .schema_validation import SchemaCompiler
 
 __all__ = [
     "ANY",
@@ -86,6 +85,8 @@ def compile_check(annotation: Any, mode: str = COERCE) -> Check:
         scalar = None
     if scalar is not None:
         return scalar
+    from .schema_validation import SchemaCompiler  # import time: builds the checks of compound types only
+
     schema = schema_of(annotation, python=True)
     return SchemaCompiler(schema, mode).compile(schema, "annotation")
 
