@@ -138,15 +138,7 @@ class ApiSpec:
     @cached_property
     def description(self) -> dict[str, Any]:
         """The Lagent description dict (shared: copy it before changing it)."""
-        described: dict[str, Any] = {
-            "name": self.name,
-            "description": self.summary,
-            "parameters": [p.entry() for p in self.params],
-            "required": [p.name for p in self.params if p.required],
-        }
-        if self.return_data:
-            described["return_data"] = [dict(item) for item in self.return_data]
-        return described
+        return lagent_description(self.name, self.summary, self.params, self.return_data)
 
     @property
     def hints(self) -> dict[str, Any]:
@@ -249,6 +241,21 @@ class ApiSpec:
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
+
+
+def lagent_description(
+    name: str, summary: str, params: tuple[Param, ...], return_data: tuple[dict[str, Any], ...]
+) -> dict[str, Any]:
+    """The Lagent description dict of an API (:attr:`ApiSpec.description`)."""
+    described: dict[str, Any] = {
+        "name": name,
+        "description": summary,
+        "parameters": [p.entry() for p in params],
+        "required": [p.name for p in params if p.required],
+    }
+    if return_data:
+        described["return_data"] = [dict(item) for item in return_data]
+    return described
 
 
 def copy_description(value: Any) -> Any:

@@ -9,16 +9,24 @@ problems in one definition are collected and raised together.
 from __future__ import annotations
 
 import inspect
-import itertools
 import types
 import warnings
-from typing import Any, Callable, Optional, TypeVar
+from collections.abc import Mapping
+from typing import Any, Callable, NamedTuple, Optional, TypeVar
 
 from .._private.typing_compat import get_args, get_type_hints
 from ..exceptions import DefinitionWarning, ToolDefinitionError
 from ..runtime.context import ToolContext
 from . import docstrings
-from .api_spec import DEFAULT_OPTIONS, NO_DEFAULT, ApiSpec, DescribeOptions, Param, copy_description
+from .api_spec import (
+    DEFAULT_OPTIONS,
+    NO_DEFAULT,
+    ApiSpec,
+    DescribeOptions,
+    Param,
+    copy_description,
+    lagent_description,
+)
 from .type_names import (
     PLAIN_TYPES,
     alias_origin,
@@ -71,11 +79,6 @@ def _resolve_hints(func: Callable[..., Any], problems: list[str]) -> dict[str, A
     Resolved one by one so that a return type naming the class being defined (not yet
     bound) does not prevent reading the parameters.
     """
-    annotations = getattr(func, "__annotations__", None) or {}
-    if not any(map(isinstance, annotations.values(), itertools.repeat(str))):
-        objects = dict(annotations)
-        objects.pop("return", None)
-        return objects
     try:
         return get_type_hints(func, include_extras=True)
     except Exception:  # noqa: BLE001 - retried per parameter below to find the culprit
@@ -146,6 +149,8 @@ def _return_data(
 
 def _is_context(hint: Any) -> bool:
     """Whether an annotation is ``ToolContext`` (also inside ``Optional``/``Annotated``)."""
+    if type(hint) is types.GenericAlias and hint.__origin__ in PLAIN_TYPES:
+        return ToolContext in get_args(hint)  # list[str], dict[str, int]: no other way in
     if hint is None or (type(hint) is type and hint in PLAIN_TYPES) or is_plain(hint):
         return False
     if alias_origin(hint) is None:
@@ -155,10 +160,21 @@ def _is_context(hint: Any) -> bool:
     return any(a is ToolContext for a in get_args(hint))
 
 
-def _read_signature(
-    func: Callable[..., Any], owner: str, problems: list[str]
-) -> tuple[list[ParamTuple], list[ParamTuple], bool]:
-    """``(every parameter, the parameters a call can pass, whether it takes **kwargs)``.
+class _Signature(NamedTuple):
+    """What describing needs from a function's signature."""
+
+    #: Every parameter by name (``self`` and ``*args`` too).
+    every: Mapping[str, inspect.Parameter]
+    #: The parameters a call can pass: ``(name, kind, default)``.
+    kept: list[ParamTuple]
+    #: The annotations of ``kept``; ``None`` when any annotation is a string (``from
+    #: __future__ import annotations``), to be resolved by ``_resolve_hints``.
+    hints: Optional[dict[str, Any]]
+    accepts_any_kwargs: bool
+
+
+def _read_signature(func: Callable[..., Any], owner: str, problems: list[str]) -> _Signature:
+    """Read ``func``'s signature with ``inspect.signature``.
 
     Raises:
         ToolDefinitionError: ``func`` is not callable or has no readable signature.
@@ -172,34 +188,38 @@ def _read_signature(
         signature = inspect.signature(func, follow_wrapped=follow)
     except (TypeError, ValueError) as exc:
         raise ToolDefinitionError(owner, [f"has no readable signature: {exc}"]) from None
-    every: list[ParamTuple] = [(name, p.kind, p.default) for name, p in signature.parameters.items()]
-    params = every
-    if params and params[0][0] in _SELF_NAMES and params[0][1] is not _KEYWORD_ONLY:
-        params = params[1:]
+    every = signature.parameters
+    kept: list[ParamTuple] = []
+    hints: dict[str, Any] = {}
+    strings = isinstance(signature.return_annotation, str)
     accepts_any_kwargs = False
-    kept = []
-    for param in params:
-        kind = param[1]
+    for index, (name, param) in enumerate(every.items()):
+        kind = param.kind
+        annotation = param.annotation
+        strings = strings or isinstance(annotation, str)
         if kind is _VAR_KEYWORD:
             accepts_any_kwargs = True
-        elif kind is not _VAR_POSITIONAL:
+        elif kind is _VAR_POSITIONAL or (index == 0 and name in _SELF_NAMES and kind is not _KEYWORD_ONLY):
+            continue
+        else:
             if kind is _POSITIONAL_ONLY:
-                problems.append(f"parameter {param[0]!r} is positional-only; tools receive keyword arguments")
-            kept.append(param)
-    return every, kept, accepts_any_kwargs
+                problems.append(f"parameter {name!r} is positional-only; tools receive keyword arguments")
+            kept.append((name, kind, param.default))
+            if annotation is not _EMPTY:
+                hints[name] = annotation
+    return _Signature(every, kept, None if strings else hints, accepts_any_kwargs)
 
 
-def _stray_note(documented: dict[str, Any], every: list[ParamTuple], kept: list[ParamTuple]) -> Optional[str]:
+def _stray_note(documented: dict[str, Any], read: _Signature) -> Optional[str]:
     """The note for docstring entries that name no parameter, or ``None``."""
-    known = {p[0] for p in every}
-    if not documented.keys() - known:
+    if not documented.keys() - read.every.keys():
         return None
-    stray = [n for n in documented if n.lstrip("*") not in known]
+    stray = [n for n in documented if n.lstrip("*") not in read.every]
     if not stray:
         return None
     return (
         f"the docstring describes {stray}, which the signature does not have "
-        f"(left out); parameters are {[p[0] for p in kept]}"
+        f"(left out); parameters are {[p[0] for p in read.kept]}"
     )
 
 
@@ -215,7 +235,7 @@ def _context_params(kept: list[ParamTuple], hints: dict[str, Any]) -> tuple[str,
 
 
 def _frozen(cls: type[_T], values: dict[str, Any]) -> _T:
-    """A frozen dataclass instance with ``values`` (every field) as its attributes.
+    """A frozen dataclass instance with ``values`` (every field, perhaps a cached view) as its attributes.
 
     Speed (the define benchmark): a frozen dataclass's ``__init__`` sets each field
     through ``object.__setattr__``, about 1 us for a :class:`Param` and 1.4 us for an
@@ -267,13 +287,14 @@ def build_api_spec(func: Callable[..., Any], opts: DescribeOptions) -> ApiSpec:
     """
     owner = getattr(func, "__qualname__", None) or repr(func)
     problems: list[str] = []
-    every, kept, accepts_any_kwargs = _read_signature(func, owner, problems)
+    read = _read_signature(func, owner, problems)
+    kept = read.kept
     info = docstrings.parse_docstring(func.__doc__)
     notes = info.warnings
-    stray = _stray_note(info.params, every, kept) if info.params else None
+    stray = _stray_note(info.params, read) if info.params else None
     if stray is not None:
         notes.append(stray)
-    hints = _resolve_hints(func, problems)
+    hints = read.hints if read.hints is not None else _resolve_hints(func, problems)
     context_params = _context_params(kept, hints)
     described = kept if opts is DEFAULT_OPTIONS else _selected(kept, opts, problems)
     if context_params:
@@ -288,21 +309,30 @@ def build_api_spec(func: Callable[..., Any], opts: DescribeOptions) -> ApiSpec:
         _param(name, default, documented.get(name, _UNDOCUMENTED), hints.get(name, _EMPTY))
         for name, _, default in described
     ]
+    name, summary, param_tuple, return_tuple = (
+        opts.name or func.__name__,
+        info.description,
+        tuple(params),
+        tuple(return_data),
+    )
     return _frozen(
         ApiSpec,
         {
-            "name": opts.name or func.__name__,
-            "summary": info.description,
-            "params": tuple(params),
-            "return_data": tuple(return_data),
+            "name": name,
+            "summary": summary,
+            "params": param_tuple,
+            "return_data": return_tuple,
             "func": func,
             "options": opts,
             "context_params": context_params,
-            "accepts_any_kwargs": accepts_any_kwargs,
+            "accepts_any_kwargs": read.accepts_any_kwargs,
             "is_async": _is_coroutine_function(func),
             "schema": None,
             "whole": None,
             "doc_warnings": tuple(notes),
+            # The view every described function shows at once (its api_description),
+            # filled here rather than through the cached property's lock.
+            "description": lagent_description(name, summary, param_tuple, return_tuple),
         },
     )
 
