@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
-import itertools
 import types
 from abc import ABCMeta
 from collections.abc import Sequence
@@ -50,13 +49,9 @@ def _collect_specs(cls: type) -> dict[str, ApiSpec]:
     """
     specs: dict[str, ApiSpec] = {}
     for klass in reversed(cls.__mro__[:-1]):
-        namespace = vars(klass)
-        # Most bases (BaseAction itself first) hold no API and shadow none: that is
-        # settled in C, and only the other namespaces are walked.
-        marked = any(map(getattr, namespace.values(), itertools.repeat(SPEC_ATTR), itertools.repeat(None)))
-        if not marked and not (specs and specs.keys() & namespace.keys()):
+        if klass.__module__ == __name__:  # BaseAction's own methods: never an API
             continue
-        for attr, value in namespace.items():
+        for attr, value in vars(klass).items():
             spec = getattr(value, SPEC_ATTR, None)  # api_spec_of, inlined
             if isinstance(spec, ApiSpec):
                 specs[attr] = spec

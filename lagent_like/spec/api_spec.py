@@ -247,11 +247,16 @@ def lagent_description(
     name: str, summary: str, params: tuple[Param, ...], return_data: tuple[dict[str, Any], ...]
 ) -> dict[str, Any]:
     """The Lagent description dict of an API (:attr:`ApiSpec.description`)."""
+    entries, required = [], []
+    for p in params:  # one pass: this runs for every API a class defines
+        entries.append(p.entry())
+        if p.required:
+            required.append(p.name)
     described: dict[str, Any] = {
         "name": name,
         "description": summary,
-        "parameters": [p.entry() for p in params],
-        "required": [p.name for p in params if p.required],
+        "parameters": entries,
+        "required": required,
     }
     if return_data:
         described["return_data"] = [dict(item) for item in return_data]

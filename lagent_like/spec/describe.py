@@ -150,8 +150,9 @@ def _return_data(
 def _is_context(hint: Any) -> bool:
     """Whether an annotation is ``ToolContext`` (also inside ``Optional``/``Annotated``)."""
     if type(hint) is types.GenericAlias and hint.__origin__ in PLAIN_TYPES:
-        return ToolContext in get_args(hint)  # list[str], dict[str, int]: no other way in
-    if hint is None or (type(hint) is type and hint in PLAIN_TYPES) or is_plain(hint):
+        return ToolContext in hint.__args__  # list[str], dict[str, int]: no other way in
+    # Only classes are plain (typing's aliases, whose hash is computed in Python, are not).
+    if hint is None or (isinstance(hint, type) and is_plain(hint)):
         return False
     if alias_origin(hint) is None:
         hint, _ = strip_annotated(hint)
@@ -212,7 +213,7 @@ def _read_signature(func: Callable[..., Any], owner: str, problems: list[str]) -
 
 def _stray_note(documented: dict[str, Any], read: _Signature) -> Optional[str]:
     """The note for docstring entries that name no parameter, or ``None``."""
-    if not documented.keys() - read.every.keys():
+    if documented.keys() <= read.every.keys():
         return None
     stray = [n for n in documented if n.lstrip("*") not in read.every]
     if not stray:
@@ -223,13 +224,12 @@ def _stray_note(documented: dict[str, Any], read: _Signature) -> Optional[str]:
     )
 
 
-def _context_params(kept: list[ParamTuple], hints: dict[str, Any]) -> tuple[str, ...]:
-    """The parameters annotated ``ToolContext``."""
+def _context_params(hints: dict[str, Any]) -> tuple[str, ...]:
+    """The parameters annotated ``ToolContext``, from the annotations of the kept ones."""
     context = []
-    for name, _, _ in kept:
-        hint = hints.get(name)
-        # Plain classes (the common case) settled without a call.
-        if hint is not None and not (type(hint) is type and hint in PLAIN_TYPES) and _is_context(hint):
+    for name, hint in hints.items():
+        # A plain class (the common case) is settled without a call.
+        if hint is ToolContext if type(hint) is type else _is_context(hint):
             context.append(name)
     return tuple(context)
 
@@ -294,8 +294,11 @@ def build_api_spec(func: Callable[..., Any], opts: DescribeOptions) -> ApiSpec:
     stray = _stray_note(info.params, read) if info.params else None
     if stray is not None:
         notes.append(stray)
-    hints = read.hints if read.hints is not None else _resolve_hints(func, problems)
-    context_params = _context_params(kept, hints)
+    hints = read.hints
+    if hints is None:
+        resolved = _resolve_hints(func, problems)
+        hints = {name: resolved[name] for name, _, _ in kept if name in resolved}
+    context_params = _context_params(hints)
     described = kept if opts is DEFAULT_OPTIONS else _selected(kept, opts, problems)
     if context_params:
         described = [p for p in described if p[0] not in context_params]

@@ -31,9 +31,6 @@ _BULLET = re.compile(r"^[-*+]\s+")
 # with that newline instead of ``^`` under ``re.M``: a literal first character lets
 # ``re`` jump from newline to newline instead of trying every position (3x faster).
 _REST_MARKER = re.compile(r"\n\s*:(?:param|parameter|arg|argument|key|keyword|type|returns?|rtype|raises?)\b")
-# The same field without its line start: it starts with a literal colon, which ``re``
-# skips to, and rules out most docstrings before _REST_MARKER's scan of every line.
-_REST_FIELD = re.compile(r":(?:param|parameter|arg|argument|key|keyword|type|returns?|rtype|raises?)\b")
 _NUMPY_MARKER = re.compile(r"^\s*-{3,}\s*$", re.M)
 _PARSERS: dict[str, Callable[[str], Any]] = {}
 #: docstring-parser's ``ParseError``, ``DocstringStyle.NUMPYDOC`` and the classes of the
@@ -53,13 +50,17 @@ _TITLE_LINE = re.compile(r"^([A-Z][\w ]*?):[ \t]*$")
 # Any line's first word before a colon: run on the raw docstring, so at any indentation
 # (on "\n" + docstring, as _REST_MARKER).
 _COLUMN0_COLON = re.compile(r"\n[ \t]*([A-Z][\w ]*?):(.*)")
-# Speed (the define benchmark): _COLUMN0_COLON's scan of every line is a tenth of a
-# Google parse. Two scans that start with rare literals rule out most docstrings first:
-# a title line's colon ends its line, so one such colon cannot make an unknown title
-# follow a known one; and ``Args: None`` needs one of the titles of _NOTHING_LINE, which
-# all end in "s", followed by a word starting with N, n or a dash.
-_COLON_AT_END = re.compile(r":[^\S\n]*(?![^\n])")
-_NOTHING_HINT = re.compile(r"s:[^\S\n]*[Nn-]")
+# What decides how a docstring is read, found in one scan (speed, the define benchmark:
+# a regex call costs about as much as a short scan, and _REST_MARKER's and
+# _COLUMN0_COLON's scans of every line cost more). It starts with a literal colon,
+# which ``re`` skips to, and finds each colon that starts a reST field name (group 1;
+# _REST_MARKER then checks it starts its line), that ends its line (section titles
+# do), or that is followed only by a word saying "nothing" (group 2, as in
+# ``Args: None``). Fewer than two such colons and no such word: no title line needs care.
+_MARKERS = re.compile(
+    r":(?:(param|parameter|arg|argument|key|keyword|type|returns?|rtype|raises?)\b"
+    r"|[^\S\n]*(?:(None|none|N/?A|n/a|-+|Nothing)\.?[^\S\n]*)?(?![^\n]))"
+)
 # ``Args: None`` and the like on one line: no parameters (or no return value).
 _NOTHING_LINE = re.compile(
     r"^(?:Args|Arguments|Parameters|Params|Returns|Yields|Raises):\s*(?:None|none|N/?A|n/a|-+|Nothing)\.?\s*$"
@@ -147,9 +148,9 @@ def reduce_roles(text: str) -> str:
     return _ROLE.sub(_text, text) if "`" in text else text
 
 
-def _style(lines: str) -> str:
-    """The docstring's style, from ``"\\n" + docstring``."""
-    if _REST_FIELD.search(lines) and _REST_MARKER.search(lines):
+def _style(lines: str, markers: list[tuple[str, str]]) -> str:
+    """The docstring's style, from ``"\\n" + docstring`` and its :data:`_MARKERS`."""
+    if any(field for field, _ in markers) and _REST_MARKER.search(lines):
         return "rest"
     if "---" in lines and _NUMPY_MARKER.search(lines):
         return "numpy"
@@ -166,7 +167,7 @@ def parse_docstring(doc: Optional[str]) -> DocInfo:
     What cannot be read as written is read as well as possible and noted in
     :attr:`DocInfo.warnings`.
     """
-    if not doc or not doc.strip():
+    if not doc or doc.isspace():
         return DocInfo()
     if "\n" not in doc and ":" not in doc and "`" not in doc and "---" not in doc:
         # One line with no section title (they end with a colon), role or style
@@ -175,9 +176,10 @@ def parse_docstring(doc: Optional[str]) -> DocInfo:
     if "`" in doc:
         doc = reduce_roles(doc)
     lines = "\n" + doc  # what the line patterns search (see _REST_MARKER)
-    style = _style(lines)
+    markers = _MARKERS.findall(lines)
+    style = _style(lines, markers)
     notes: list[str] = []
-    if style == "google" and _needs_care(lines):
+    if style == "google" and _needs_care(lines, markers):
         text = _tolerant_google(inspect.cleandoc(doc), notes)
     elif doc.lstrip().split("\n", 1)[0].rstrip().endswith(":"):
         # A first line that is a section title (``Args:``): docstring-parser's own
@@ -208,13 +210,14 @@ def _finish(info: DocInfo, google_text: str, notes: list[str]) -> DocInfo:
     return info
 
 
-def _needs_care(lines: str) -> bool:
-    """Whether a Google docstring (``"\\n" + docstring``) has a title line to look at before parsing it.
+def _needs_care(lines: str, markers: list[tuple[str, str]]) -> bool:
+    """Whether a Google docstring (``"\\n" + docstring``, with its :data:`_MARKERS`) has a
+    title line to look at before parsing it.
 
     Those are an unknown title after a known one (docstring-parser drops its text) and
     ``Args: None`` on one line. Entries docstring-parser refuses are found when it does.
     """
-    if len(_COLON_AT_END.findall(lines)) < 2 and _NOTHING_HINT.search(lines) is None:
+    if len(markers) < 2 and not any(nothing for _, nothing in markers):
         return False
     seen = False
     for title, rest in _COLUMN0_COLON.findall(lines):

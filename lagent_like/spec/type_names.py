@@ -189,10 +189,9 @@ def alias_origin(annotation: Any) -> Any:
 
 def describe_annotation(annotation: Any) -> TypeInfo:
     """Return the Lagent type, enum values and ``Annotated`` label of a resolved annotation."""
-    try:
-        plain = _PLAIN.get(annotation)
-    except TypeError:  # an unhashable annotation object
-        plain = None
+    # Only classes are keys of _PLAIN: typing's aliases, whose hash is computed in
+    # Python, are not looked up (the define benchmark).
+    plain = _PLAIN.get(annotation) if isinstance(annotation, type) else None
     if plain is not None:
         return plain
     if type(annotation) is _BUILTIN_ALIAS:
