@@ -192,11 +192,12 @@ def _read_signature(func: Callable[..., Any], owner: str, problems: list[str]) -
     every = signature.parameters
     kept: list[ParamTuple] = []
     hints: dict[str, Any] = {}
+    # A string annotation (``from __future__ import annotations``) anywhere, the return
+    # type's too: get_type_hints reads them all (see _resolve_hints).
     strings = isinstance(signature.return_annotation, str)
     accepts_any_kwargs = False
     for index, (name, param) in enumerate(every.items()):
-        kind = param.kind
-        annotation = param.annotation
+        kind, annotation = param.kind, param.annotation
         strings = strings or isinstance(annotation, str)
         if kind is _VAR_KEYWORD:
             accepts_any_kwargs = True

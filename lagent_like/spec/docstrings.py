@@ -16,6 +16,7 @@ from __future__ import annotations
 import inspect
 import re
 from dataclasses import dataclass, field
+from operator import itemgetter
 from typing import Any, Callable, Optional
 
 _ROLE = re.compile(r":[\w.+-]+(?::[\w.+-]+)*:`~?([^`]+)`")
@@ -61,6 +62,7 @@ _MARKERS = re.compile(
     r":(?:(param|parameter|arg|argument|key|keyword|type|returns?|rtype|raises?)\b"
     r"|[^\S\n]*(?:(None|none|N/?A|n/a|-+|Nothing)\.?[^\S\n]*)?(?![^\n]))"
 )
+_FIELD, _NOTHING_WORD = itemgetter(0), itemgetter(1)  # of a _MARKERS match
 # ``Args: None`` and the like on one line: no parameters (or no return value).
 _NOTHING_LINE = re.compile(
     r"^(?:Args|Arguments|Parameters|Params|Returns|Yields|Raises):\s*(?:None|none|N/?A|n/a|-+|Nothing)\.?\s*$"
@@ -150,7 +152,7 @@ def reduce_roles(text: str) -> str:
 
 def _style(lines: str, markers: list[tuple[str, str]]) -> str:
     """The docstring's style, from ``"\\n" + docstring`` and its :data:`_MARKERS`."""
-    if any(field for field, _ in markers) and _REST_MARKER.search(lines):
+    if any(map(_FIELD, markers)) and _REST_MARKER.search(lines):
         return "rest"
     if "---" in lines and _NUMPY_MARKER.search(lines):
         return "numpy"
@@ -217,7 +219,7 @@ def _needs_care(lines: str, markers: list[tuple[str, str]]) -> bool:
     Those are an unknown title after a known one (docstring-parser drops its text) and
     ``Args: None`` on one line. Entries docstring-parser refuses are found when it does.
     """
-    if len(markers) < 2 and not any(nothing for _, nothing in markers):
+    if len(markers) < 2 and not any(map(_NOTHING_WORD, markers)):
         return False
     seen = False
     for title, rest in _COLUMN0_COLON.findall(lines):
