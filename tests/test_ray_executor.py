@@ -313,6 +313,29 @@ def test_tools_added_disabled_and_removed_at_run_time(ray_module: Any) -> None:
     assert removed.errmsg == "Unknown tool 'Crash'. Available tools: Sleeper."
 
 
+def test_an_argument_string_over_the_cap_never_reaches_the_replica(ray_module: Any) -> None:
+    from lagent_like.ray.executor import RayActionExecutor
+
+    command = '{"n": 1, "pad": "' + "x" * 40 + '"}'
+
+    async def run() -> tuple[ActionReturn, ActionReturn]:
+        async with RayActionExecutor([Counter()], max_argument_chars=20) as capped:
+            refused = await capped("Counter.add", command, session_id="dave")
+            counted = await capped("Counter.add", '{"n": 2}', session_id="dave")
+            return refused, counted
+
+    refused, counted = asyncio.run(run())
+    local = asyncio.run(AsyncActionExecutor([Counter()], max_argument_chars=20)("Counter.add", command))
+    assert refused.state == ActionStatusCode.ARGS_ERROR
+    assert refused.errmsg == (
+        f"Counter.add: the arguments are {len(command)} characters long, more than the 20 this "
+        "executor accepts; send shorter arguments"
+    )
+    assert (refused.errmsg, refused.args) == (local.errmsg, local.args)
+    assert counted.result is not None
+    assert json.loads(counted.result[0]["content"])["total"] == 2  # the refused call added nothing
+
+
 def test_a_closed_executor_refuses_calls(ray_module: Any) -> None:
     from lagent_like.ray.executor import RayActionExecutor
 

@@ -31,6 +31,7 @@ from .._private.text import close_matches
 from ..actions.async_executor import AsyncActionExecutor
 from ..actions.base_action import BaseAction
 from ..runtime.core import call_core, drive_async
+from ..runtime.invoke import Route
 from ..schema import ActionReturn
 from .pool import ReplicaPool, replica_starter
 from .replica import import_ray, reason
@@ -202,15 +203,12 @@ class RayActionExecutor(AsyncActionExecutor):
         """
         if self._closed:
             raise RuntimeError("this RayActionExecutor is closed")
-        try:
-            route = self._routes[name]
-        except (KeyError, TypeError):
-            return self._call_unrouted(name, command)
+        route = self._route_of_call(name, command)  # the argument cap, unknown and disabled tools
+        if not isinstance(route, Route):
+            return route
         pool = self._pools.get(route.tool)
         if pool is None or pool.action is not route.action:
             return await super().__call__(name, command, session_id, call_id)
-        if not route.live.enable:
-            return self._call_unrouted(name, command)
 
         def run(request: RunRequest) -> Awaitable[Outcome]:
             return pool.run(request, route.key, session_id, call_id)
