@@ -304,6 +304,10 @@ def build_api_spec(func: Callable[..., Any], opts: DescribeOptions) -> ApiSpec:
     if context_params:
         described = [p for p in described if p[0] not in context_params]
     return_data = _return_data(info, opts, problems) if opts is not DEFAULT_OPTIONS else []
+    api_name = opts.name or getattr(func, "__name__", None)
+    if not isinstance(api_name, str) or not api_name:
+        problems.append(f"has no __name__ to call the API by; give one: tool_api(name=...), got {api_name!r}")
+        api_name = ""
     if problems:
         raise ToolDefinitionError(owner, problems)
     for note in notes:
@@ -313,16 +317,11 @@ def build_api_spec(func: Callable[..., Any], opts: DescribeOptions) -> ApiSpec:
         _param(name, default, documented.get(name, _UNDOCUMENTED), hints.get(name, _EMPTY))
         for name, _, default in described
     ]
-    name, summary, param_tuple, return_tuple = (
-        opts.name or func.__name__,
-        info.description,
-        tuple(params),
-        tuple(return_data),
-    )
+    summary, param_tuple, return_tuple = info.description, tuple(params), tuple(return_data)
     return _frozen(
         ApiSpec,
         {
-            "name": name,
+            "name": api_name,
             "summary": summary,
             "params": param_tuple,
             "return_data": return_tuple,
@@ -336,7 +335,7 @@ def build_api_spec(func: Callable[..., Any], opts: DescribeOptions) -> ApiSpec:
             "doc_warnings": tuple(notes),
             # The view every described function shows at once (its api_description),
             # filled here rather than through the cached property's lock.
-            "description": lagent_description(name, summary, param_tuple, return_tuple),
+            "description": lagent_description(api_name, summary, param_tuple, return_tuple),
         },
     )
 
