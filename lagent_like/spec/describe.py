@@ -9,6 +9,7 @@ problems in one definition are collected and raised together.
 from __future__ import annotations
 
 import inspect
+import itertools
 import types
 import warnings
 from collections.abc import Mapping
@@ -174,6 +175,14 @@ class _Signature(NamedTuple):
     accepts_any_kwargs: bool
 
 
+def _annotations(signature: inspect.Signature) -> dict[str, Any]:
+    """The annotations a signature reports, by name (``'return'`` for the return type)."""
+    found = {name: p.annotation for name, p in signature.parameters.items() if p.annotation is not _EMPTY}
+    if signature.return_annotation is not _EMPTY:
+        found["return"] = signature.return_annotation
+    return found
+
+
 def _read_signature(func: Callable[..., Any], owner: str, problems: list[str]) -> _Signature:
     """Read ``func``'s signature with ``inspect.signature``.
 
@@ -183,32 +192,37 @@ def _read_signature(func: Callable[..., Any], owner: str, problems: list[str]) -
     if not callable(func):
         raise ToolDefinitionError(owner, [f"tool_api needs a function, got {type(func).__name__}"])
     # Speed (the define benchmark): a plain function that wraps nothing has no chain
-    # to follow; not looking for one (inspect.unwrap) saves a tenth of the call.
-    follow = type(func) is not types.FunctionType or "__wrapped__" in func.__dict__
+    # to follow; not looking for one (inspect.unwrap) saves a tenth of the call. Its
+    # annotations are its __annotations__, which is what inspect.signature reports:
+    # read there, they cost no property call per parameter.
+    plain = type(func) is types.FunctionType and "__wrapped__" not in func.__dict__
     try:
-        signature = inspect.signature(func, follow_wrapped=follow)
+        signature = inspect.signature(func, follow_wrapped=not plain)
     except (TypeError, ValueError) as exc:
         raise ToolDefinitionError(owner, [f"has no readable signature: {exc}"]) from None
     every = signature.parameters
+    annotations = func.__annotations__ if plain else _annotations(signature)
     kept: list[ParamTuple] = []
     hints: dict[str, Any] = {}
-    # A string annotation (``from __future__ import annotations``) anywhere, the return
-    # type's too: get_type_hints reads them all (see _resolve_hints).
-    strings = isinstance(signature.return_annotation, str)
     accepts_any_kwargs = False
-    for index, (name, param) in enumerate(every.items()):
-        kind, annotation = param.kind, param.annotation
-        strings = strings or isinstance(annotation, str)
+    first = True
+    for name, param in every.items():
+        kind = param.kind
+        if first:
+            first = False
+            if name in _SELF_NAMES and kind is not _KEYWORD_ONLY:
+                continue
         if kind is _VAR_KEYWORD:
             accepts_any_kwargs = True
-        elif kind is _VAR_POSITIONAL or (index == 0 and name in _SELF_NAMES and kind is not _KEYWORD_ONLY):
-            continue
-        else:
+        elif kind is not _VAR_POSITIONAL:
             if kind is _POSITIONAL_ONLY:
                 problems.append(f"parameter {name!r} is positional-only; tools receive keyword arguments")
             kept.append((name, kind, param.default))
-            if annotation is not _EMPTY:
-                hints[name] = annotation
+            if name in annotations:
+                hints[name] = annotations[name]
+    # A string annotation (``from __future__ import annotations``) anywhere, the return
+    # type's too: get_type_hints reads them all (see _resolve_hints).
+    strings = any(map(isinstance, annotations.values(), itertools.repeat(str)))
     return _Signature(every, kept, None if strings else hints, accepts_any_kwargs)
 
 
