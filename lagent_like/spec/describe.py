@@ -9,11 +9,10 @@ problems in one definition are collected and raised together.
 from __future__ import annotations
 
 import inspect
-import itertools
 import types
 import warnings
-from collections.abc import Mapping
-from typing import Any, Callable, NamedTuple, Optional, TypeVar
+from collections.abc import Iterable, Mapping
+from typing import Any, Callable, Optional, TypeVar
 
 from .._private.typing_compat import get_args, get_type_hints
 from ..exceptions import DefinitionWarning, ToolDefinitionError
@@ -162,17 +161,20 @@ def _is_context(hint: Any) -> bool:
     return any(a is ToolContext for a in get_args(hint))
 
 
-class _Signature(NamedTuple):
-    """What describing needs from a function's signature."""
+#: What describing needs from a signature: every parameter by name (``self`` and
+#: ``*args`` too), the parameters a call can pass as ``(name, kind, default)``, their
+#: annotations (``None`` when any annotation is a string, ``from __future__ import
+#: annotations``, to be resolved by ``_resolve_hints``) and whether it takes ``**kwargs``.
+#: A plain tuple: a NamedTuple's constructor would cost a tenth of reading the signature.
+_Signature = tuple[Mapping[str, inspect.Parameter], list[ParamTuple], Optional[dict[str, Any]], bool]
 
-    #: Every parameter by name (``self`` and ``*args`` too).
-    every: Mapping[str, inspect.Parameter]
-    #: The parameters a call can pass: ``(name, kind, default)``.
-    kept: list[ParamTuple]
-    #: The annotations of ``kept``; ``None`` when any annotation is a string (``from
-    #: __future__ import annotations``), to be resolved by ``_resolve_hints``.
-    hints: Optional[dict[str, Any]]
-    accepts_any_kwargs: bool
+
+def _any_string(values: Iterable[Any]) -> bool:
+    """Whether any of ``values`` is a string."""
+    for value in values:  # noqa: SIM110 - a plain loop costs half what any() with a generator does
+        if isinstance(value, str):
+            return True
+    return False
 
 
 def _annotations(signature: inspect.Signature) -> dict[str, Any]:
@@ -222,20 +224,21 @@ def _read_signature(func: Callable[..., Any], owner: str, problems: list[str]) -
                 hints[name] = annotations[name]
     # A string annotation (``from __future__ import annotations``) anywhere, the return
     # type's too: get_type_hints reads them all (see _resolve_hints).
-    strings = any(map(isinstance, annotations.values(), itertools.repeat(str)))
-    return _Signature(every, kept, None if strings else hints, accepts_any_kwargs)
+    return every, kept, None if _any_string(annotations.values()) else hints, accepts_any_kwargs
 
 
-def _stray_note(documented: dict[str, Any], read: _Signature) -> Optional[str]:
+def _stray_note(
+    documented: dict[str, Any], every: Mapping[str, Any], kept: list[ParamTuple]
+) -> Optional[str]:
     """The note for docstring entries that name no parameter, or ``None``."""
-    if documented.keys() <= read.every.keys():
+    if documented.keys() <= every.keys():
         return None
-    stray = [n for n in documented if n.lstrip("*") not in read.every]
+    stray = [n for n in documented if n.lstrip("*") not in every]
     if not stray:
         return None
     return (
         f"the docstring describes {stray}, which the signature does not have "
-        f"(left out); parameters are {[p[0] for p in read.kept]}"
+        f"(left out); parameters are {[p[0] for p in kept]}"
     )
 
 
@@ -302,14 +305,12 @@ def build_api_spec(func: Callable[..., Any], opts: DescribeOptions) -> ApiSpec:
     """
     owner = getattr(func, "__qualname__", None) or repr(func)
     problems: list[str] = []
-    read = _read_signature(func, owner, problems)
-    kept = read.kept
+    every, kept, hints, accepts_any_kwargs = _read_signature(func, owner, problems)
     info = docstrings.parse_docstring(func.__doc__)
     notes = info.warnings
-    stray = _stray_note(info.params, read) if info.params else None
+    stray = _stray_note(info.params, every, kept) if info.params else None
     if stray is not None:
         notes.append(stray)
-    hints = read.hints
     if hints is None:
         resolved = _resolve_hints(func, problems)
         hints = {name: resolved[name] for name, _, _ in kept if name in resolved}
@@ -342,7 +343,7 @@ def build_api_spec(func: Callable[..., Any], opts: DescribeOptions) -> ApiSpec:
             "func": func,
             "options": opts,
             "context_params": context_params,
-            "accepts_any_kwargs": read.accepts_any_kwargs,
+            "accepts_any_kwargs": accepts_any_kwargs,
             "is_async": _is_coroutine_function(func),
             "schema": None,
             "whole": None,
