@@ -247,7 +247,7 @@ def _context_params(hints: dict[str, Any]) -> tuple[str, ...]:
     context = []
     for name, hint in hints.items():
         # A plain class (the common case) is settled without a call.
-        if hint is ToolContext if type(hint) is type else _is_context(hint):
+        if (hint is ToolContext) if type(hint) is type else _is_context(hint):
             context.append(name)
     return tuple(context)
 

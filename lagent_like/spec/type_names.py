@@ -191,9 +191,8 @@ def describe_annotation(annotation: Any) -> TypeInfo:
     """Return the Lagent type, enum values and ``Annotated`` label of a resolved annotation."""
     # Only classes are keys of _PLAIN: typing's aliases, whose hash is computed in
     # Python, are not looked up (the define benchmark).
-    plain = _PLAIN.get(annotation) if isinstance(annotation, type) else None
-    if plain is not None:
-        return plain
+    if isinstance(annotation, type) and is_plain(annotation):
+        return _PLAIN[annotation]
     if type(annotation) is _BUILTIN_ALIAS:
         # list[str], dict[str, int]: their origin class says it all.
         plain = _PLAIN.get(annotation.__origin__)
