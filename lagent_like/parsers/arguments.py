@@ -65,12 +65,15 @@ class ApiArgs:
         exact: per parameter, the one class whose values need no check, ``ANY`` for
             parameters without a check, ``CHECK`` for parameters always checked.
         whole: the check of the arguments together (a schema's top-level keywords), or ``None``.
+        extra: with ``open``: the check of each argument that is not a parameter (the
+            annotation of ``**kwargs: T``), or ``None`` to pass them on unchecked.
     """
 
     # Slots: these attributes are read on every call.
     __slots__ = (
         "checks",
         "exact",
+        "extra",
         "label",
         "listing",
         "mode",
@@ -93,8 +96,10 @@ class ApiArgs:
         exact: dict[str, Any],
         whole: Optional[Check] = None,
         mode: str = "coerce",
+        extra: Optional[Check] = None,
     ) -> None:
         self.whole = whole
+        self.extra = extra
         self.mode = mode
         self.label = label
         self.order = order
@@ -124,6 +129,7 @@ class ApiArgs:
             exact,
             whole,
             mode,
+            spec.extra_check(mode),
         )
 
     def example_object(self) -> str:
@@ -235,8 +241,24 @@ def _extra_arguments(api: ApiArgs, args: dict[str, Any], result: dict[str, Any],
         if key in api.names:
             continue
         if api.open:
-            result[key] = value
+            if api.extra is None:
+                result[key] = value
+            else:
+                _check_extra(api.extra, key, value, result, problems)
         else:
             matches = close_matches(as_text(key), api.order)
             hint = f" (did you mean {matches[0]!r}?)" if matches else ""
             problems.append(f"{preview(key)} is not a parameter{hint}; parameters: {api.listing}")
+
+
+def _check_extra(extra: Check, key: Any, value: Any, result: dict[str, Any], problems: list[str]) -> None:
+    """Put the checked ``value`` of an argument ``**kwargs: T`` takes into ``result``, or its problem."""
+    try:
+        checked_value = extra(value)
+    except Exception as exc:  # noqa: BLE001 - a faulty validator is reported, not raised
+        problems.append(f"{preview(key)} could not be checked: {type(exc).__name__}: {exc}")
+        return
+    if type(checked_value) is Refusal:
+        problems.append(checked_value.describe(as_text(key), value))
+    else:
+        result[key] = checked_value

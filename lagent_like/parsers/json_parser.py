@@ -71,7 +71,7 @@ class JsonParser(BaseParser):
     def _compile(self, api: ApiArgs) -> Reader:
         names, required, exact, is_open = api.names, api.required, api.exact, api.open
         # Arguments checked together (a schema's top-level keywords) always take check().
-        unchecked, fast = not api.checks, api.whole is None
+        unchecked, fast = not api.checks, api.whole is None and api.extra is None
 
         def read(inputs: Any) -> Read:
             if type(inputs) is str:

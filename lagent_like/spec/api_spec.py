@@ -16,7 +16,7 @@ from typing import Any, Callable, Optional
 
 from ..types.families import COERCE, OFF
 from ..types.json_schema import parameter_schema
-from ..types.validation import compile_validator, exact_type, validator_of
+from ..types.validation import compile_check, compile_validator, exact_type, validator_of
 
 __all__ = ["DEFAULT_OPTIONS", "NO_DEFAULT", "ApiSpec", "DescribeOptions", "Param", "copy_description"]
 
@@ -113,6 +113,9 @@ class ApiSpec:
         context_params: parameters annotated ``ToolContext``, filled by the executor
             and never described.
         accepts_any_kwargs: arguments that are not parameters are passed on.
+        extra: the annotation of ``**kwargs: T`` (``T``), against which each argument that
+            is not a parameter is checked and described (``additionalProperties``), or
+            :data:`NO_DEFAULT` when they are taken as they come.
         is_async: ``func`` is a coroutine function.
         schema: the JSON Schema of the arguments as given (tools described by a
             schema), or ``None`` to derive it from the parameters.
@@ -130,6 +133,7 @@ class ApiSpec:
     options: DescribeOptions = DEFAULT_OPTIONS
     context_params: tuple[str, ...] = ()
     accepts_any_kwargs: bool = False
+    extra: Any = NO_DEFAULT
     is_async: bool = False
     schema: Optional[dict[str, Any]] = None
     whole: Optional[Callable[[Any], Any]] = None
@@ -227,8 +231,20 @@ class ApiSpec:
             "type": "object",
             "properties": properties,
             "required": [p.name for p in self.params if p.required],
-            "additionalProperties": self.accepts_any_kwargs,
+            "additionalProperties": self._additional_properties(),
         }
+
+    def _additional_properties(self) -> Any:
+        """``additionalProperties`` of the arguments: ``False``, ``True`` or the schema of ``**kwargs: T``."""
+        if self.extra is NO_DEFAULT or self.extra is Any:
+            return self.accepts_any_kwargs
+        return parameter_schema(self.extra, "STRING", "", None, False)
+
+    def extra_check(self, mode: str) -> Optional[Callable[[Any], Any]]:
+        """The check, in validation ``mode``, of each argument ``**kwargs: T`` takes, or ``None``."""
+        if self.extra is NO_DEFAULT or self.extra is Any or mode == OFF or not self.accepts_any_kwargs:
+            return None
+        return compile_check(self.extra, mode)
 
     def json_schema(self) -> dict[str, Any]:
         """The JSON Schema of the arguments, for function calling; a fresh copy."""

@@ -12,7 +12,7 @@ import inspect
 import types
 import warnings
 from collections.abc import Iterable, Mapping
-from typing import Any, Callable, Optional, TypeVar
+from typing import Any, Callable, Literal, Optional, TypeVar
 
 from .._private.typing_compat import get_args, get_type_hints
 from ..exceptions import DefinitionWarning, ToolDefinitionError
@@ -161,12 +161,12 @@ def _is_context(hint: Any) -> bool:
     return any(a is ToolContext for a in get_args(hint))
 
 
-#: What describing needs from a signature: every parameter by name (``self`` and
-#: ``*args`` too), the parameters a call can pass as ``(name, kind, default)``, their
-#: annotations (``None`` when any annotation is a string, ``from __future__ import
-#: annotations``, to be resolved by ``_resolve_hints``) and whether it takes ``**kwargs``.
+#: What describing needs from a signature: every parameter by name (``self`` too), the
+#: parameters a call can pass as ``(name, kind, default)``, their annotations (``None``
+#: when any annotation is a string, ``from __future__ import annotations``, to be
+#: resolved by ``_resolve_hints``) and the name of its ``**kwargs`` (``None`` without).
 #: A plain tuple: a NamedTuple's constructor would cost a tenth of reading the signature.
-_Signature = tuple[Mapping[str, inspect.Parameter], list[ParamTuple], Optional[dict[str, Any]], bool]
+_Signature = tuple[Mapping[str, inspect.Parameter], list[ParamTuple], Optional[dict[str, Any]], Optional[str]]
 
 
 def _any_string(values: Iterable[Any]) -> bool:
@@ -206,7 +206,7 @@ def _read_signature(func: Callable[..., Any], owner: str, problems: list[str]) -
     annotations = func.__annotations__ if plain else _annotations(signature)
     kept: list[ParamTuple] = []
     hints: dict[str, Any] = {}
-    accepts_any_kwargs = False
+    var_keyword = None
     first = True
     for name, param in every.items():
         kind = param.kind
@@ -215,16 +215,24 @@ def _read_signature(func: Callable[..., Any], owner: str, problems: list[str]) -
             if name in _SELF_NAMES and kind is not _KEYWORD_ONLY:
                 continue
         if kind is _VAR_KEYWORD:
-            accepts_any_kwargs = True
-        elif kind is not _VAR_POSITIONAL:
+            var_keyword = name
+        elif kind is _VAR_POSITIONAL:
+            # A model sends arguments by name: nothing could ever reach *args.
+            problems.append(
+                f"parameter '*{name}' cannot be given by a model, which sends arguments by name; "
+                f"take a list instead ({name}: list[...]) or leave it out"
+            )
+        else:
             if kind is _POSITIONAL_ONLY:
                 problems.append(f"parameter {name!r} is positional-only; tools receive keyword arguments")
             kept.append((name, kind, param.default))
             if name in annotations:
                 hints[name] = annotations[name]
+    if var_keyword is not None and var_keyword in annotations:
+        hints[var_keyword] = annotations[var_keyword]  # read (and resolved) with the others
     # A string annotation (``from __future__ import annotations``) anywhere, the return
     # type's too: get_type_hints reads them all (see _resolve_hints).
-    return every, kept, None if _any_string(annotations.values()) else hints, accepts_any_kwargs
+    return every, kept, None if _any_string(annotations.values()) else hints, var_keyword
 
 
 def _stray_note(
@@ -305,15 +313,23 @@ def build_api_spec(func: Callable[..., Any], opts: DescribeOptions) -> ApiSpec:
     """
     owner = getattr(func, "__qualname__", None) or repr(func)
     problems: list[str] = []
-    every, kept, hints, accepts_any_kwargs = _read_signature(func, owner, problems)
-    info = docstrings.parse_docstring(func.__doc__)
+    every, kept, hints, var_keyword = _read_signature(func, owner, problems)
+    doc = func.__doc__
+    info = docstrings.parse_docstring(doc)
     notes = info.warnings
+    choices = None
+    if info.params and doc is not None and "hoices" in doc:  # Hugging Face's "(choices: [...])"; any case
+        choices, choice_notes = docstrings.split_choices(info)
+        notes.extend(choice_notes)
     stray = _stray_note(info.params, every, kept) if info.params else None
     if stray is not None:
         notes.append(stray)
     if hints is None:
         resolved = _resolve_hints(func, problems)
         hints = {name: resolved[name] for name, _, _ in kept if name in resolved}
+        if var_keyword in resolved:
+            hints[var_keyword] = resolved[var_keyword]
+    extra = _EMPTY if var_keyword is None else hints.pop(var_keyword, _EMPTY)
     context_params = _context_params(hints)
     described = kept if opts is DEFAULT_OPTIONS else _selected(kept, opts, problems)
     if context_params:
@@ -332,6 +348,8 @@ def build_api_spec(func: Callable[..., Any], opts: DescribeOptions) -> ApiSpec:
         _param(name, default, documented.get(name, _UNDOCUMENTED), hints.get(name, _EMPTY))
         for name, _, default in described
     ]
+    if choices:
+        params = _with_choices(owner, params, choices)
     summary, param_tuple, return_tuple = info.description, tuple(params), tuple(return_data)
     return _frozen(
         ApiSpec,
@@ -343,7 +361,8 @@ def build_api_spec(func: Callable[..., Any], opts: DescribeOptions) -> ApiSpec:
             "func": func,
             "options": opts,
             "context_params": context_params,
-            "accepts_any_kwargs": accepts_any_kwargs,
+            "accepts_any_kwargs": var_keyword is not None,
+            "extra": extra,
             "is_async": _is_coroutine_function(func),
             "schema": None,
             "whole": None,
@@ -353,6 +372,43 @@ def build_api_spec(func: Callable[..., Any], opts: DescribeOptions) -> ApiSpec:
             "description": lagent_description(api_name, summary, param_tuple, return_tuple),
         },
     )
+
+
+def _with_choices(owner: str, params: list[Param], choices: dict[str, tuple[Any, ...]]) -> list[Param]:
+    """``params`` with each parameter that lists choices annotated ``Literal[choices]``.
+
+    The choices are then described (``enum``) and checked as a ``Literal`` would be;
+    ``Optional`` stays when the parameter's own type takes ``None``.
+
+    Raises:
+        ToolDefinitionError: a parameter's type refuses one of its choices.
+    """
+    from ..types.families import Refusal
+    from ..types.validation import compile_check
+
+    problems = []
+    result = []
+    for p in params:
+        values = choices.get(p.name)
+        if values is None:
+            result.append(p)
+            continue
+        annotation: Any = Literal[values]
+        if p.declared is not _EMPTY:
+            check = compile_check(p.declared, "strict")
+            refused = [v for v in values if type(check(v)) is Refusal]
+            if refused:
+                problems.append(
+                    f"parameter {p.name!r} lists the choices {refused}, which its type "
+                    f"{getattr(p.declared, '__name__', p.declared)!s} does not take"
+                )
+                continue
+            if None not in values and type(check(None)) is not Refusal:
+                annotation = Optional[annotation]
+        result.append(_param(p.name, p.default, (None, p.description), annotation))
+    if problems:
+        raise ToolDefinitionError(owner, problems)
+    return result
 
 
 def definition_stacklevel() -> int:

@@ -401,3 +401,44 @@ def exploded_return_items(info: DocInfo) -> list[ReturnItem]:
     if lines and not _BULLET.match(lines[0].strip()):
         lines = lines[1:]
     return parse_items(lines)
+
+
+#: Hugging Face's ``(choices: [...])`` at the end of an Args entry (``get_json_schema``).
+_CHOICES = re.compile(r"\(\s*choices\s*:\s*(.*?)\)\s*$", re.IGNORECASE | re.DOTALL)
+
+
+def split_choices(info: DocInfo) -> tuple[dict[str, tuple[Any, ...]], list[str]]:
+    """Read Hugging Face's ``(choices: [...])`` out of the Args entries of ``info``.
+
+    Each entry whose description ends with ``(choices: <JSON list>)`` loses that part
+    (as ``transformers.utils.get_json_schema`` removes it) and its values are returned,
+    to become the parameter's ``enum``. Call only when the docstring holds the word.
+
+    Returns:
+        ``(parameter name -> allowed values, notes)``; a note for each entry whose
+        choices are not a non-empty JSON list of scalars (left in its description).
+    """
+    import json  # import time: only docstrings that use the convention
+
+    found: dict[str, tuple[Any, ...]] = {}
+    notes: list[str] = []
+    for name, (type_text, text) in info.params.items():
+        match = _CHOICES.search(text)
+        if match is None:
+            continue
+        try:
+            values = json.loads(match.group(1))
+        except ValueError:
+            values = None
+        scalar = isinstance(values, list) and all(
+            v is None or isinstance(v, (str, int, float, bool)) for v in values
+        )
+        if not (scalar and values):
+            notes.append(
+                f"the choices of parameter {name!r} are not a non-empty JSON list of strings or "
+                f'numbers, e.g. (choices: ["celsius", "fahrenheit"]); left in its description'
+            )
+            continue
+        found[name] = tuple(values)
+        info.params[name] = (type_text, text[: match.start()].rstrip())
+    return found, notes
