@@ -26,6 +26,7 @@ from lagent_like import (
     TransientToolError,
     tool_api,
 )
+from lagent_like.exceptions import DefinitionWarning
 
 SUCCESS = ActionStatusCode.SUCCESS
 
@@ -57,19 +58,24 @@ def test_a_tools_own_timeout_attribute_does_not_move_it_to_a_worker_thread() -> 
     assert (ret.state, ret.result, ret.errmsg) == (SUCCESS, [{"type": "text", "content": "ran ls"}], None)
 
 
-class SettingsNap(BaseAction):
-    def __init__(self) -> None:
-        super().__init__()
-        self.timeout = 0.05  # a tool's own field, as Lagent tools have
+# Nothing in the class reads it: defining the class warns (issue 20).
+with pytest.warns(
+    DefinitionWarning, match=r"SettingsNap: self\.timeout = \.\.\. in a method is read by nothing"
+):
 
-    def run(self, seconds: float) -> str:
-        """Sleep.
+    class SettingsNap(BaseAction):
+        def __init__(self) -> None:
+            super().__init__()
+            self.timeout = 0.05  # a tool's own field, as Lagent tools have
 
-        Args:
-            seconds: how long
-        """
-        time.sleep(seconds)
-        return "rested"
+        def run(self, seconds: float) -> str:
+            """Sleep.
+
+            Args:
+                seconds: how long
+            """
+            time.sleep(seconds)
+            return "rested"
 
 
 def test_a_tools_own_timeout_attribute_is_not_an_executor_timeout() -> None:
@@ -77,18 +83,23 @@ def test_a_tools_own_timeout_attribute_is_not_an_executor_timeout() -> None:
     assert (ret.state, ret.result) == (SUCCESS, [{"type": "text", "content": "rested"}])
 
 
-class SettingsFlaky(BaseAction):
-    def __init__(self) -> None:
-        super().__init__()
-        self.retry = 3  # how often the tool itself retries its backend
-        self.calls = 0
+# Nothing in the class reads it: defining the class warns (issue 20).
+with pytest.warns(
+    DefinitionWarning, match=r"SettingsFlaky: self\.retry = \.\.\. in a method is read by nothing"
+):
 
-    def run(self) -> str:
-        """Fail once, then work."""
-        self.calls += 1
-        if self.calls == 1:
-            raise TransientToolError("backend busy")
-        return "ok"
+    class SettingsFlaky(BaseAction):
+        def __init__(self) -> None:
+            super().__init__()
+            self.retry = 3  # how often the tool itself retries its backend
+            self.calls = 0
+
+        def run(self) -> str:
+            """Fail once, then work."""
+            self.calls += 1
+            if self.calls == 1:
+                raise TransientToolError("backend busy")
+            return "ok"
 
 
 @pytest.mark.parametrize("executor_class", [ActionExecutor, AsyncActionExecutor], ids=["sync", "async"])

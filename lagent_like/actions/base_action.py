@@ -12,19 +12,22 @@ from __future__ import annotations
 import dataclasses
 import inspect
 import types
+import warnings
 from abc import ABCMeta
 from collections.abc import Sequence
 from typing import Any, Optional, Union
 
-from ..exceptions import ToolDefinitionError
+from ..exceptions import DefinitionWarning, ToolDefinitionError
 from ..registry import TOOL_REGISTRY
 from ..runtime.invoke import invoke
 from ..runtime.settings import UNSET, ToolSettings
 from ..schema import ActionReturn
 from ..spec.api_spec import ApiSpec
+from ..spec.describe import definition_stacklevel
 from ..spec.docstrings import DocstringSyntaxError, parse_docstring
 from ..types.families import check_mode
 from ..types.validation import Validator
+from ._unread_settings import class_notes
 from .parser import BaseParser, JsonParser
 from .tool_api import SPEC_ATTR, describe_function, tool_api
 
@@ -141,6 +144,8 @@ class ToolMeta(ABCMeta):
             specs["run"] = describe_function(run)
         cls.__tool_apis__ = specs
         cls.__tool_description__ = _tool_description(cls, specs, run)
+        for note in class_notes(cls):
+            warnings.warn(note, DefinitionWarning, stacklevel=definition_stacklevel())
         if register:
             TOOL_REGISTRY.register(cls, cls.__tool_description__["name"])
         return cls

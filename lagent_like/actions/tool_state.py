@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
+import weakref
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 
@@ -31,10 +32,12 @@ __all__ = [
     "api_specs",
     "routes_of",
     "settings_of",
+    "settings_changed",
     "setup_state",
     "state_of",
     "unknown_api",
     "validation_mode",
+    "watch",
 ]
 
 #: Where an instance keeps all of ``BaseAction``'s own state: one name no tool uses.
@@ -49,7 +52,8 @@ class _ToolState:
     """
 
     __slots__ = (
-        "apis", "description", "enable", "given", "is_toolkit", "name", "parser", "routes", "specs",
+        "apis", "description", "enable", "executors", "given", "is_toolkit", "name", "parser", "routes",
+        "specs",
     )  # fmt: skip
 
     def __init__(
@@ -73,6 +77,8 @@ class _ToolState:
         self.routes: dict[str, Route] = {}
         #: API key -> callable, for APIs that can run.
         self.apis: dict[str, Callable[..., Any]] = {}
+        #: The executors whose routes hold this tool's settings (see :func:`watch`).
+        self.executors: Optional[weakref.WeakSet[Any]] = None
 
 
 def state_of(action: BaseAction) -> _ToolState:
@@ -295,3 +301,22 @@ def settings_of(action: BaseAction) -> ToolSettings:
     """The runtime settings of ``action`` (``ToolSettings()`` when it sets none)."""
     settings = getattr(action, "__tool_settings__", None)
     return settings if isinstance(settings, ToolSettings) else ToolSettings()
+
+
+def watch(action: BaseAction, executor: Any) -> None:
+    """Note that ``executor`` resolved ``action``'s settings into its routes.
+
+    So that a setting changed through the tool (``function_tool.timeout = 5``) reaches
+    every executor holding it (:func:`settings_changed`); held weakly.
+    """
+    state = state_of(action)
+    if state.executors is None:
+        state.executors = weakref.WeakSet()
+    state.executors.add(executor)
+
+
+def settings_changed(action: BaseAction) -> None:
+    """Have every executor holding ``action`` re-read its settings (its ``refresh()``)."""
+    state = action.__dict__.get(STATE_ATTR)
+    for executor in list(state.executors or ()) if state is not None else ():
+        executor.refresh()

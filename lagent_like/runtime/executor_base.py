@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, TypedDict, Union
 
 from .._private.text import as_text, close_matches, did_you_mean, preview
 from ..actions.base_action import BaseAction, routes_of, settings_of, state_of, unknown_api, validation_mode
+from ..actions.tool_state import watch
 from ..exceptions import ToolDefinitionError, ToolNotFoundError
 from ..function_calling.executor import FunctionCallingMixin
 from ..schema import ActionReturn
@@ -151,6 +152,7 @@ class ExecutorBase(FunctionCallingMixin):
 
     def _route(self, action: BaseAction, name: str, own: Route) -> Route:
         """The route of callable name ``name``: ``own`` with this executor's settings resolved."""
+        watch(action, self)  # a setting changed through the tool then refreshes this executor
         settings = settings_of(action)
         timeout = self.timeout if settings.timeout is UNSET else settings.timeout
         retry = self.retry if settings.retry is UNSET else settings.retry

@@ -11,8 +11,9 @@ from __future__ import annotations
 from typing import Any, Callable, Optional, Union
 
 from .._private.text import preview
+from ..actions._unread_settings import SETTING_NAMES, instance_notes
 from ..actions.base_action import BaseAction
-from ..exceptions import ToolDefinitionError
+from ..exceptions import DefinitionWarning, ToolDefinitionError
 from ..function_calling.executor import _read_tool_call
 from ..langchain_tools import from_langchain, is_langchain_tool
 
@@ -20,11 +21,14 @@ __all__ = ["ToolLike", "as_action", "batch_job", "named_actions"]
 
 #: What an executor accepts as a tool: an action, or a function that becomes a ``FunctionTool``.
 ToolLike = Union[BaseAction, Callable[..., Any]]
+_SETTING_NAMES = frozenset(SETTING_NAMES)
 
 
 def as_action(item: Any, where: str, problems: list[str]) -> Optional[BaseAction]:
     """``item`` as an action: actions as they are, functions wrapped; else a problem."""
     if isinstance(item, BaseAction):
+        if not _SETTING_NAMES.isdisjoint(item.__dict__):  # rare: tool.timeout = 5.0 on a BaseAction
+            _warn_unread(item)
         return item
     if is_langchain_tool(item):  # a LangChain BaseTool is callable too: before functions
         try:
@@ -47,6 +51,16 @@ def as_action(item: Any, where: str, problems: list[str]) -> Optional[BaseAction
         f"{where} is {type(item).__name__} {preview(item)}, expected a BaseAction instance or a function"
     )
     return None
+
+
+def _warn_unread(action: BaseAction) -> None:
+    """Warn of ``action``'s attributes named like runtime settings that nothing reads."""
+    import warnings
+
+    from ..spec.describe import definition_stacklevel
+
+    for note in instance_notes(action):
+        warnings.warn(note, DefinitionWarning, stacklevel=definition_stacklevel())
 
 
 def _tool_list(actions: Any) -> list[Any]:
