@@ -102,7 +102,7 @@ def _class_set_names(cls: type) -> list[tuple[str, str]]:
 def _note(owner: str, name: str, how: str) -> str:
     field = SETTING_NAMES[name]
     return (
-        f"{owner}: {how} is read by nothing in the tool, and the executor does not read it as a "
+        f"{how} is read by nothing in the tool, and the executor does not read it as a "
         f"runtime setting; to set the tool's {field}, use __tool_settings__ = ToolSettings({field}=...) "
         f"or the constructor keyword {owner}({field}=...)"
     )
@@ -118,8 +118,9 @@ def class_notes(cls: type) -> list[str]:
     runtime settings and that nothing in the class reads.
 
     Returns:
-        One sentence per attribute, naming the class and attribute and saying to use
-        ``ToolSettings``; empty in the common case, found without disassembling.
+        One sentence per attribute, naming it and saying to use ``ToolSettings``
+        (a warning puts the class name before it); empty in the common case, found
+        without disassembling.
     """
     if not _may_set(cls) or cls.__module__.startswith(_PACKAGE):  # shipped tools keep Lagent's attributes
         return []

@@ -145,7 +145,9 @@ class ToolMeta(ABCMeta):
         cls.__tool_apis__ = specs
         cls.__tool_description__ = _tool_description(cls, specs, run)
         for note in class_notes(cls):
-            warnings.warn(note, DefinitionWarning, stacklevel=definition_stacklevel())
+            warnings.warn(
+                f"{cls.__qualname__}: {note}", DefinitionWarning, stacklevel=definition_stacklevel()
+            )
         if register:
             TOOL_REGISTRY.register(cls, cls.__tool_description__["name"])
         return cls

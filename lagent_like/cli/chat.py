@@ -67,7 +67,7 @@ def cmd_chat(args: argparse.Namespace) -> int:
     )
     agent = ReAct(
         model,
-        ActionExecutor(actions=select_tools(args.tools)),
+        ActionExecutor(actions=select_tools(args.tools, functions=args.functions)),
         max_turns=args.max_turns,
         native_tools=args.native,
         on_turn=lambda turn: print(format_turn(turn, color), flush=True),

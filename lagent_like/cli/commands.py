@@ -65,12 +65,16 @@ __all__ = ["build_parser", "main", "select_tools"]
 
 
 def _cmd_list(args: argparse.Namespace) -> int:
-    names = list_tools()
+    names = list_tools() + [tool.name for tool in args.functions]
     print(json.dumps(names, ensure_ascii=False) if args.json else "\n".join(names))
     return 0
 
 
 def _cmd_describe(args: argparse.Namespace) -> int:
+    function = _function_named(args, args.name)
+    if function is not None:
+        print(dump(function.description))
+        return 0
     key, cls = _find_tool(args.name)
     try:
         description = construct(key, cls).description
@@ -101,15 +105,24 @@ def _find_tool(name: str) -> tuple[str, type[BaseAction]]:
         return head, get_tool_cls(head)
 
 
+def _function_named(args: argparse.Namespace, name: str) -> Optional[BaseAction]:
+    """The function tool of an ``-m`` module called ``name``, or ``None``."""
+    return next((tool for tool in args.functions if tool.name == name), None)
+
+
 def _read_arguments(text: str) -> str:
     return sys.stdin.read() if text == "-" else text
 
 
 def _cmd_call(args: argparse.Namespace) -> int:
-    key, cls = _find_tool(args.name)
-    tool = construct_named(key, cls)
-    # A plugin may be registered under a name other than the tool's own name.
-    route = tool.name + args.name[len(key) :]
+    function = _function_named(args, args.name)
+    if function is not None:
+        tool, route = function, function.name
+    else:
+        key, cls = _find_tool(args.name)
+        tool = construct_named(key, cls)
+        # A plugin may be registered under a name other than the tool's own name.
+        route = tool.name + args.name[len(key) :]
     ret = ActionExecutor([tool])(route, _read_arguments(args.arguments))
     print(dump(ret.to_dict()))
     return 0 if ret.state == ActionStatusCode.SUCCESS else 1
@@ -142,7 +155,7 @@ def _never_called(messages: list[dict[str, Any]]) -> str:
 
 
 def _cmd_prompt(args: argparse.Namespace) -> int:
-    executor = ActionExecutor(actions=select_tools(args.tools))
+    executor = ActionExecutor(actions=select_tools(args.tools, functions=args.functions))
     if args.format in EXPORTS:
         print(dump(getattr(executor, EXPORTS[args.format])()))
         return 0
@@ -191,7 +204,7 @@ def main(argv: Optional[list[str]] = None) -> int:
     """
     args = build_parser().parse_args(argv)
     try:
-        import_modules(args.imports)
+        args.functions = import_modules(args.imports)
         return _COMMANDS[args.command](args)
     except BrokenPipeError:
         # The reader went away (``lagent-like list | head -1``): not an error.

@@ -9,9 +9,11 @@ the same way, so those pieces live here once.
 from __future__ import annotations
 
 import importlib
+import inspect
 import json
 import os
 import sys
+from collections.abc import Sequence
 from typing import Any, Callable, Optional
 
 from .. import get_tool_cls, list_tools
@@ -29,6 +31,7 @@ __all__ = [
     "reason",
     "select_tools",
     "load_web",
+    "module_functions",
 ]
 
 PROG = "lagent-like"
@@ -61,15 +64,57 @@ def allow_cwd_imports() -> None:
         sys.path.insert(0, os.getcwd())
 
 
-def import_modules(names: list[str]) -> None:
-    """Import the ``-m`` modules so that their tools register; a failure is a ``CliError``."""
+def import_modules(names: list[str]) -> list[Any]:
+    """Import the ``-m`` modules so that their tools register; a failure is a ``CliError``.
+
+    Returns:
+        A ``FunctionTool`` for each function tool the modules define (see
+        :func:`module_functions`), in module order.
+    """
     if names:
         allow_cwd_imports()
+    tools = []
     for name in names:
         try:
-            importlib.import_module(name)
+            module = importlib.import_module(name)
         except Exception as exc:  # any failure of user code is an error line
             raise CliError(f"cannot import module {name!r}: {reason(exc)}") from exc
+        tools += [_function_tool(name, func) for func in module_functions(module)]
+    return tools
+
+
+def module_functions(module: Any) -> list[Callable[..., Any]]:
+    """The function tools ``module`` defines, for ``-m`` and ``lint``.
+
+    The ``@tool_api`` functions it defines; if it defines none and no ``BaseAction``
+    subclass either (a module of plain function tools), its public functions.
+    """
+    from ..actions.base_action import BaseAction
+    from ..actions.tool_api import api_spec_of
+
+    own = [
+        (key, value)
+        for key, value in vars(module).items()
+        if getattr(value, "__module__", None) == module.__name__
+        and (inspect.isfunction(value) or isinstance(value, type))
+    ]
+    marked: list[Callable[..., Any]] = [
+        value for _, value in own if inspect.isfunction(value) and api_spec_of(value) is not None
+    ]
+    if marked or any(isinstance(value, type) and issubclass(value, BaseAction) for _, value in own):
+        return marked
+    return [value for key, value in own if inspect.isfunction(value) and not key.startswith("_")]
+
+
+def _function_tool(module: str, func: Callable[..., Any]) -> Any:
+    """``FunctionTool(func)``; a function that cannot be described is a ``CliError``."""
+    from ..actions.function_tool import FunctionTool
+    from ..exceptions import ToolDefinitionError
+
+    try:
+        return FunctionTool(func)
+    except ToolDefinitionError as exc:
+        raise CliError(f"module {module!r}: {exc}") from exc
 
 
 def construct(name: str, cls: type) -> Any:
@@ -94,20 +139,29 @@ def construct_named(name: str, cls: type) -> Any:
 _INTERNAL_TOOLS = frozenset({"BaseAction", "InvalidAction", "NoAction", "FinishAction"})
 
 
-def select_tools(names: Optional[str], skip: Optional[Callable[[type], bool]] = None) -> list[Any]:
+def select_tools(
+    names: Optional[str], skip: Optional[Callable[[type], bool]] = None, functions: Sequence[Any] = ()
+) -> list[Any]:
     """Instances of the tools named in ``names`` (comma-separated), in that order.
 
     Without names: every registered tool but the internal ones (and the classes
     ``skip`` picks) that can be built without arguments, in registration order (tools
-    needing arguments are skipped).
+    needing arguments are skipped), then ``functions``.
+
+    Args:
+        names: the tool names, comma-separated, or ``None`` for all.
+        skip: picks registered classes to leave out when no names are given.
+        functions: the function tools of the ``-m`` modules (:func:`import_modules`);
+            a name is looked up among them before the registry.
 
     Raises:
         ToolNotFoundError: a name is not registered.
         CliError: a named tool cannot be constructed.
     """
     if names:
+        by_name = {tool.name: tool for tool in functions}
         wanted = [name.strip() for name in names.split(",") if name.strip()]
-        return [construct_named(name, get_tool_cls(name)) for name in wanted]
+        return [by_name.get(name) or construct_named(name, get_tool_cls(name)) for name in wanted]
     from ..actions import ASYNC_TWINS
 
     tools = []
@@ -119,7 +173,7 @@ def select_tools(names: Optional[str], skip: Optional[Callable[[type], bool]] = 
             tools.append(construct(name, cls))
         except TypeError:
             continue
-    return tools
+    return tools + list(functions)
 
 
 def read_secret(path: str, what: str, unreadable: Callable[[OSError], str], first_line: bool = False) -> str:

@@ -26,13 +26,16 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Iterable, Sequence
-from typing import Any, Union
+from typing import Any, Callable, Union
 
+from ..actions._unread_settings import class_notes, instance_notes
 from ..actions.base_action import BaseAction, api_specs, routes_of
+from ..actions.function_tool import FunctionTool
 from ..exceptions import RegistryError, ToolDefinitionError, ToolNotFoundError
 from ..registry import get_tool_cls, list_tools
 from ..spec.describe import ApiSpec, copy_description
 from . import lint_checks
+from .common import module_functions
 from .lint_checks import ApiView, LintFinding, ToolView, finding, lint_tools
 
 __all__ = [
@@ -71,9 +74,15 @@ def _view(description: dict[str, Any], specs: dict[str, ApiSpec], has_api: bool)
     return ToolView(tool, True, apis, has_api)
 
 
+def _setting_notes(tool: ToolView, notes: list[str]) -> None:
+    """Add an ``unread-setting`` finding to ``tool`` per note of ``_unread_settings``."""
+    tool.notes.extend(finding("unread-setting", tool.name, tool.name, note) for note in notes)
+
+
 def _view_of_action(action: BaseAction) -> ToolView:
     specs = dict(api_specs(action))
     tool = _view(action.description, specs, action.is_toolkit or "run" in routes_of(action))
+    _setting_notes(tool, class_notes(type(action)) + instance_notes(action))
     for api in tool.apis:
         try:
             api.schema = action.json_schema(api.short)
@@ -125,6 +134,7 @@ def _tool_of_class(cls: type[BaseAction]) -> ToolView:
     except Exception as exc:  # noqa: BLE001 - a constructor is user code
         failure = exc
     tool = _view_of_class(cls)
+    _setting_notes(tool, class_notes(cls))
     if isinstance(failure, ToolDefinitionError):
         message = "; ".join(failure.problems)
         tool.notes.append(finding("definition-error", tool.name, failure.owner, message))
@@ -188,8 +198,9 @@ def _classes_of(module: Any) -> list[type[BaseAction]]:
     return found
 
 
-def _resolve(target: str) -> Union[list[type[BaseAction]], ToolView]:
-    """The tool classes ``target`` names, or a stand-in carrying a module-level finding."""
+def _resolve(target: str) -> Union[list[Union[type[BaseAction], Callable[..., Any]]], ToolView]:
+    """The tool classes and function tools ``target`` names, or a stand-in carrying a
+    module-level finding."""
     try:
         return [get_tool_cls(target)]
     except ToolNotFoundError as exc:
@@ -198,11 +209,25 @@ def _resolve(target: str) -> Union[list[type[BaseAction]], ToolView]:
         module = _import(target, suggestions)
     except (ToolDefinitionError, RegistryError) as error:
         return _module_note(target, _definition_error(target, error))
-    classes = _classes_of(module)
-    if not classes:
-        message = f"module {target!r} defines no BaseAction subclass, so there is nothing to lint"
+    tools: list[Union[type[BaseAction], Callable[..., Any]]] = [
+        *_classes_of(module),
+        *module_functions(module),
+    ]
+    if not tools:
+        message = (
+            f"module {target!r} defines no BaseAction subclass and no function, so there is nothing to lint"
+        )
         return _module_note(target, finding("no-tools", target, target, message))
-    return classes
+    return tools
+
+
+def _tool_of_function(func: Callable[..., Any]) -> ToolView:
+    """Lint ``FunctionTool(func)``; a function that cannot be described is a ``definition-error``."""
+    try:
+        return _view_of_action(FunctionTool(func))
+    except ToolDefinitionError as exc:
+        name = getattr(func, "__name__", repr(func))
+        return _module_note(name, finding("definition-error", name, exc.owner, "; ".join(exc.problems)))
 
 
 def lint_targets(targets: Sequence[str]) -> list[LintFinding]:
@@ -210,7 +235,9 @@ def lint_targets(targets: Sequence[str]) -> list[LintFinding]:
 
     A target that is a registered tool name lints that tool; otherwise it is imported as
     a module and every ``BaseAction`` subclass the module defines is linted (abstract
-    bases kept out of the registry and without APIs are skipped). Each class is
+    bases kept out of the registry and without APIs are skipped), and so is every
+    function tool it defines, as ``-m`` finds them (its ``@tool_api`` functions; in a
+    module of plain functions, its public functions). Each class is
     instantiated without arguments when it can be, otherwise linted from its
     ``__tool_description__`` (a ``not-instantiated`` finding says so). A
     ``ToolDefinitionError`` raised while importing a module is a ``definition-error``
@@ -233,16 +260,16 @@ def lint_targets(targets: Sequence[str]) -> list[LintFinding]:
         classes = list(dict.fromkeys(cls for _, cls in entries if not _shipped(cls)))
         return lint_tools([_tool_of_class(cls) for cls in classes])
     tools: list[ToolView] = []
-    seen: set[type] = set()
+    seen: set[Any] = set()
     for target in targets:
         resolved = _resolve(target)
         if isinstance(resolved, ToolView):
             tools.append(resolved)
             continue
-        for cls in resolved:
-            if cls not in seen:
-                seen.add(cls)
-                tools.append(_tool_of_class(cls))
+        for item in resolved:
+            if item not in seen:
+                seen.add(item)
+                tools.append(_tool_of_class(item) if isinstance(item, type) else _tool_of_function(item))
     return lint_tools(tools)
 
 

@@ -40,6 +40,7 @@ SEVERITIES: dict[str, str] = {
     "param-no-description": "warning",
     "default-string-type": "warning",
     "doubtful-definition": "warning",
+    "unread-setting": "warning",
     "illegal-name": "warning",
     "large-description": "warning",
     "openai-strict": "warning",

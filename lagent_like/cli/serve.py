@@ -44,7 +44,9 @@ def cmd_serve_mcp(args: argparse.Namespace) -> int:
         withheld.append(getattr(cls, "__tool_description__", {}).get("name", cls.__name__))
         return True
 
-    tools = select_tools(args.tools, None if args.tools or args.allow_code else withhold)
+    tools = select_tools(
+        args.tools, None if args.tools or args.allow_code else withhold, functions=args.functions
+    )
     if withheld:
         print(
             f"{PROG}: not serving the code-executing tools {', '.join(withheld)}; "
@@ -120,7 +122,11 @@ def cmd_inspect(args: argparse.Namespace) -> int:
     for path in args.trace:
         AgentResult.load(path)  # a bad trace file fails before any tool or server starts
     # With only --mcp, the server's tools alone (not every registered tool).
-    tools = [] if args.mcp and not args.tools and not args.imports else select_tools(args.tools)
+    tools = (
+        []
+        if args.mcp and not args.tools and not args.imports
+        else select_tools(args.tools, functions=args.functions)
+    )
     toolkits: list[Any] = []
     try:
         token = _mcp_token(args.mcp_token_file) if args.mcp else None

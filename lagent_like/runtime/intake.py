@@ -60,7 +60,9 @@ def _warn_unread(action: BaseAction) -> None:
     from ..spec.describe import definition_stacklevel
 
     for note in instance_notes(action):
-        warnings.warn(note, DefinitionWarning, stacklevel=definition_stacklevel())
+        warnings.warn(
+            f"{type(action).__qualname__}: {note}", DefinitionWarning, stacklevel=definition_stacklevel()
+        )
 
 
 def _tool_list(actions: Any) -> list[Any]:
