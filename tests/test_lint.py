@@ -750,7 +750,7 @@ def test_module_without_tools_is_a_warning(tmp_path: Path, monkeypatch: pytest.M
             module,
             module,
             "no-tools",
-            f"module {module!r} defines no BaseAction subclass, so there is nothing to lint",
+            f"module {module!r} defines no BaseAction subclass and no function, so there is nothing to lint",
         )
     ]
 
