@@ -128,7 +128,7 @@ def class_notes(cls: type) -> list[str]:
     notes: dict[str, str] = {}
     for name, how in _class_set_names(cls):
         if name not in read and name not in notes:
-            notes[name] = _note(cls.__qualname__, name, how)
+            notes[name] = _note(cls.__name__, name, how)
     return list(notes.values())
 
 
@@ -143,6 +143,6 @@ def instance_notes(action: Any) -> list[str]:
     read = _read_names(cls)
     by_class = {name for klass in cls.__mro__[:-1] for name, _ in _class_set_names(klass)}
     return [
-        _note(cls.__qualname__, name, f"the instance attribute {name} = {vars(action)[name]!r}")
+        _note(cls.__name__, name, f"the instance attribute {name} = {vars(action)[name]!r}")
         for name in sorted(given - read - by_class)
     ]

@@ -223,8 +223,11 @@ class BaseAction(metaclass=ToolMeta):
         :class:`~lagent_like.actions.object_toolkit.ObjectToolkit`, which this makes:
         ``include``, ``exclude``, ``name``, ``description``, ``parser``, ``enable``.
 
+        Given a class, its public static and class methods are the APIs, never its
+        metaclass's methods; a class without them is refused (pass an instance).
+
         Args:
-            obj: any object, e.g. a client or a service instance.
+            obj: any object, e.g. a client or a service instance, or a class.
             *args: ``include`` (expose only these methods), ``exclude`` (leave these
                 methods out), ``name`` (the tool name; defaults to ``type(obj).__name__``).
             **options: the same by name, and ``description``, ``parser``, ``enable``.

@@ -43,15 +43,39 @@ def _method_names(cls: type) -> list[str]:
     return list(names)
 
 
+def _class_method_names(cls: type) -> list[str]:
+    """Public static and class methods of the class ``cls`` (not its metaclass's), bases first."""
+    names: dict[str, None] = {}
+    for klass in reversed(cls.__mro__[:-1]):
+        for attr, value in vars(klass).items():
+            if attr.startswith("_"):
+                continue
+            if isinstance(value, (staticmethod, classmethod)):
+                names[attr] = None
+            else:
+                names.pop(attr, None)  # an instance method or a value: needs an instance
+    return list(names)
+
+
+def _owner(obj: Any) -> str:
+    """How messages name the object: ``'from_object(Store)'``."""
+    cls = obj if isinstance(obj, type) else type(obj)
+    return f"from_object({cls.__qualname__})"
+
+
 def _chosen(obj: Any, include: Optional[Iterable[str]], exclude: Optional[Iterable[str]]) -> list[str]:
-    cls = type(obj)
-    available = _method_names(cls)
+    given_class = isinstance(obj, type)
+    available = _class_method_names(obj) if given_class else _method_names(type(obj))
     problems = []
     if include is not None:
         chosen = [include] if isinstance(include, str) else list(include)
-        missing = [n for n in chosen if not callable(inspect.getattr_static(obj, n, None))]
+        if given_class:
+            missing = [n for n in chosen if n not in available]
+        else:
+            missing = [n for n in chosen if not callable(inspect.getattr_static(obj, n, None))]
         if missing:
-            problems.append(f"include names {missing}, which are not methods; public methods are {available}")
+            kind = "static or class methods" if given_class else "methods"
+            problems.append(f"include names {missing}, which are not {kind}; public {kind} are {available}")
     else:
         chosen = available
     dropped = [] if exclude is None else ([exclude] if isinstance(exclude, str) else list(exclude))
@@ -59,29 +83,30 @@ def _chosen(obj: Any, include: Optional[Iterable[str]], exclude: Optional[Iterab
     if unknown:
         problems.append(f"exclude names {unknown}, which are not among the methods {chosen}")
     if problems:
-        raise ToolDefinitionError(f"from_object({cls.__qualname__})", problems)
+        raise ToolDefinitionError(_owner(obj), problems)
     return [n for n in chosen if n not in dropped]
 
 
 def _describe(obj: Any, names: list[str], explicit: bool) -> list[ApiSpec]:
     """The spec of each method, calling it bound to ``obj``. Methods that cannot be
     described raise when they were named in ``include``, else are left out with a warning."""
-    cls = type(obj)
     specs: dict[str, ApiSpec] = {}
     problems: list[str] = []
     for attr in names:
-        method = getattr(obj, attr)  # binds a function; runs no property
+        method = getattr(obj, attr)  # binds a function (a class method to its class); runs no property
         raw = inspect.getattr_static(obj, attr)
         function = raw.__func__ if isinstance(raw, (staticmethod, classmethod)) else raw
         try:
-            spec = api_spec_of(function) or build_api_spec(method, DescribeOptions())
+            spec = api_spec_of(function)
+            if spec is None or isinstance(raw, classmethod):  # described without its cls
+                spec = build_api_spec(method, DescribeOptions() if spec is None else spec.options)
         except ToolDefinitionError as exc:
             if explicit:
                 problems.extend(exc.problems)
             else:
                 reason = "; ".join(exc.problems)
                 warnings.warn(
-                    f"from_object({cls.__qualname__}) leaves out {attr}: {reason}",
+                    f"{_owner(obj)} leaves out {attr}: {reason}",
                     DefinitionWarning,
                     stacklevel=definition_stacklevel(),
                 )
@@ -90,8 +115,17 @@ def _describe(obj: Any, names: list[str], explicit: bool) -> list[ApiSpec]:
             problems.append(f"several methods use the API name {spec.name!r}")
         specs[spec.name] = dataclasses.replace(spec, func=method)
     if problems:
-        raise ToolDefinitionError(f"from_object({cls.__qualname__})", problems)
+        raise ToolDefinitionError(_owner(obj), problems)
     return list(specs.values())
+
+
+def _nothing_to_expose(obj: Any) -> str:
+    if isinstance(obj, type):
+        return (
+            f"was given the class {obj.__name__}, which has no public static or class method; "
+            f"to expose its methods, pass an instance: from_object({obj.__name__}(...))"
+        )
+    return "has no public method to expose as an API"
 
 
 class ObjectToolkit(BaseAction, register=False):
@@ -99,19 +133,24 @@ class ObjectToolkit(BaseAction, register=False):
 
     Made by :meth:`BaseAction.from_object`; see there.
 
+    Given a class rather than an instance, its public static and class methods are the
+    APIs (class methods bound to the class); never its metaclass's methods (``mro``,
+    ``register``), nor its instance methods, which need an instance.
+
     Args:
-        obj: the object whose methods the model calls.
+        obj: the object whose methods the model calls, or a class.
         include: expose only these methods (names); by default every public method
             written in Python (not starting with ``_``, not a property).
         exclude: leave these methods out.
-        name: the tool name; defaults to the object's class name.
+        name: the tool name; defaults to the object's class name (a class's own name).
         description: the toolkit description; defaults to the class docstring's.
         parser: the parser that reads a model's arguments.
         enable: whether the executor offers and runs this tool.
 
     Raises:
         ToolDefinitionError: ``include`` or ``exclude`` names a method the object lacks,
-            a method named in ``include`` cannot be described, or no method is left.
+            a method named in ``include`` cannot be described, or no method is left (a
+            class without static or class methods: pass an instance).
     """
 
     def __init__(
@@ -124,12 +163,10 @@ class ObjectToolkit(BaseAction, register=False):
         parser: type[BaseParser] = JsonParser,
         enable: bool = True,
     ) -> None:
-        cls = type(obj)
+        cls = obj if isinstance(obj, type) else type(obj)
         specs = _describe(obj, _chosen(obj, include, exclude), include is not None)
         if not specs:
-            raise ToolDefinitionError(
-                f"from_object({cls.__qualname__})", ["has no public method to expose as an API"]
-            )
+            raise ToolDefinitionError(_owner(obj), [_nothing_to_expose(obj)])
         self.__wrapped_object = obj
         if description is None:
             description = parse_docstring(vars(cls).get("__doc__")).description
