@@ -248,3 +248,19 @@ def test_cli_m_refuses_a_function_that_cannot_be_described(
         f"lagent-like: error: module {module!r}: total: parameter '*numbers' cannot be given by a model, "
         "which sends arguments by name; take a list instead (numbers: list[...]) or leave it out\n"
     )
+
+
+class Catalogue:
+    """A catalogue."""
+
+    @classmethod
+    def sections(cls) -> list[str]:
+        """List the sections."""
+        return ["books"]
+
+
+def test_from_object_of_an_instance_takes_its_class_methods_when_included() -> None:
+    kit = BaseAction.from_object(Catalogue(), include=["sections"])
+    assert ActionExecutor([kit])("Catalogue.sections", "{}").result == [
+        {"type": "text", "content": '["books"]'}
+    ]

@@ -57,6 +57,11 @@ def _class_method_names(cls: type) -> list[str]:
     return list(names)
 
 
+def _is_method(raw: Any) -> bool:
+    # A classmethod object is not callable itself (Python 3.10+), yet binds to one.
+    return callable(raw) or isinstance(raw, (staticmethod, classmethod))
+
+
 def _owner(obj: Any) -> str:
     """How messages name the object: ``'from_object(Store)'``."""
     cls = obj if isinstance(obj, type) else type(obj)
@@ -72,7 +77,7 @@ def _chosen(obj: Any, include: Optional[Iterable[str]], exclude: Optional[Iterab
         if given_class:
             missing = [n for n in chosen if n not in available]
         else:
-            missing = [n for n in chosen if not callable(inspect.getattr_static(obj, n, None))]
+            missing = [n for n in chosen if not _is_method(inspect.getattr_static(obj, n, None))]
         if missing:
             kind = "static or class methods" if given_class else "methods"
             problems.append(f"include names {missing}, which are not {kind}; public {kind} are {available}")
