@@ -184,7 +184,7 @@ class ExecutorBase(FunctionCallingMixin):
     def _rebuild_routes(self) -> None:
         # Built aside and swapped in whole, so a call never sees a half-built table.
         table = route_table(self.actions.values(), self._route)
-        self._hook_methods = HookMethods.of(self._hooks.hooks)
+        self._hook_methods = HookMethods.of(self._hooks.calls)
         self._names, self._aliases, self._canonical, self._routes = table
         self._version += 1
 
