@@ -58,8 +58,7 @@ _HOOK_METHODS = ("before_action", "after_action")
 #: How the executor calls each method, for the message of one that cannot take it.
 _CALLED_AS = {
     "before_action": "before_action(name, args, context)",
-    "after_action": "after_action(name, action_return, context) (with output=... when it has an "
-    "'output' parameter)",
+    "after_action": "after_action(name, action_return, context)",
 }
 _PLACEHOLDERS = ("name", "args", "context")
 
@@ -88,12 +87,17 @@ def _read_method(hook: Any, method_name: str) -> Optional[HookCall]:
     if not callable(method):
         raise ToolDefinitionError(label, [f"must be a method, got {type(method).__qualname__}"])
     signature = signature_of(method)
-    takes_output = False
-    if method_name == "after_action" and signature is not None and "output" in signature.parameters:
-        takes_output = refusal(signature, *_PLACEHOLDERS, output=None) is None
-    problem = None if takes_output else refusal(signature, *_PLACEHOLDERS)
+    # An 'output' parameter is there to receive the output: if it cannot by keyword (it
+    # would take the context instead), that is a mistake, not a method without one.
+    takes_output = method_name == "after_action" and signature is not None and "output" in signature.parameters
+    called_as = _CALLED_AS[method_name]
+    if takes_output:
+        called_as = "after_action(name, action_return, context, output=...)"
+        problem = refusal(signature, *_PLACEHOLDERS, output=None)
+    else:
+        problem = refusal(signature, *_PLACEHOLDERS)
     if problem is not None:
-        raise ToolDefinitionError(label, [f"cannot be called as {_CALLED_AS[method_name]}: {problem}"])
+        raise ToolDefinitionError(label, [f"cannot be called as {called_as}: {problem}"])
     return HookCall(method, label, takes_output)
 
 
