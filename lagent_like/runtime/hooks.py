@@ -89,7 +89,9 @@ def _read_method(hook: Any, method_name: str) -> Optional[HookCall]:
     signature = signature_of(method)
     # An 'output' parameter is there to receive the output: if it cannot by keyword (it
     # would take the context instead), that is a mistake, not a method without one.
-    takes_output = method_name == "after_action" and signature is not None and "output" in signature.parameters
+    takes_output = (
+        method_name == "after_action" and signature is not None and "output" in signature.parameters
+    )
     called_as = _CALLED_AS[method_name]
     if takes_output:
         called_as = "after_action(name, action_return, context, output=...)"
