@@ -357,3 +357,17 @@ def test_an_mcp_server_lists_and_runs_a_tool_only_while_its_callable_says_so() -
         return seen
 
     assert anyio.run(session) == [["Miles"], ["Vault", "Miles"], ["secret k"]]
+
+
+def _staff_only(context: Optional[ToolContext]) -> bool:
+    return context is None or context.state.get("staff") is True
+
+
+@pytest.mark.parametrize("executor_class", EXECUTORS)
+def test_a_call_refused_by_its_context_does_not_list_the_tool_as_available(
+    executor_class: type[Executor],
+) -> None:
+    executor = executor_class([Vault(enable=_staff_only), Miles()])
+    assert executor.api_names() == ["Vault", "Miles"]
+    ret = call(executor, "Vault", '{"key": "k"}', session_id="guest")
+    assert ret.errmsg == "Tool 'Vault' is disabled. Available tools: Miles."

@@ -282,7 +282,7 @@ class ExecutorBase(FunctionCallingMixin):
         flag = route.live.enable
         # One identity test on the common path; a callable ``enable`` is asked here.
         if flag is not True and not self._enabled_for(route, flag, session_id, call_id):
-            return self._call_unrouted(name, command, disabled=True)
+            return self._call_unrouted(name, command, route.action.name)
         return route
 
     def _enabled_for(
@@ -293,20 +293,20 @@ class ExecutorBase(FunctionCallingMixin):
             return flag.ask(route.tool, self._context(route, session_id, call_id))
         return bool(flag)
 
-    def _call_unrouted(self, name: Any, command: Any, disabled: bool = False) -> ActionReturn:
-        """The record of a call of no enabled route (``disabled``: its tool is known to be disabled)."""
+    def _call_unrouted(self, name: Any, command: Any, disabled: Optional[str] = None) -> ActionReturn:
+        """The record of a call of no enabled route; ``disabled``: the tool that refused it."""
         # Never through ``action(...)``: an AsyncActionMixin action would return a coroutine.
         if isinstance(name, str):
             tool, _, api = name.partition(".")
             action = self.actions.get(tool)
-            if action is not None and not disabled and action.enable:
+            if action is not None and disabled is None and action.enable:
                 # A known tool without that API (a routed API would not be here); valid OPEN.
                 return unknown_api(action, command, api or "run")
             if name == self.no_action.name:
                 return _run_builtin(self.no_action, command)
             if name == self.finish_action.name:
                 return _run_builtin(self.finish_action, command)
-        ret = _run_builtin(self.invalid_action, self._unknown_message(name))
+        ret = _run_builtin(self.invalid_action, self._unknown_message(name, disabled))
         ret.args = {"inputs": command, "name": name}
         return ret
 
@@ -327,8 +327,12 @@ class ExecutorBase(FunctionCallingMixin):
         tool = route.action.name if route is not None else None
         return too_long_record(name, label, tool, command, self._argument_limit)
 
-    def _unknown_message(self, name: Any) -> str:
-        available = names_the_model_saw(self.api_names(), self._aliases)
+    def _unknown_message(self, name: Any, disabled: Optional[str] = None) -> str:
+        shown = self.api_names()
+        if disabled is not None:
+            # Its enable check, asked with this call's context, said no: not available here.
+            shown = [n for n in shown if self._names[n].action.name != disabled]
+        available = names_the_model_saw(shown, self._aliases)
         canonical = self._canonical.get(name, name) if isinstance(name, str) else None
         tool = canonical.partition(".")[0] if canonical is not None else None
         known = canonical in self.actions or tool in self.actions
