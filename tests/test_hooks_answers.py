@@ -104,6 +104,19 @@ def test_before_action_returning_a_value_answers_instead_of_the_tool(
     )
 
 
+def test_an_async_before_action_answering_with_a_value_works_on_the_sync_executor() -> None:
+    class Later(Hook):
+        async def before_action(self, name: str, args: dict[str, Any], context: Any) -> Any:
+            await asyncio.sleep(0)
+            return {"queued": args["item"]}
+
+    counter, stock = stock_tool()
+    executor = ActionExecutor([stock])
+    executor.register_hook(Later())
+    assert call(executor, "stock", '{"item": "pear"}').format_result() == '{"queued": "pear"}'
+    assert counter.calls == 0
+
+
 def test_a_before_action_answer_is_rendered_as_the_tool_would_render_it() -> None:
     answer = {"item": "pear", "units": 3}
     _, stock = stock_tool(answer)
