@@ -13,7 +13,10 @@ from __future__ import annotations
 import asyncio
 import logging
 import pickle
+import sys
+import time
 import warnings
+from pathlib import Path
 from typing import Any, Callable, Optional, Union
 
 import pytest
@@ -371,3 +374,34 @@ def test_a_call_refused_by_its_context_does_not_list_the_tool_as_available(
     assert executor.api_names() == ["Vault", "Miles"]
     ret = call(executor, "Vault", '{"key": "k"}', session_id="guest")
     assert ret.errmsg == "Tool 'Vault' is disabled. Available tools: Miles."
+
+
+def test_an_mcp_toolkit_keeps_its_enable_callable_when_the_server_changes_its_tools(tmp_path: Path) -> None:
+    pytest.importorskip("mcp", reason="needs the optional 'mcp' SDK")
+    from lagent_like.mcp import MCPToolkit
+
+    switch = Switch(on=True)
+    server = Path(__file__).resolve().parent / "mcp_sdk_server.py"
+    with (
+        (tmp_path / "stderr.txt").open("w") as errlog,
+        MCPToolkit(
+            sys.executable,
+            [str(server), str(tmp_path / "generation")],
+            name="Odd",
+            timeout=30,
+            errlog=errlog,
+            enable=switch,
+        ) as toolkit,
+    ):
+        executor = ActionExecutor([toolkit])
+        toolkit.on_tools_changed(executor.refresh)
+        assert call(executor, "Odd.grow", "{}").format_result() == "grown"  # the server adds 'extra'
+        deadline = time.monotonic() + 30
+        while "extra" not in toolkit.tool_names and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert "Odd.extra" in executor.api_names()
+        switch.on = False
+        assert executor.api_names() == []
+        assert (
+            call(executor, "Odd.extra", "{}").errmsg == "Tool 'Odd.extra' is disabled. Available tools: none."
+        )
