@@ -414,10 +414,11 @@ class NotCallable:
     ],
 )
 def test_a_hook_whose_signature_does_not_fit_is_refused_at_registration(hook: Any, message: str) -> None:
-    executor = ActionExecutor([stock_tool()[1]])
+    executor = ActionExecutor([stock_tool("3 units")[1]])
     with pytest.raises(ToolDefinitionError, match=message):
         executor.register_hook(hook)
-    assert len(executor._hooks) == 0
+    # Nothing was registered: the call runs as if the hook had never been given.
+    assert call(executor, "stock", '{"item": "pear"}').format_result() == "3 units"
 
 
 class StarArgs:
