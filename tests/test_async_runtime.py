@@ -813,14 +813,20 @@ def test_hooks_see_canonical_names_and_do_not_run_for_bad_arguments() -> None:
     ]
 
 
-def test_a_failing_async_hook_is_skipped() -> None:
+def test_a_failing_async_hook_fails_the_call_closed() -> None:
+    # Issue 20: a hook that raises no longer is skipped; the tool does not run.
     class AsBrokenHook:
         async def before_action(self, name: str, args: dict[str, Any], context: Any) -> None:
             raise RuntimeError("hook bug")
 
     executor = AsyncActionExecutor([AsKit()])
     executor.register_hook(AsBrokenHook())
-    assert _text(asyncio.run(executor("AsKit.aadd", '{"a": 1, "b": 1}'))) == "2"
+    ret = asyncio.run(executor("AsKit.aadd", '{"a": 1, "b": 1}'))
+    assert (ret.state, ret.result) == (ActionStatusCode.API_ERROR, None)
+    assert (
+        ret.errmsg
+        == "AsKit.aadd did not run: the hook AsBrokenHook.before_action failed: RuntimeError: hook bug"
+    )
 
 
 def test_context_sessions_through_the_async_executor() -> None:

@@ -875,7 +875,8 @@ def test_after_action_replaces_the_record_for_later_hooks_and_the_caller() -> No
     assert seen == [[{"type": "text", "content": "***"}]]
 
 
-def test_a_raising_hook_is_logged_and_skipped(caplog: pytest.LogCaptureFixture) -> None:
+def test_a_raising_hook_fails_the_call_closed_and_names_the_hook(caplog: pytest.LogCaptureFixture) -> None:
+    # Issue 20: a hook that raises no longer is skipped; the call fails closed.
     caplog.set_level(logging.WARNING, logger="lagent_like")
     log: list[str] = []
 
@@ -891,10 +892,12 @@ def test_a_raising_hook_is_logged_and_skipped(caplog: pytest.LogCaptureFixture) 
     ex.register_hook(Broken())
     ex.register_hook(Recorder("B", log))
     ret = ex("RtCounter", '{"n": 4}')
-    assert ret.state == SUCCESS
-    assert text_of(ret) == "n=4"
-    assert tool.calls == [4]
-    assert log == ["B.before RtCounter {'n': 4}", "B.after RtCounter 0"]
+    assert ret.state == API_ERROR
+    assert ret.errmsg == (
+        "the result of RtCounter was withheld: the hook Broken.after_action failed: RuntimeError: after broke"
+    )
+    assert tool.calls == []
+    assert log == ["B.after RtCounter -1002"]
     failures = [r for r in caplog.records if r.name == "lagent_like" and "failed" in r.getMessage()]
     assert [str(r.exc_info[1]) for r in failures] == ["before broke", "after broke"]
 

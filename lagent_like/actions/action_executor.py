@@ -72,7 +72,7 @@ class ActionExecutor(ExecutorBase):
             session_id: the session whose ``ToolContext.state`` the call sees.
             call_id: the model's id for this call, passed on in the ``ToolContext``.
         """
-        route = self._route_of_call(name, command)
+        route = self._route_of_call(name, command, session_id, call_id)
         if isinstance(route, ActionReturn):
             return route
         if route.direct:

@@ -72,7 +72,7 @@ class AsyncActionExecutor(ExecutorBase):
         self, name: str, command: Any, session_id: Optional[str] = None, call_id: Optional[str] = None
     ) -> ActionReturn:
         """Run the call a model asked for; see :meth:`ActionExecutor.__call__`."""
-        route = self._route_of_call(name, command)
+        route = self._route_of_call(name, command, session_id, call_id)
         if isinstance(route, ActionReturn):
             return route
         if route.direct:
@@ -89,7 +89,7 @@ class AsyncActionExecutor(ExecutorBase):
         """
         route = self._routes.get(name) if isinstance(name, str) else None
         too_long = command.__class__ is str and len(command) > self._argument_limit
-        if route is not None and route.direct and route.live.enable and not too_long:
+        if route is not None and route.direct and route.live.enable is True and not too_long:
             return ainvoke(route, command)
         return self(name, command, session_id, call_id)
 

@@ -15,7 +15,7 @@ import types
 import warnings
 from abc import ABCMeta
 from collections.abc import Sequence
-from typing import Any, Optional, Union
+from typing import Any, Callable, Optional, Union
 
 from ..exceptions import DefinitionWarning, ToolDefinitionError
 from ..registry import TOOL_REGISTRY
@@ -32,7 +32,7 @@ from .parser import BaseParser, JsonParser
 from .tool_api import SPEC_ATTR, describe_function, tool_api
 
 # An instance's state lives in tool_state; these readers keep their import path here.
-from .tool_state import STATE_ATTR, setup_state
+from .tool_state import STATE_ATTR, checked_enable, enabled, setup_state
 from .tool_state import api_entry as api_entry
 from .tool_state import api_specs as api_specs
 from .tool_state import routes_of as routes_of
@@ -171,7 +171,11 @@ class BaseAction(metaclass=ToolMeta):
         description: a Lagent description dict to use instead of the class's
             ``__tool_description__``; it is deep-copied either way.
         parser: the :class:`BaseParser` subclass that reads a model's arguments.
-        enable: whether the executor offers and runs this tool.
+        enable: whether the executor offers and runs this tool: ``True``, ``False``, or
+            a callable asked each time the tools are described, exported or called
+            (as ``is_enabled`` in the OpenAI Agents SDK), with the call's
+            :class:`~lagent_like.ToolContext` (``None`` when describing) or with no
+            argument if it takes none. A callable that raises disables the tool (logged).
         apis: the tool's APIs as specs instead of methods: one :class:`ApiSpec` makes a
             simple tool, a list of them a toolkit (then ``description`` gives its
             ``name`` and ``description``). Each spec's ``func`` runs its calls.
@@ -190,7 +194,7 @@ class BaseAction(metaclass=ToolMeta):
         self,
         description: Optional[dict[str, Any]] = None,
         parser: type[BaseParser] = JsonParser,
-        enable: bool = True,
+        enable: Union[bool, Callable[..., Any]] = True,
         *,
         apis: Union[ApiSpec, Sequence[ApiSpec], None] = None,
         timeout: Any = UNSET,
@@ -276,12 +280,20 @@ class BaseAction(metaclass=ToolMeta):
 
     @property
     def enable(self) -> bool:
-        """Whether the executor offers and runs this tool."""
-        return state_of(self).enable
+        """Whether the executor offers and runs this tool now.
+
+        Set it to ``True``, ``False`` or a callable (see the class docstring); reading
+        it asks a callable, without a call's context.
+
+        Raises:
+            ToolDefinitionError: (when set) neither a bool nor a callable of the
+                context or of no argument.
+        """
+        return enabled(state_of(self))
 
     @enable.setter
-    def enable(self, value: bool) -> None:
-        state_of(self).enable = bool(value)
+    def enable(self, value: Union[bool, Callable[..., Any]]) -> None:
+        state_of(self).enable = checked_enable(value, type(self).__qualname__)
 
     @property
     def is_toolkit(self) -> bool:

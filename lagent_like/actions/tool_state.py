@@ -15,6 +15,8 @@ import weakref
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 
+from .._private.log import logger
+from .._private.signatures import refusal, signature_of
 from .._private.text import as_text, did_you_mean, preview
 from ..exceptions import ToolDefinitionError
 from ..runtime.invoke import Route
@@ -28,8 +30,11 @@ if TYPE_CHECKING:
     from .base_action import BaseAction, ToolMeta
 
 __all__ = [
+    "EnableCheck",
     "api_entry",
     "api_specs",
+    "checked_enable",
+    "enabled",
     "routes_of",
     "settings_of",
     "settings_changed",
@@ -42,6 +47,79 @@ __all__ = [
 
 #: Where an instance keeps all of ``BaseAction``'s own state: one name no tool uses.
 STATE_ATTR = "__tool_state__"
+
+
+class EnableCheck:
+    """A callable ``enable``, read when it was given; asked each time the tool is described or called.
+
+    As ``is_enabled`` in the OpenAI Agents SDK: the tool is offered and runs only
+    while it answers true. It is asked with the call's ``ToolContext`` (``None`` when
+    the tools are described), or with no argument if it takes none.
+
+    Attributes:
+        func: the callable given.
+        takes_context: ``func`` takes the context as its one argument.
+    """
+
+    __slots__ = ("func", "takes_context")
+
+    def __init__(self, func: Callable[..., Any], takes_context: bool) -> None:
+        self.func = func
+        self.takes_context = takes_context
+
+    def ask(self, tool: str, context: Any = None) -> bool:
+        """Whether tool ``tool`` is enabled now; ``False`` (logged) if the callable fails.
+
+        Failing closed: a check that cannot answer must not expose or run the tool.
+        """
+        try:
+            answer = self.func(context) if self.takes_context else self.func()
+            if inspect.isawaitable(answer):
+                close = getattr(answer, "close", None)
+                if close is not None:
+                    close()  # never awaited: no "coroutine was never awaited" warning
+                raise TypeError("it returned an awaitable; enable must answer at once")
+            return bool(answer)
+        except Exception:  # noqa: BLE001 - a failing check hides the tool, it never raises
+            logger().warning("the enable check of %s failed; the tool is disabled", tool, exc_info=True)
+            return False
+
+    def __repr__(self) -> str:
+        return preview(self.func)
+
+
+def checked_enable(value: Any, owner: str) -> Union[bool, EnableCheck]:
+    """``value`` as a tool's ``enable``: ``True``, ``False`` or an :class:`EnableCheck`.
+
+    Raises:
+        ToolDefinitionError: ``value`` is neither a bool nor a callable of the context or
+            of no argument (an ``async`` function cannot answer while tools are described).
+    """
+    if value is True or value is False or isinstance(value, EnableCheck):
+        return value
+    wanted = "enable must be True, False or a callable taking the call's ToolContext (or no argument)"
+    if not callable(value):
+        raise ToolDefinitionError(owner, [f"{wanted}, got {type(value).__name__} {preview(value)}"])
+    if inspect.iscoroutinefunction(value) or inspect.isasyncgenfunction(value):
+        raise ToolDefinitionError(
+            owner, [f"{wanted}; {preview(value)} is async, but tools are described synchronously"]
+        )
+    signature = signature_of(value)
+    if signature is None:  # nothing to read (some builtins): asked with no argument
+        return EnableCheck(value, False)
+    problem = refusal(signature, None)
+    if problem is None:
+        return EnableCheck(value, True)
+    if refusal(signature) is None:
+        return EnableCheck(value, False)
+    called = f"{preview(value)} cannot be called as enable(context)"
+    raise ToolDefinitionError(owner, [f"{wanted}; {called}: {problem}"])
+
+
+def enabled(state: _ToolState) -> bool:
+    """Whether the tool is enabled now, asked without a call's context."""
+    flag = state.enable
+    return flag.ask(state.name) if isinstance(flag, EnableCheck) else flag
 
 
 class _ToolState:
@@ -60,7 +138,7 @@ class _ToolState:
         self,
         name: str,
         description: dict[str, Any],
-        enable: bool,
+        enable: Union[bool, EnableCheck],
         given: tuple[Any, ...],
         specs: dict[str, ApiSpec],
     ) -> None:
@@ -218,7 +296,7 @@ def setup_state(
     action: BaseAction,
     description: Optional[dict[str, Any]],
     parser: type[BaseParser],
-    enable: bool,
+    enable: Any,
     apis: Union[ApiSpec, Sequence[ApiSpec], None],
 ) -> None:
     """Build ``action``'s state: its description, specs, parser and direct routes."""
@@ -235,7 +313,8 @@ def setup_state(
     if problems:
         raise ToolDefinitionError(f"{cls.__qualname__} with {parser.__name__}", problems)
     specs = {key: _view(entry, found.get(key, (None, None))[0]) for key, entry in entries}
-    state = _ToolState(name, copied, bool(enable), (description, parser, apis), specs)
+    flag = checked_enable(enable, cls.__qualname__)
+    state = _ToolState(name, copied, flag, (description, parser, apis), specs)
     action.__dict__[STATE_ATTR] = state
     state.apis = _callables(action, found, specs)
     state.parser = parser(action)

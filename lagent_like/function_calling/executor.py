@@ -210,14 +210,17 @@ class FunctionCallingMixin:
     def _exported(
         self, shape: str, build: Callable[[str, str, dict[str, Any]], dict[str, Any]]
     ) -> list[dict[str, Any]]:
-        # Cached until the set of actions or their enabled flags change.
-        key = (self._version, tuple(a.enable for a in self.actions.values()))
+        # Cached until the set of actions or their enabled flags change; a callable
+        # ``enable`` is asked once per tool and export.
+        flags = tuple(a.enable for a in self.actions.values())
+        key = (self._version, flags)
         cached = self._exports.get(shape)
         if cached is None or cached[0] != key:
+            shown = {name for name, on in zip(self.actions, flags) if on}
             entries = []
             for name, route in self._names.items():
                 action = route.action
-                if not action.enable:
+                if action.name not in shown:
                     continue
                 api = action.description if not action.is_toolkit else _api_named(action, name)
                 entries.append(build(self._aliases[name], api.get("description", ""), self.json_schema(name)))

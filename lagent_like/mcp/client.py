@@ -40,7 +40,7 @@ from mcp.shared._httpx_utils import create_mcp_http_client  # noqa: E402
 from mcp.shared.exceptions import MCPError  # noqa: E402
 
 from .._private.log import logger  # noqa: E402
-from ..actions.base_action import BaseAction  # noqa: E402
+from ..actions.base_action import BaseAction, state_of  # noqa: E402
 from ..actions.parser import BaseParser, JsonParser  # noqa: E402
 from ..actions.schema_tool import schema_spec  # noqa: E402
 from ..exceptions import ToolDefinitionError  # noqa: E402
@@ -187,7 +187,7 @@ class MCPToolkit(BaseAction, register=False):
         info = self.server_info
         return f"{info.name!r}" if info is not None and info.name else self._target
 
-    def _build(self, tools: list[types.Tool], enable: bool) -> None:
+    def _build(self, tools: list[types.Tool], enable: Any) -> None:
         """Make the server's ``tools`` this toolkit's APIs (again, after a change).
 
         Each piece is built aside and swapped in whole, so a call running meanwhile
@@ -257,7 +257,7 @@ class MCPToolkit(BaseAction, register=False):
             ) from exc
         if self._built and definitions(tools) != definitions(self._listing):
             try:
-                self._build(tools, self.enable)
+                self._build(tools, state_of(self).enable)  # a callable enable stays one
             except ToolDefinitionError as exc:  # the old APIs stay: they still describe most tools
                 logger().warning("MCP toolkit %s: the new tool list cannot be used: %s", self.name, exc)
                 return

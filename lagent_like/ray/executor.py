@@ -203,7 +203,8 @@ class RayActionExecutor(AsyncActionExecutor):
         """
         if self._closed:
             raise RuntimeError("this RayActionExecutor is closed")
-        route = self._route_of_call(name, command)  # the argument cap, unknown and disabled tools
+        # The argument cap, unknown and disabled tools.
+        route = self._route_of_call(name, command, session_id, call_id)
         if not isinstance(route, Route):
             return route
         pool = self._pools.get(route.tool)

@@ -12,13 +12,16 @@ from __future__ import annotations
 
 import inspect
 import math
-from collections.abc import Generator
+from collections.abc import Generator, Iterable
+from functools import partial
 from typing import TYPE_CHECKING, Any, Awaitable, Callable, NamedTuple, Optional, Union
 
 from .._private.log import logger
 from .._private.text import preview
 from ..schema import ActionReturn, ActionStatusCode
-from .invoke import Abandoned, Route, abandoned, adopt, call, read, record, run_coroutine
+from ._hook_records import HookFailed, after_answered, before_answered
+from .hooks import HookCall
+from .invoke import Abandoned, Route, abandoned, call, read, record, run_coroutine
 
 if TYPE_CHECKING:
     from .context import ToolContext
@@ -41,7 +44,8 @@ Outcome = tuple[Any, Optional[BaseException]]
 
 
 #: Request: run one hook method, ``(method, arguments)``; answered with its result
-#: (``None`` if it failed). Requests are plain tuples and floats: the hook path is hot.
+#: (a ``HookFailed`` if it raised). Requests are plain tuples and floats: the hook path
+#: is hot.
 _Hook = tuple[Callable[..., Any], tuple[Any, ...]]
 
 
@@ -58,6 +62,8 @@ _Sleep = float
 
 Request = Union[_Hook, RunRequest, _Sleep]
 Core = Generator[Request, Any, ActionReturn]
+#: The guarded call: its record and the value the record was made from.
+Guarded = Generator[Request, Any, tuple[ActionReturn, Any]]
 #: Runs a tool somewhere else, timeout included; answers an :data:`Outcome`.
 RunElsewhere = Callable[[RunRequest], Awaitable[Outcome]]
 
@@ -67,15 +73,15 @@ _FAILED = (ActionStatusCode.API_ERROR, ActionStatusCode.HTTP_ERROR, ActionStatus
 class HookMethods(NamedTuple):
     """The hook methods to run around a call, in registration order (resolved once)."""
 
-    before: tuple[Callable[..., Any], ...] = ()
-    after: tuple[Callable[..., Any], ...] = ()
+    before: tuple[HookCall, ...] = ()
+    after: tuple[HookCall, ...] = ()
 
     @classmethod
-    def of(cls, hooks: tuple[Any, ...]) -> HookMethods:
-        """The ``before_action`` and ``after_action`` methods of ``hooks``."""
-        before = (getattr(h, "before_action", None) for h in hooks)
-        after = (getattr(h, "after_action", None) for h in hooks)
-        return cls(tuple(m for m in before if m is not None), tuple(m for m in after if m is not None))
+    def of(cls, calls: Iterable[tuple[Optional[HookCall], Optional[HookCall]]]) -> HookMethods:
+        """The ``before_action`` and ``after_action`` calls of hooks (see ``HookList.calls``)."""
+        calls = tuple(calls)
+        before = tuple(b for b, _ in calls if b is not None)
+        return cls(before, tuple(a for _, a in calls if a is not None))
 
 
 NO_HOOKS = HookMethods()
@@ -93,14 +99,16 @@ def call_core(
         hooks: the hook methods to run.
     """
     parsed = read(route, command)
+    output = None
     if isinstance(parsed, ActionReturn):
         ret = parsed
     else:
-        ret = yield from _guarded_call(route, *parsed, context, hooks.before)
-    for after in hooks.after:
-        replacement = yield after, (route.label, ret, context)
-        if isinstance(replacement, ActionReturn):
-            ret = adopt(route, replacement)
+        ret, output = yield from _guarded_call(route, *parsed, context, hooks.before)
+    for method, label, takes_output in hooks.after:
+        call_it = partial(method, output=output) if takes_output else method
+        answer = yield call_it, (route.label, ret, context)
+        if answer is not None:
+            ret, output = after_answered(route, ret, answer, label)
     return ret
 
 
@@ -109,12 +117,12 @@ def _guarded_call(
     args: dict[str, Any],
     repairs: Optional[list[str]],
     context: Optional[ToolContext],
-    befores: tuple[Callable[..., Any], ...],
-) -> Core:
-    for before in befores:
-        answer = yield before, (route.label, args, context)
-        if isinstance(answer, ActionReturn):
-            return adopt(route, answer)
+    befores: tuple[HookCall, ...],
+) -> Guarded:
+    for method, label, _ in befores:
+        answer = yield method, (route.label, args, context)
+        if answer is not None:
+            return before_answered(route, args, repairs, answer, label)
     breaker = route.breaker.get() if route.breaker is not None else None
     if breaker is not None:
         wait = _policy(breaker.before_call, None)
@@ -124,7 +132,7 @@ def _guarded_call(
             message = f"{route.label} is failing and paused; try again in {seconds:.1f} s (circuit open)"
             return ActionReturn(
                 args, None, route.tool, None, message, ActionStatusCode.API_ERROR, repairs=repairs
-            )
+            ), None
     attempt = 0
     retry = route.retry
     while True:
@@ -140,7 +148,7 @@ def _guarded_call(
     ret = record(route, args, outputs, error, attempt, repairs)
     if breaker is not None:
         _policy(breaker.record_failure if ret.state in _FAILED else breaker.record_success, None)
-    return ret
+    return ret, outputs
 
 
 def _state_of(outputs: Any, error: Optional[BaseException]) -> Any:
@@ -200,9 +208,8 @@ def _hook_result(request: tuple[Any, ...]) -> Any:
         if answer is not None and inspect.isawaitable(answer):
             answer = run_coroutine(_awaited(answer))
         return answer
-    except Exception:  # noqa: BLE001 - a faulty hook is reported, never propagated
-        logger().warning("hook %s failed", preview(method), exc_info=True)
-        return None
+    except Exception as exc:  # noqa: BLE001 - a failing hook fails the call, closed
+        return HookFailed(exc)
 
 
 async def _awaited(awaitable: Awaitable[Any]) -> Any:
@@ -289,9 +296,8 @@ async def _hook_result_async(request: tuple[Any, ...]) -> Any:
         if answer is not None and inspect.isawaitable(answer):
             answer = await answer
         return answer
-    except Exception:  # noqa: BLE001 - a faulty hook is reported, never propagated
-        logger().warning("hook %s failed", preview(method), exc_info=True)
-        return None
+    except Exception as exc:  # noqa: BLE001 - a failing hook fails the call, closed
+        return HookFailed(exc)
 
 
 async def drive_async(

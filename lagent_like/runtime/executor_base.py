@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, TypedDict, Union
 
 from .._private.text import as_text, close_matches, did_you_mean, preview
 from ..actions.base_action import BaseAction, routes_of, settings_of, state_of, unknown_api, validation_mode
-from ..actions.tool_state import watch
+from ..actions.tool_state import EnableCheck, watch
 from ..exceptions import ToolDefinitionError, ToolNotFoundError
 from ..function_calling.executor import FunctionCallingMixin
 from ..schema import ActionReturn
@@ -186,7 +186,7 @@ class ExecutorBase(FunctionCallingMixin):
     def _rebuild_routes(self) -> None:
         # Built aside and swapped in whole, so a call never sees a half-built table.
         table = route_table(self.actions.values(), self._route)
-        self._hook_methods = HookMethods.of(self._hooks.hooks)
+        self._hook_methods = HookMethods.of(self._hooks.calls)
         self._names, self._aliases, self._canonical, self._routes = table
         self._version += 1
 
@@ -231,10 +231,15 @@ class ExecutorBase(FunctionCallingMixin):
     def register_hook(self, hook: Any) -> HookHandle:
         """Run ``hook`` around every call from now on; ``handle.remove()`` stops it.
 
-        A hook has ``before_action(name, args, context)`` (return an ``ActionReturn`` to
-        answer without calling the tool) and/or ``after_action(name, record, context)``
-        (return a replacement record). Hooks run in registration order; one that raises
-        is logged and skipped.
+        A hook has ``before_action(name, args, context)`` (return anything but ``None``
+        to answer without calling the tool) and/or ``after_action(name, record,
+        context)`` (return a replacement record or result; a parameter named ``output``
+        receives what the tool returned). Hooks run in registration order; one that
+        raises fails the call closed (see :mod:`lagent_like.runtime.hooks`).
+
+        Raises:
+            TypeError: ``hook`` has neither method.
+            ToolDefinitionError: a method cannot take the arguments it is called with.
         """
         return self._hooks.add(hook)
 
@@ -262,7 +267,9 @@ class ExecutorBase(FunctionCallingMixin):
             raise ToolNotFoundError(name, close_matches(name, self.actions), where="in this executor")
         return action
 
-    def _route_of_call(self, name: Any, command: Any) -> Union[Route, ActionReturn]:
+    def _route_of_call(
+        self, name: Any, command: Any, session_id: Optional[str] = None, call_id: Optional[str] = None
+    ) -> Union[Route, ActionReturn]:
         """The route a call runs on, or the record of a call that runs on none.
 
         No route: the argument string is too long, or the name is unknown or disabled.
@@ -273,23 +280,34 @@ class ExecutorBase(FunctionCallingMixin):
             route = self._routes[name]
         except (KeyError, TypeError):
             return self._call_unrouted(name, command)
-        if not route.live.enable:
-            return self._call_unrouted(name, command)
+        flag = route.live.enable
+        # One identity test on the common path; a callable ``enable`` is asked here.
+        if flag is not True and not self._enabled_for(route, flag, session_id, call_id):
+            return self._call_unrouted(name, command, route.action.name)
         return route
 
-    def _call_unrouted(self, name: Any, command: Any) -> ActionReturn:
+    def _enabled_for(
+        self, route: Route, flag: Any, session_id: Optional[str], call_id: Optional[str]
+    ) -> bool:
+        """Whether ``route``'s tool, whose ``enable`` reads ``flag``, takes this call."""
+        if isinstance(flag, EnableCheck):
+            return flag.ask(route.tool, self._context(route, session_id, call_id))
+        return bool(flag)
+
+    def _call_unrouted(self, name: Any, command: Any, disabled: Optional[str] = None) -> ActionReturn:
+        """The record of a call of no enabled route; ``disabled``: the tool that refused it."""
         # Never through ``action(...)``: an AsyncActionMixin action would return a coroutine.
         if isinstance(name, str):
             tool, _, api = name.partition(".")
             action = self.actions.get(tool)
-            if action is not None and action.enable:
+            if action is not None and disabled is None and action.enable:
                 # A known tool without that API (a routed API would not be here); valid OPEN.
                 return unknown_api(action, command, api or "run")
             if name == self.no_action.name:
                 return _run_builtin(self.no_action, command)
             if name == self.finish_action.name:
                 return _run_builtin(self.finish_action, command)
-        ret = _run_builtin(self.invalid_action, self._unknown_message(name))
+        ret = _run_builtin(self.invalid_action, self._unknown_message(name, disabled))
         ret.args = {"inputs": command, "name": name}
         return ret
 
@@ -310,8 +328,12 @@ class ExecutorBase(FunctionCallingMixin):
         tool = route.action.name if route is not None else None
         return too_long_record(name, label, tool, command, self._argument_limit)
 
-    def _unknown_message(self, name: Any) -> str:
-        available = names_the_model_saw(self.api_names(), self._aliases)
+    def _unknown_message(self, name: Any, disabled: Optional[str] = None) -> str:
+        shown = self.api_names()
+        if disabled is not None:
+            # Its enable check, asked with this call's context, said no: not available here.
+            shown = [n for n in shown if self._names[n].action.name != disabled]
+        available = names_the_model_saw(shown, self._aliases)
         canonical = self._canonical.get(name, name) if isinstance(name, str) else None
         tool = canonical.partition(".")[0] if canonical is not None else None
         known = canonical in self.actions or tool in self.actions
@@ -340,7 +362,10 @@ class ExecutorBase(FunctionCallingMixin):
 
     def api_names(self, only_enable: bool = True) -> list[str]:
         """Callable names (``'Tool'`` and ``'Tool.api'``), as a model sees them."""
-        return [n for n, route in self._names.items() if route.action.enable or not only_enable]
+        if not only_enable:
+            return list(self._names)
+        shown = set(self.action_names())  # a callable ``enable`` is asked once per tool
+        return [n for n, route in self._names.items() if route.action.name in shown]
 
     def action_names(self, only_enable: bool = True) -> list[str]:
         """Names of the actions held (only the enabled ones by default)."""

@@ -7,23 +7,32 @@ This module defines what a hook is (:class:`Hook`), the ordered, thread-safe lis
 an executor keeps them in (:class:`HookList`, :class:`HookHandle`), and the hook
 most agents want first, :class:`ApprovalHook`.
 
-The contract the executor follows:
+The contract the executor follows (the meaning of Google ADK's tool callbacks):
 
 * ``before_action(name, args, context)`` runs before the tool. ``name`` is the
   canonical ``'Tool.api'`` (or ``'Tool'``) name, ``args`` the validated arguments,
   ``context`` the call's :class:`~lagent_like.runtime.context.ToolContext` (opaque here).
-  Returning ``None`` lets the call go on; returning an
-  :class:`~lagent_like.schema.ActionReturn` short-circuits it: the tool is not
-  called and that record is the answer.
-* ``after_action(name, action_return, context)`` runs after the tool (or after a
-  short-circuit). Returning ``None`` keeps the record; returning an
-  ``ActionReturn`` replaces it for the hooks that follow and for the caller.
+  Returning ``None`` lets the call go on. Returning anything else answers the call
+  instead of the tool, which is then not called: an
+  :class:`~lagent_like.schema.ActionReturn` is the record, any other value (a dict, a
+  string, any JSON value) is rendered as if the tool had returned it.
+* ``after_action(name, action_return, context)`` runs after the tool (or after an
+  early answer). Returning ``None`` keeps the record; returning an ``ActionReturn``
+  replaces it, and any other value replaces the result as if the tool had returned
+  it, for the hooks that follow and for the caller. A method with a parameter named
+  ``output`` also receives, as ``output=``, the value the record was made from: what
+  the tool returned (or what an earlier hook returned in its place), ``None`` when
+  the record was made from no value (an argument error, an exception, a timeout).
 * Either method may be ``async def`` or return an awaitable: the async executor
   awaits it; the sync executor runs it to completion.
+* A hook that raises fails closed: the call is answered with an ``API_ERROR`` record
+  naming the hook and the error (a ``before_action``: the tool does not run; an
+  ``after_action``: the tool's result is withheld). A hook that raises
+  :class:`~lagent_like.exceptions.ToolError` answers with its message, as a tool would.
 * Hooks run in registration order. The executor iterates a
   :meth:`HookList.snapshot`, so adding or removing hooks while a call runs
-  affects the next call only. Exceptions raised by hooks are the executor's to
-  handle.
+  affects the next call only. A method whose signature cannot take these
+  arguments is refused when the hook is registered (``ToolDefinitionError``).
 
 Importing this module is inert and does not import :mod:`asyncio`.
 """
@@ -33,16 +42,87 @@ from __future__ import annotations
 import inspect
 import threading
 from collections.abc import Awaitable, Callable
-from typing import Any, Optional, Union
+from typing import Any, NamedTuple, Optional, Union
 
+from .._private.signatures import refusal, signature_of
+from ..exceptions import ToolDefinitionError
 from ..schema import ActionReturn, ActionStatusCode
 
-__all__ = ["ApprovalHook", "Hook", "HookHandle", "HookList", "HookResult"]
+__all__ = ["ApprovalHook", "Hook", "HookCall", "HookHandle", "HookList", "HookResult", "read_hook"]
 
-#: What a hook method returns: a record, ``None``, or an awaitable of either.
-HookResult = Union[Optional[ActionReturn], Awaitable[Optional[ActionReturn]]]
+#: What a hook method returns: ``None``, a record, any other value that answers or
+#: replaces the result, or an awaitable of one of these.
+HookResult = Any
 
 _HOOK_METHODS = ("before_action", "after_action")
+#: How the executor calls each method, for the message of one that cannot take it.
+_CALLED_AS = {
+    "before_action": "before_action(name, args, context)",
+    "after_action": "after_action(name, action_return, context)",
+}
+_PLACEHOLDERS = ("name", "args", "context")
+
+
+class HookCall(NamedTuple):
+    """One hook method, read when its hook was registered.
+
+    Attributes:
+        method: the method to call.
+        label: ``'Class.method'``, naming the hook in the record of a call it failed.
+        output: the method takes the record's source value as ``output=`` (an
+            ``after_action`` with a parameter named ``output``).
+    """
+
+    method: Callable[..., Any]
+    label: str
+    output: bool = False
+
+
+def _read_method(hook: Any, method_name: str) -> Optional[HookCall]:
+    """The checked call of ``hook``'s method ``method_name``, or ``None`` if it has none."""
+    method = getattr(hook, method_name, None)
+    if method is None:
+        return None
+    label = f"{type(hook).__name__}.{method_name}"
+    if not callable(method):
+        raise ToolDefinitionError(label, [f"must be a method, got {type(method).__qualname__}"])
+    signature = signature_of(method)
+    # An 'output' parameter is there to receive the output: if it cannot by keyword (it
+    # would take the context instead), that is a mistake, not a method without one.
+    takes_output = (
+        method_name == "after_action" and signature is not None and "output" in signature.parameters
+    )
+    called_as = _CALLED_AS[method_name]
+    if takes_output:
+        called_as = "after_action(name, action_return, context, output=...)"
+        problem = refusal(signature, *_PLACEHOLDERS, output=None)
+    else:
+        problem = refusal(signature, *_PLACEHOLDERS)
+    if problem is not None:
+        raise ToolDefinitionError(label, [f"cannot be called as {called_as}: {problem}"])
+    return HookCall(method, label, takes_output)
+
+
+def read_hook(hook: Any) -> tuple[Optional[HookCall], Optional[HookCall]]:
+    """The ``before_action`` and ``after_action`` calls of ``hook`` (``None`` for a missing one).
+
+    Raises:
+        TypeError: ``hook`` is a class rather than an instance, or has neither method.
+        ToolDefinitionError: a method is not callable, or cannot be called with the
+            arguments the executor passes.
+    """
+    if isinstance(hook, type):
+        raise TypeError(
+            f"HookList.add: got the class {hook.__qualname__}, not an instance; "
+            f"register {hook.__qualname__}() instead"
+        )
+    if not any(callable(getattr(hook, method, None)) for method in _HOOK_METHODS):
+        raise TypeError(
+            f"HookList.add: a {type(hook).__qualname__} object is not a hook; a hook needs a "
+            f"'before_action' or an 'after_action' method (or both), e.g. a subclass of "
+            f"lagent_like.Hook"
+        )
+    return _read_method(hook, "before_action"), _read_method(hook, "after_action")
 
 
 class Hook:
@@ -61,9 +141,10 @@ class Hook:
             context: the call's ``ToolContext`` (may be ``None``).
 
         Returns:
-            ``None`` to let the call go on, or an ``ActionReturn`` that answers the
-            call instead of the tool (the tool is then not called); or an awaitable
-            resolving to either.
+            ``None`` to let the call go on; anything else answers the call instead of
+            the tool (the tool is then not called): an ``ActionReturn`` is the record,
+            another value is rendered as the tool's return value would be. Or an
+            awaitable resolving to one of these.
         """
         return None
 
@@ -77,8 +158,13 @@ class Hook:
             context: the call's ``ToolContext`` (may be ``None``).
 
         Returns:
-            ``None`` to keep ``action_return``, or an ``ActionReturn`` replacing it;
-            or an awaitable resolving to either.
+            ``None`` to keep ``action_return``; an ``ActionReturn`` replacing it; any
+            other value replacing the result, rendered as the tool's return value
+            would be. Or an awaitable resolving to one of these.
+
+        An override may add a parameter named ``output``: it then receives the value
+        the record was made from (what the tool returned), ``None`` when there was
+        none (an argument error, an exception, a timeout).
         """
         return None
 
@@ -88,11 +174,15 @@ class HookHandle:
 
     Attributes:
         hook: the registered hook object.
+        calls: its ``before_action`` and ``after_action`` calls, read at registration.
     """
 
-    def __init__(self, owner: HookList, hook: Any) -> None:
+    def __init__(
+        self, owner: HookList, hook: Any, calls: tuple[Optional[HookCall], Optional[HookCall]]
+    ) -> None:
         self._owner = owner
         self.hook = hook
+        self.calls = calls
         # Read and written under the owner's lock.
         self._registered = True
 
@@ -128,6 +218,7 @@ class HookList:
         hooks: the registered hooks in order, one entry per registration, as a tuple
             that is replaced whole on every change: reading it needs no lock, which
             keeps the executor's per-call check cheap.
+        calls: the ``(before_action, after_action)`` calls of each entry of ``hooks``.
     """
 
     def __init__(self, on_change: Optional[Callable[[], None]] = None) -> None:
@@ -135,9 +226,11 @@ class HookList:
         self._handles: list[HookHandle] = []
         self._on_change = on_change
         self.hooks: tuple[Any, ...] = ()
+        self.calls: tuple[tuple[Optional[HookCall], Optional[HookCall]], ...] = ()
 
     def _publish(self) -> None:
         # Called with the lock held, after every change to ``_handles``.
+        self.calls = tuple(h.calls for h in self._handles)
         self.hooks = tuple(h.hook for h in self._handles)
         if self._on_change is not None:
             self._on_change()
@@ -155,19 +248,10 @@ class HookList:
         Raises:
             TypeError: ``hook`` is a class rather than an instance, or has neither
                 method.
+            ToolDefinitionError: a method cannot be called with the arguments the
+                executor passes (see :func:`read_hook`).
         """
-        if isinstance(hook, type):
-            raise TypeError(
-                f"HookList.add: got the class {hook.__qualname__}, not an instance; "
-                f"register {hook.__qualname__}() instead"
-            )
-        if not any(callable(getattr(hook, method, None)) for method in _HOOK_METHODS):
-            raise TypeError(
-                f"HookList.add: a {type(hook).__qualname__} object is not a hook; a hook needs a "
-                f"'before_action' or an 'after_action' method (or both), e.g. a subclass of "
-                f"lagent_like.Hook"
-            )
-        handle = HookHandle(self, hook)
+        handle = HookHandle(self, hook, read_hook(hook))
         with self._lock:
             self._handles.append(handle)
             self._publish()
