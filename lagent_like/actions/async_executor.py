@@ -9,7 +9,7 @@ run in worker threads (or inline for tools with ``blocking = False``).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Awaitable, Optional, cast
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, Optional, cast
 
 from ..function_calling.executor import call_results, read_calls
 from ..runtime.core import call_core, drive_async
@@ -69,15 +69,26 @@ class AsyncActionExecutor(ExecutorBase):
         return route.is_async or not settings.blocking
 
     async def __call__(
-        self, name: str, command: Any, session_id: Optional[str] = None, call_id: Optional[str] = None
+        self,
+        name: str,
+        command: Any,
+        session_id: Optional[str] = None,
+        call_id: Optional[str] = None,
+        *,
+        on_progress: Optional[Callable[[Any], Any]] = None,
     ) -> ActionReturn:
-        """Run the call a model asked for; see :meth:`ActionExecutor.__call__`."""
+        """Run the call a model asked for; see :meth:`ActionExecutor.__call__`.
+
+        ``on_progress`` is called on the event loop for async generator tools (an
+        awaitable it returns is awaited) and in the worker thread for sync ones.
+        """
         route = self._route_of_call(name, command)
         if isinstance(route, ActionReturn):
             return route
         if route.direct:
             return await ainvoke(route, command)
-        core = call_core(route, command, self._context(route, session_id, call_id), self._hook_methods)
+        context = self._context(route, session_id, call_id, on_progress)
+        core = call_core(route, command, context, self._hook_methods)
         return await drive_async(core, self._thread_pool(), self._sleep)
 
     def _direct_or_call(
