@@ -130,8 +130,9 @@ class ActionExecutor(ExecutorBase):
         * OpenAI Responses ``function_call`` items get ``{"type": "function_call_output",
           "call_id", "output"}``.
         * Gemini parts: each ``{"functionCall": {"name", "args", "id"}}`` gets a
-          ``{"functionResponse": {"name", "response": {"output": ...}}}`` part
-          (``"error"`` for a failed call); text parts are skipped.
+          ``{"functionResponse": {"name", "response": {"result": ...}}}`` part, the
+          result as structured data (``{"error": text}`` for a failed call); text parts
+          are skipped.
 
         The content is the result, or the error text for the model when the call failed.
         A malformed call gets an error result too. Messages name the tools by the

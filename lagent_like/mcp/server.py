@@ -16,7 +16,7 @@ import json
 import re
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Optional, Union
+from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 
 from ._sdk import require_mcp
 
@@ -179,14 +179,48 @@ async def _run_call(
     arguments: dict[str, Any],
     session_id: Optional[str],
     call_id: Optional[str],
+    on_progress: Optional[Callable[[Any], Any]] = None,
 ) -> ActionReturn:
     """Run one call through the executor without blocking the event loop."""
     mark_native()  # this task serves a client that sees the aliases: messages name them
     if isinstance(executor, AsyncActionExecutor):
-        return await executor(name, arguments, session_id, call_id)
+        return await executor(name, arguments, session_id, call_id, on_progress=on_progress)
     # A sync executor blocks while its tool runs: give it a worker thread.
-    call = functools.partial(executor, name, arguments, session_id, call_id)
+    call = functools.partial(executor, name, arguments, session_id, call_id, on_progress=on_progress)
     return await anyio.to_thread.run_sync(call, abandon_on_cancel=True)
+
+
+def _progress_reporter(ctx: ServerRequestContext[Any]) -> Callable[[Any], Any]:
+    """The ``on_progress`` of one ``tools/call``: each chunk a progress notification.
+
+    MCP's ``notifications/progress`` for the request's ``progressToken`` (none is sent
+    when the client asked for none), numbered from 1, the chunk as its ``message``.
+    Chunks come on this loop (async generator tools: the coroutine is awaited in
+    order) or from a worker thread, which waits until the notification is sent, so
+    that every chunk goes out before the result.
+    """
+    import asyncio
+
+    loop = asyncio.get_running_loop()
+    count = 0
+
+    async def send(chunk: Any) -> None:
+        nonlocal count
+        count += 1
+        text = chunk if isinstance(chunk, str) else json.dumps(chunk, ensure_ascii=False, default=str)
+        await ctx.session.report_progress(count, None, valid_text(text))
+
+    def on_progress(chunk: Any) -> Any:
+        try:
+            running: Optional[asyncio.AbstractEventLoop] = asyncio.get_running_loop()
+        except RuntimeError:
+            running = None
+        if running is loop:
+            return send(chunk)
+        asyncio.run_coroutine_threadsafe(send(chunk), loop).result()
+        return None
+
+    return on_progress
 
 
 def build_mcp_server(
@@ -218,6 +252,10 @@ def build_mcp_server(
     the MCP request id as ``call_id``; ``executor.end_session`` runs when the
     connection ends. A request without a session (the 2026-07-28 protocol) is a
     session of its own, ended with the request.
+
+    A generator tool's chunks go to the client as they come, as progress
+    notifications (``notifications/progress``, the chunk as ``message``) when the
+    request carried a ``progressToken``; the result is the whole output.
 
     Returns:
         The SDK ``Server``; run it with ``server.run(read, write,
@@ -251,7 +289,8 @@ def build_mcp_server(
             if busy is not None:
                 return _error_result(busy)
             try:
-                ret = await _run_call(executor, params.name, arguments, session_id, call_id)
+                report = _progress_reporter(ctx)
+                ret = await _run_call(executor, params.name, arguments, session_id, call_id, report)
                 return _to_result(ret, _has_output_schema(executor, params.name))
             except Exception as exc:  # noqa: BLE001 - an executor bug must not take the server down
                 return _error_result(f"the server failed to run {params.name!r}: {type(exc).__name__}: {exc}")
