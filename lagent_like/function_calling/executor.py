@@ -154,20 +154,23 @@ def call_results(calls: Sequence[_Call], records: Sequence[Optional[ActionReturn
 
 
 def _structured(text: str) -> Any:
-    """A result's text as the JSON value it spells (what the tool returned), else the text.
+    """A result's text as the value it spells (what the tool returned), else the text.
 
-    Gemini takes a function's response as structured data, as Google ADK sends it.
+    Gemini takes a function's response as structured data, as Google ADK sends it:
+    JSON text is read back (a dict, a list, a number), and so are ``True`` and
+    ``False``, which is how a returned bool renders.
     """
     if text[:1] in _JSON_STARTS:
         try:
             return json.loads(text)
         except ValueError:
             pass
-    return text
+    return _PYTHON_BOOLS.get(text, text)
 
 
 #: The first characters of JSON text a tool's return value renders as.
 _JSON_STARTS = frozenset('{["-0123456789tfn')
+_PYTHON_BOOLS = {"True": True, "False": False}
 
 
 def tool_messages(
