@@ -337,3 +337,18 @@ def test_react_agent_without_on_progress_calls_a_plain_executor() -> None:
     replies = iter(['Action: Stream.words\nAction Input: {"text": "a"}', "Final Answer: ok"])
     ReAct(lambda messages: next(replies), Recording([Stream()])).run("q")
     assert calls == [(("Stream.words", '{"text": "a"}', None, None), {})]
+
+
+@pytest.mark.parametrize("name", ["Stream.words", "Stream.awords"])
+def test_async_executor_calls_on_progress_on_its_event_loop(name: str) -> None:
+    threads: list[int] = []
+
+    async def run() -> Any:
+        return await AsyncActionExecutor([Stream()])(
+            name, '{"text": "a b"}', on_progress=lambda chunk: threads.append(threading.get_ident())
+        )
+
+    ret = asyncio.run(run())
+    # The loop runs in this thread; a sync generator runs in a worker thread, yet its
+    # chunks are handed to the loop.
+    assert (ret.format_result(), threads) == ("a b ", [threading.get_ident()] * 2)

@@ -40,6 +40,9 @@ def json_value(value: Any) -> Any:
     dump = getattr(value, "model_dump", None)
     if callable(dump) and not isinstance(value, type):
         return json_value(dump(mode="json"))
+    as_list = getattr(value, "tolist", None)  # NumPy scalars and arrays
+    if callable(as_list) and not isinstance(value, type):
+        return json_value(as_list())
     for base in (bool, int, float, str):
         if isinstance(value, base):  # a subclass of a JSON class: the plain value
             return base(value)

@@ -18,6 +18,7 @@ from ..runtime.intake import batch_job
 from ..runtime.invoke import Route, ainvoke
 from ..runtime.messages import native_calls
 from ..runtime.settings import ToolSettings
+from ..runtime.streaming import on_loop
 from ..schema import ActionReturn
 from .base_action import BaseAction, routes_of, settings_of, unknown_api
 
@@ -79,14 +80,18 @@ class AsyncActionExecutor(ExecutorBase):
     ) -> ActionReturn:
         """Run the call a model asked for; see :meth:`ActionExecutor.__call__`.
 
-        ``on_progress`` is called on the event loop for async generator tools (an
-        awaitable it returns is awaited) and in the worker thread for sync ones.
+        ``on_progress`` is called on the event loop, also for sync generator tools
+        running in a worker thread; an awaitable it returns is awaited.
         """
         route = self._route_of_call(name, command)
         if isinstance(route, ActionReturn):
             return route
         if route.direct:
             return await ainvoke(route, command)
+        if on_progress is not None:
+            import asyncio
+
+            on_progress = on_loop(on_progress, asyncio.get_running_loop())
         context = self._context(route, session_id, call_id, on_progress)
         core = call_core(route, command, context, self._hook_methods)
         return await drive_async(core, self._thread_pool(), self._sleep)

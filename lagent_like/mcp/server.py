@@ -33,6 +33,7 @@ from .._private.text import preview  # noqa: E402
 from ..actions.async_executor import AsyncActionExecutor  # noqa: E402
 from ..exceptions import ToolNotFoundError  # noqa: E402
 from ..runtime.messages import mark_native  # noqa: E402
+from ..runtime.streaming import on_loop  # noqa: E402
 from ..schema import ActionReturn, ActionStatusCode  # noqa: E402
 from ._http import HttpGuard, allowed_hosts_for, listen, resolve_token  # noqa: E402
 from ._metadata import mcp_extras  # noqa: E402
@@ -194,14 +195,12 @@ def _progress_reporter(ctx: ServerRequestContext[Any]) -> Callable[[Any], Any]:
     """The ``on_progress`` of one ``tools/call``: each chunk a progress notification.
 
     MCP's ``notifications/progress`` for the request's ``progressToken`` (none is sent
-    when the client asked for none), numbered from 1, the chunk as its ``message``.
-    Chunks come on this loop (async generator tools: the coroutine is awaited in
-    order) or from a worker thread, which waits until the notification is sent, so
-    that every chunk goes out before the result.
+    when the client asked for none), numbered from 1, the chunk as its ``message``,
+    sent on this loop whichever thread the chunk comes from (a sync executor's), each
+    before the next chunk and all before the result.
     """
     import asyncio
 
-    loop = asyncio.get_running_loop()
     count = 0
 
     async def send(chunk: Any) -> None:
@@ -210,17 +209,7 @@ def _progress_reporter(ctx: ServerRequestContext[Any]) -> Callable[[Any], Any]:
         text = chunk if isinstance(chunk, str) else json.dumps(chunk, ensure_ascii=False, default=str)
         await ctx.session.report_progress(count, None, valid_text(text))
 
-    def on_progress(chunk: Any) -> Any:
-        try:
-            running: Optional[asyncio.AbstractEventLoop] = asyncio.get_running_loop()
-        except RuntimeError:
-            running = None
-        if running is loop:
-            return send(chunk)
-        asyncio.run_coroutine_threadsafe(send(chunk), loop).result()
-        return None
-
-    return on_progress
+    return on_loop(send, asyncio.get_running_loop())
 
 
 def build_mcp_server(

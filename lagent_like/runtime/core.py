@@ -194,7 +194,7 @@ async def _within(coro: Any, route: Route) -> Any:
         raise abandoned(route) from None
 
 
-def given_up(run: RunRequest) -> Abandoned:
+def _given_up(run: RunRequest) -> Abandoned:
     """The error of a call past its timeout; its context learns that nobody waits any more.
 
     A sync tool's thread cannot be stopped, but a generator tool stops at its next
@@ -250,7 +250,7 @@ def drive_sync(
                         answer = future.result(timeout=route.timeout)
                     except concurrent.futures.TimeoutError:
                         threads.abandon(future)
-                        answer = None, given_up(request)
+                        answer = None, _given_up(request)
             elif isinstance(request, float):
                 _policy(sleep or _sleep, None, request)
                 answer = None
@@ -331,7 +331,7 @@ async def drive_async(
                     try:
                         answer = await asyncio.wait_for(run_async(request, pool), request.route.timeout)
                     except asyncio.TimeoutError:
-                        answer = None, given_up(request)
+                        answer = None, _given_up(request)
             elif isinstance(request, float):
                 try:
                     pause = (sleep or asyncio.sleep)(request)

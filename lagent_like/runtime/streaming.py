@@ -26,7 +26,7 @@ from .._private.text import preview
 if TYPE_CHECKING:
     from .context import ToolContext
 
-__all__ = ["STREAM_PARAM", "drain", "drain_async", "drained", "joined", "stream_kind", "streamed"]
+__all__ = ["STREAM_PARAM", "drain", "drain_async", "drained", "joined", "on_loop", "stream_kind", "streamed"]
 
 #: The context parameter a streaming route's wrapper receives its call's context by.
 STREAM_PARAM = "_lagent_like_stream_context"
@@ -113,6 +113,34 @@ async def drain_async(generator: AsyncIterator[Any], context: Optional[ToolConte
         if close is not None:
             await close()
     return joined(chunks)
+
+
+def on_loop(callback: Callable[[Any], Any], loop: Any) -> Callable[[Any], Any]:
+    """``callback`` made to run on ``loop`` (an asyncio loop), whichever thread a chunk comes from.
+
+    On the loop it is called as it is (an awaitable it returns is awaited by the
+    drain); from a worker thread (a sync generator tool) the chunk is handed to the
+    loop and the thread waits until the callback is done, so chunks stay in order and
+    all are delivered before the call returns.
+    """
+    import asyncio
+
+    async def called(chunk: Any) -> None:
+        answer = callback(chunk)
+        if answer is not None and inspect.isawaitable(answer):
+            await answer
+
+    def deliver(chunk: Any) -> Any:
+        try:
+            running: Any = asyncio.get_running_loop()
+        except RuntimeError:
+            running = None
+        if running is loop:
+            return callback(chunk)
+        asyncio.run_coroutine_threadsafe(called(chunk), loop).result()
+        return None
+
+    return deliver
 
 
 def stream_kind(func: Callable[..., Any]) -> Optional[str]:
