@@ -336,7 +336,7 @@ def test_react_agent_without_on_progress_calls_a_plain_executor() -> None:
 
     replies = iter(['Action: Stream.words\nAction Input: {"text": "a"}', "Final Answer: ok"])
     ReAct(lambda messages: next(replies), Recording([Stream()])).run("q")
-    assert calls == [(("Stream.words", '{"text": "a"}', None, None), {})]
+    assert calls == [(("Stream.words", '{"text": "a"}'), {})]
 
 
 @pytest.mark.parametrize("name", ["Stream.words", "Stream.awords"])

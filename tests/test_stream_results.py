@@ -390,3 +390,72 @@ def test_a_saved_trace_loads_equal_to_the_original(tmp_path: Path) -> None:
     assert AgentResult.load(tmp_path / "trace.json") == result
     assert result.turns[0].action_return is not None
     assert result.turns[0].action_return.args == {"colors": ["red"], "accent": "blue"}
+
+
+def test_plain_function_returning_an_async_generator_is_drained() -> None:
+    async def numbers() -> Any:
+        for n in (1, 2):
+            yield str(n)
+
+    def counts() -> Any:
+        """Count to two."""
+        return numbers()
+
+    assert asyncio.run(AsyncActionExecutor([counts])("counts", "{}")).format_result() == "12"
+    assert ActionExecutor([counts])("counts", "{}").format_result() == "12"
+
+
+class Mood(str, enum.Enum):
+    HAPPY = "happy"
+
+
+@dataclasses.dataclass
+class Outer:
+    inner: Box
+    tags: frozenset[str]
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        pytest.param(Color.BLUE, "blue", id="enum"),
+        pytest.param(Level.HIGH, 2, id="int-enum"),
+        pytest.param(Mood.HAPPY, "happy", id="str-enum"),
+        pytest.param(
+            Outer(Box(1, Color.BLUE), frozenset({"a"})),
+            {"inner": {"width": 1, "color": "blue"}, "tags": ["a"]},
+            id="nested-dataclass",
+        ),
+        pytest.param((1, (2, 3)), [1, [2, 3]], id="nested-tuple"),
+        pytest.param(
+            {2: "a", False: "b", None: "c"},
+            {"2": "a", "false": "b", "null": "c"},
+            id="keys-as-json-writes-them",
+        ),
+        pytest.param({Color.RED: 1}, {"red": 1}, id="enum-key"),
+        pytest.param(Path("/tmp/x"), "/tmp/x", id="path-as-text"),
+        pytest.param(float("2.5"), 2.5, id="float"),
+    ],
+)
+def test_json_value_is_what_a_json_round_trip_keeps(value: Any, expected: Any) -> None:
+    from lagent_like._private.json_values import json_value
+
+    converted = json_value(value)
+    assert converted == expected
+    assert json.loads(json.dumps(converted)) == converted
+
+
+def test_json_value_dumps_a_pydantic_model_in_json_mode() -> None:
+    pydantic = pytest.importorskip("pydantic")
+    from lagent_like._private.json_values import json_value
+
+    class Order(pydantic.BaseModel):
+        item: str
+        color: Color
+        sizes: tuple[int, ...]
+
+    assert json_value(Order(item="pen", color=Color.RED, sizes=(1, 2))) == {
+        "item": "pen",
+        "color": "red",
+        "sizes": [1, 2],
+    }

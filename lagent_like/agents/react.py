@@ -339,18 +339,18 @@ class ReAct:
         if name is None:
             return None
         call_id = call["id"] if isinstance(call["id"], str) else None
-        ret = self._call(name, call["function"]["arguments"], call_id)
+        ret = self._call(name, call["function"]["arguments"], None, call_id)
         if ret.thought is None:
             ret.thought = thought
         return ret
 
-    def _call(self, name: str, arguments: Any, call_id: Optional[str] = None) -> ActionReturn:
-        """One call through the executor, its chunks passed on to ``on_progress``."""
+    def _call(self, name: str, *arguments: Any) -> ActionReturn:
+        """``executor(name, *arguments)``, the call's chunks passed on to ``on_progress``."""
         report = self.on_progress
         if report is None:
             # Without the keyword: an executor of old (or a stand-in) still fits.
-            return self.executor(name, arguments, None, call_id)
-        return self.executor(name, arguments, None, call_id, on_progress=lambda chunk: report(name, chunk))
+            return self.executor(name, *arguments)
+        return self.executor(name, *arguments, on_progress=lambda chunk: report(name, chunk))
 
 
 def _text_reply(reply: Any) -> str:
