@@ -225,13 +225,40 @@ def test_a_generator_that_fails_midway_is_an_api_error_after_its_chunks(executor
     assert seen == ["first "]
 
 
-@pytest.mark.parametrize("executor_class", EXECUTORS)
-def test_a_failing_progress_callback_does_not_fail_the_call(executor_class: type) -> None:
-    def broken(chunk: Any) -> None:
-        raise RuntimeError("display gone")
+def _broken(chunk: Any) -> None:
+    raise RuntimeError("display gone")
 
-    ret = _run(executor_class([Stream()]), "Stream.words", '{"text": "a b"}', on_progress=broken)
+
+async def _abroken(chunk: Any) -> None:
+    raise RuntimeError("display gone")
+
+
+@pytest.mark.parametrize("executor_class", EXECUTORS)
+@pytest.mark.parametrize("name", ["Stream.words", "Stream.awords"])
+@pytest.mark.parametrize("callback", [_broken, _abroken], ids=["sync-callback", "async-callback"])
+def test_a_failing_progress_callback_does_not_fail_the_call(
+    executor_class: type, name: str, callback: Callable[[Any], Any], caplog: pytest.LogCaptureFixture
+) -> None:
+    ret = _run(executor_class([Stream()]), name, '{"text": "a b"}', on_progress=callback)
     assert (ret.state, ret.format_result()) == (ActionStatusCode.SUCCESS, "a b ")
+    assert "progress callback" in caplog.text and "display gone" in caplog.text
+
+
+def test_a_tool_taking_a_context_may_report_progress_itself() -> None:
+    def build(steps: int, context: ToolContext) -> str:
+        """Build in steps.
+
+        Args:
+            steps: how many steps
+        """
+        for i in range(steps):
+            if context.on_progress is not None:
+                context.on_progress(f"step {i}")
+        return "built"
+
+    seen: list[Any] = []
+    ret = ActionExecutor([build])("build", '{"steps": 2}', on_progress=seen.append)
+    assert (ret.format_result(), seen) == ("built", ["step 0", "step 1"])
 
 
 @pytest.mark.parametrize("executor_class", EXECUTORS)

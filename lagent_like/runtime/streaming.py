@@ -44,20 +44,44 @@ def joined(chunks: list[Any]) -> Any:
     return chunks
 
 
-def _deliver(context: Optional[ToolContext], chunk: Any) -> Any:
-    """Hand ``chunk`` to the call's progress callback; what it returns, or ``None``.
+def _deliver(context: Optional[ToolContext], chunk: Any) -> None:
+    """Hand ``chunk`` to the call's progress callback, in this thread.
 
-    A failing callback is the caller's display problem, not the tool's failure: it is
-    logged and the tool runs on.
+    An awaitable it returns is run to completion. A failing callback is the caller's
+    display problem, not the tool's failure: it is logged and the tool runs on.
     """
     sink = context.on_progress if context is not None else None
     if sink is None:
-        return None
+        return
     try:
-        return sink(chunk)
+        answer = sink(chunk)
+        if answer is not None and inspect.isawaitable(answer):
+            from .invoke import run_coroutine
+
+            run_coroutine(_awaited(answer))
     except Exception:  # noqa: BLE001 - a faulty progress callback must not fail the call
-        logger().warning("progress callback %s failed on %s", preview(sink), preview(chunk), exc_info=True)
-        return None
+        _failed(sink, chunk)
+
+
+async def _deliver_async(context: Optional[ToolContext], chunk: Any) -> None:
+    """:func:`_deliver` on the running loop: an awaitable the callback returns is awaited."""
+    sink = context.on_progress if context is not None else None
+    if sink is None:
+        return
+    try:
+        answer = sink(chunk)
+        if answer is not None and inspect.isawaitable(answer):
+            await answer
+    except Exception:  # noqa: BLE001 - a faulty progress callback must not fail the call
+        _failed(sink, chunk)
+
+
+def _failed(sink: Any, chunk: Any) -> None:
+    logger().warning("progress callback %s failed on %s", preview(sink), preview(chunk), exc_info=True)
+
+
+async def _awaited(awaitable: Any) -> Any:
+    return await awaitable
 
 
 def drain(generator: Iterator[Any], context: Optional[ToolContext] = None) -> Any:
@@ -73,23 +97,14 @@ def drain(generator: Iterator[Any], context: Optional[ToolContext] = None) -> An
         for chunk in generator:
             if context is not None and context.cancelled:
                 break
-            if chunk is None:
-                continue
-            chunks.append(chunk)
-            answer = _deliver(context, chunk)
-            if answer is not None and inspect.isawaitable(answer):
-                from .invoke import run_coroutine
-
-                run_coroutine(_awaited(answer))
+            if chunk is not None:
+                chunks.append(chunk)
+                _deliver(context, chunk)
     finally:
         close = getattr(generator, "close", None)
         if close is not None:
             close()
     return joined(chunks)
-
-
-async def _awaited(awaitable: Any) -> Any:
-    return await awaitable
 
 
 async def drain_async(generator: AsyncIterator[Any], context: Optional[ToolContext] = None) -> Any:
@@ -102,12 +117,9 @@ async def drain_async(generator: AsyncIterator[Any], context: Optional[ToolConte
     chunks = []
     try:
         async for chunk in generator:
-            if chunk is None:
-                continue
-            chunks.append(chunk)
-            answer = _deliver(context, chunk)
-            if answer is not None and inspect.isawaitable(answer):
-                await answer
+            if chunk is not None:
+                chunks.append(chunk)
+                await _deliver_async(context, chunk)
     finally:
         close = getattr(generator, "aclose", None)
         if close is not None:
