@@ -11,6 +11,8 @@ from dataclasses import dataclass, fields
 from enum import IntEnum
 from typing import Any, Optional, Union
 
+from ._private.json_values import json_value
+
 __all__ = ["ActionReturn", "ActionStatusCode", "ActionValidCode"]
 
 
@@ -106,11 +108,15 @@ class ActionReturn:
         """Return the record as a JSON-able dict; codes become plain ints.
 
         ``repairs`` appears only when something was repaired, so records of clean calls
-        keep the shape they always had.
+        keep the shape they always had. Whatever a tool or hook put in the record is
+        given as JSON (an ``Enum`` as its value, a dataclass as its dict, anything
+        without a JSON form as its text), so the dict always serializes.
         """
         data = {f.name: getattr(self, f.name) for f in fields(self)}
         if data["repairs"] is None:
             del data["repairs"]
+        for key in ("args", "url", "type", "result", "errmsg", "thought", "full_result"):
+            data[key] = json_value(data[key])
         data["state"] = int(self.state)
         data["valid"] = int(self.valid)
         return data

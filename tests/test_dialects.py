@@ -305,7 +305,7 @@ def test_async_run_tool_calls_answers_anthropic_blocks_too() -> None:
         ),
         pytest.param(
             {"functionCall": {"id": "g1", "name": "dialect_hello", "args": {"name": "Gi"}}},
-            {"functionResponse": {"name": "dialect_hello", "response": {"output": "hello Gi"}, "id": "g1"}},
+            {"functionResponse": {"name": "dialect_hello", "response": {"result": "hello Gi"}, "id": "g1"}},
             id="gemini-function-call",
         ),
         pytest.param(
@@ -338,7 +338,7 @@ def test_run_tool_calls_answers_each_provider_in_its_shape(
 def test_run_tool_calls_skips_gemini_text_parts() -> None:
     parts = [{"text": "Greeting."}, {"functionCall": {"name": "dialect_hello", "args": {"name": "Ed"}}}]
     assert HELLO.run_tool_calls(parts) == [
-        {"functionResponse": {"name": "dialect_hello", "response": {"output": "hello Ed"}}}
+        {"functionResponse": {"name": "dialect_hello", "response": {"result": "hello Ed"}}}
     ]
 
 

@@ -9,7 +9,7 @@ call core's synchronous driver.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 from ..function_calling.executor import _id_text, call_results, read_calls
 from ..runtime.core import call_core, drive_sync
@@ -62,7 +62,13 @@ class ActionExecutor(ExecutorBase):
     """
 
     def __call__(
-        self, name: str, command: Any, session_id: Optional[str] = None, call_id: Optional[str] = None
+        self,
+        name: str,
+        command: Any,
+        session_id: Optional[str] = None,
+        call_id: Optional[str] = None,
+        *,
+        on_progress: Optional[Callable[[Any], Any]] = None,
     ) -> ActionReturn:
         """Run the call a model asked for and return its record.
 
@@ -71,13 +77,17 @@ class ActionExecutor(ExecutorBase):
             command: the model's argument string (or a dict / tuple for the parser).
             session_id: the session whose ``ToolContext.state`` the call sees.
             call_id: the model's id for this call, passed on in the ``ToolContext``.
+            on_progress: called with each chunk a generator tool yields, as it comes, in
+                the thread that runs the tool (``ToolContext.on_progress``); the record
+                still holds the whole output.
         """
         route = self._route_of_call(name, command, session_id, call_id)
         if isinstance(route, ActionReturn):
             return route
         if route.direct:
             return invoke(route, command)
-        core = call_core(route, command, self._context(route, session_id, call_id), self._hook_methods)
+        context = self._context(route, session_id, call_id, on_progress)
+        core = call_core(route, command, context, self._hook_methods)
         return drive_sync(core, self._thread_pool, self._sleep)
 
     def batch(
@@ -120,8 +130,9 @@ class ActionExecutor(ExecutorBase):
         * OpenAI Responses ``function_call`` items get ``{"type": "function_call_output",
           "call_id", "output"}``.
         * Gemini parts: each ``{"functionCall": {"name", "args", "id"}}`` gets a
-          ``{"functionResponse": {"name", "response": {"output": ...}}}`` part
-          (``"error"`` for a failed call); text parts are skipped.
+          ``{"functionResponse": {"name", "response": {"result": ...}}}`` part, the
+          result as structured data (``{"error": text}`` for a failed call); text parts
+          are skipped.
 
         The content is the result, or the error text for the model when the call failed.
         A malformed call gets an error result too. Messages name the tools by the

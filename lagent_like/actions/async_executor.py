@@ -9,7 +9,7 @@ run in worker threads (or inline for tools with ``blocking = False``).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Awaitable, Optional, cast
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, Optional, cast
 
 from ..function_calling.executor import call_results, read_calls
 from ..runtime.core import call_core, drive_async
@@ -18,6 +18,7 @@ from ..runtime.intake import batch_job
 from ..runtime.invoke import Route, ainvoke
 from ..runtime.messages import native_calls
 from ..runtime.settings import ToolSettings
+from ..runtime.streaming import on_loop
 from ..schema import ActionReturn
 from .base_action import BaseAction, routes_of, settings_of, unknown_api
 
@@ -69,15 +70,30 @@ class AsyncActionExecutor(ExecutorBase):
         return route.is_async or not settings.blocking
 
     async def __call__(
-        self, name: str, command: Any, session_id: Optional[str] = None, call_id: Optional[str] = None
+        self,
+        name: str,
+        command: Any,
+        session_id: Optional[str] = None,
+        call_id: Optional[str] = None,
+        *,
+        on_progress: Optional[Callable[[Any], Any]] = None,
     ) -> ActionReturn:
-        """Run the call a model asked for; see :meth:`ActionExecutor.__call__`."""
+        """Run the call a model asked for; see :meth:`ActionExecutor.__call__`.
+
+        ``on_progress`` is called on the event loop, also for sync generator tools
+        running in a worker thread; an awaitable it returns is awaited.
+        """
         route = self._route_of_call(name, command, session_id, call_id)
         if isinstance(route, ActionReturn):
             return route
         if route.direct:
             return await ainvoke(route, command)
-        core = call_core(route, command, self._context(route, session_id, call_id), self._hook_methods)
+        if on_progress is not None:
+            import asyncio
+
+            on_progress = on_loop(on_progress, asyncio.get_running_loop())
+        context = self._context(route, session_id, call_id, on_progress)
+        core = call_core(route, command, context, self._hook_methods)
         return await drive_async(core, self._thread_pool(), self._sleep)
 
     def _direct_or_call(

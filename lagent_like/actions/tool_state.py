@@ -20,7 +20,9 @@ from .._private.signatures import refusal, signature_of
 from .._private.text import as_text, did_you_mean, preview
 from ..exceptions import ToolDefinitionError
 from ..runtime.invoke import Route
+from ..runtime.records import json_args_of
 from ..runtime.settings import UNSET, ToolSettings
+from ..runtime.streaming import STREAM_PARAM, stream_kind, streamed
 from ..schema import ActionReturn, ActionStatusCode
 from ..spec.api_spec import NO_DEFAULT, ApiSpec, Param, copy_description
 from ..types.families import COERCE
@@ -279,6 +281,14 @@ def _add_routes(action: BaseAction, state: _ToolState) -> None:
     for key, func in state.apis.items():
         spec = state.specs[key]
         label = f"{state.name}.{key}" if state.is_toolkit else state.name
+        is_async = spec.is_async if spec.func is not None else inspect.iscoroutinefunction(func)
+        context_params = spec.context_params
+        kind = stream_kind(func)
+        if kind is not None:
+            # Drained within the call (and its timeout), with the call's context.
+            func = streamed(func, kind)
+            is_async = kind == "async"
+            context_params = (*context_params, STREAM_PARAM)
         state.routes[key] = Route(
             action,
             key,
@@ -287,8 +297,9 @@ def _add_routes(action: BaseAction, state: _ToolState) -> None:
             func,
             parser.reader(key),
             None if plain else parser.parse_outputs,
-            spec.is_async if spec.func is not None else inspect.iscoroutinefunction(func),
-            spec.context_params,
+            is_async,
+            context_params,
+            json_args=json_args_of(spec),
         )
 
 

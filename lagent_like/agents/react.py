@@ -135,6 +135,9 @@ class ReAct:
             each result goes back as a ``tool`` message; a reply without tool calls is
             the final answer.
         on_turn: called with each :class:`Turn` as soon as it is done, in order.
+        on_progress: called as ``on_progress(tool_name, chunk)`` with each chunk a
+            generator tool yields, as it comes, while the call runs (the executor's
+            ``on_progress``); the observation is still the whole output.
         model_params: keyword arguments for each model call. Plain callables get them
             only when given; a text-mode model that has ``chat`` (an ``OpenAIChat``) also
             gets ``stop=['Observation:']`` so that it cannot invent observations (set
@@ -157,6 +160,7 @@ class ReAct:
         native_tools: bool = False,
         on_turn: Optional[Callable[[Turn], None]] = None,
         model_params: Optional[dict[str, Any]] = None,
+        on_progress: Optional[Callable[[str, Any], Any]] = None,
     ) -> None:
         if max_turns < 1:
             raise DefinitionError(f"max_turns must be at least 1, got {max_turns!r}")
@@ -169,6 +173,7 @@ class ReAct:
         self.max_turns = max_turns
         self.native_tools = native_tools
         self.on_turn = on_turn
+        self.on_progress = on_progress
         self.model_params = dict(model_params or {})
         self._ask: Callable[[list[Message]], Any] = (
             self._native_caller() if native_tools else self._text_caller()
@@ -279,7 +284,7 @@ class ReAct:
             turn = Turn(index, reply, "final_answer", thought=step.thought)
             return _TurnEnd(turn, step.final_answer, "final_answer")
         if step.outcome == "action" and step.action is not None:
-            ret = self.executor(step.action, step.action_input or "")
+            ret = self._call(step.action, step.action_input or "")
             if ret.thought is None:
                 ret.thought = step.thought
             if ret.valid == ActionValidCode.FINISH:
@@ -334,10 +339,18 @@ class ReAct:
         if name is None:
             return None
         call_id = call["id"] if isinstance(call["id"], str) else None
-        ret = self.executor(name, call["function"]["arguments"], None, call_id)
+        ret = self._call(name, call["function"]["arguments"], None, call_id)
         if ret.thought is None:
             ret.thought = thought
         return ret
+
+    def _call(self, name: str, *arguments: Any) -> ActionReturn:
+        """``executor(name, *arguments)``, the call's chunks passed on to ``on_progress``."""
+        report = self.on_progress
+        if report is None:
+            # Without the keyword: an executor of old (or a stand-in) still fits.
+            return self.executor(name, *arguments)
+        return self.executor(name, *arguments, on_progress=lambda chunk: report(name, chunk))
 
 
 def _text_reply(reply: Any) -> str:

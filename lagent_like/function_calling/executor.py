@@ -8,6 +8,7 @@ and runs a model's ``tool_calls`` through the executor's ordinary call path.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
@@ -122,7 +123,8 @@ def call_results(calls: Sequence[_Call], records: Sequence[Optional[ActionReturn
     OpenAI: ``{"role": "tool", "tool_call_id", "content"}``; Responses:
     ``{"type": "function_call_output", "call_id", "output"}``; Anthropic:
     ``{"type": "tool_result", "tool_use_id", "content", "is_error"}``; Gemini:
-    ``{"functionResponse": {"name", "response": {"output" or "error"}, "id"}}``. A ``None`` record
+    ``{"functionResponse": {"name", "response": {"result" or "error"}, "id"}}``, the result as
+    the JSON value its text spells (structured data, as Google ADK sends it). A ``None`` record
     stands for a call without a name.
     """
     results = []
@@ -141,7 +143,7 @@ def call_results(calls: Sequence[_Call], records: Sequence[Optional[ActionReturn
         elif call.kind == "gemini":
             response: dict[str, Any] = {
                 "name": call.name,
-                "response": {"error" if failed else "output": content},
+                "response": {"error": content} if failed else {"result": _structured(content)},
             }
             if call.id is not None:
                 response["id"] = call.id
@@ -149,6 +151,26 @@ def call_results(calls: Sequence[_Call], records: Sequence[Optional[ActionReturn
         else:
             results.append({"role": "tool", "tool_call_id": call.id, "content": content})
     return results
+
+
+def _structured(text: str) -> Any:
+    """A result's text as the value it spells (what the tool returned), else the text.
+
+    Gemini takes a function's response as structured data, as Google ADK sends it:
+    JSON text is read back (a dict, a list, a number), and so are ``True`` and
+    ``False``, which is how a returned bool renders.
+    """
+    if text[:1] in _JSON_STARTS:
+        try:
+            return json.loads(text)
+        except ValueError:
+            pass
+    return _PYTHON_BOOLS.get(text, text)
+
+
+#: The first characters of JSON text a tool's return value renders as.
+_JSON_STARTS = frozenset('{["-0123456789tfn')
+_PYTHON_BOOLS = {"True": True, "False": False}
 
 
 def tool_messages(

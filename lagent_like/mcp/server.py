@@ -16,7 +16,7 @@ import json
 import re
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Optional, Union
+from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 
 from ._sdk import require_mcp
 
@@ -33,6 +33,7 @@ from .._private.text import preview  # noqa: E402
 from ..actions.async_executor import AsyncActionExecutor  # noqa: E402
 from ..exceptions import ToolNotFoundError  # noqa: E402
 from ..runtime.messages import mark_native  # noqa: E402
+from ..runtime.streaming import on_loop  # noqa: E402
 from ..schema import ActionReturn, ActionStatusCode  # noqa: E402
 from ._http import HttpGuard, allowed_hosts_for, listen, resolve_token  # noqa: E402
 from ._metadata import mcp_extras  # noqa: E402
@@ -179,14 +180,36 @@ async def _run_call(
     arguments: dict[str, Any],
     session_id: Optional[str],
     call_id: Optional[str],
+    on_progress: Optional[Callable[[Any], Any]] = None,
 ) -> ActionReturn:
     """Run one call through the executor without blocking the event loop."""
     mark_native()  # this task serves a client that sees the aliases: messages name them
     if isinstance(executor, AsyncActionExecutor):
-        return await executor(name, arguments, session_id, call_id)
+        return await executor(name, arguments, session_id, call_id, on_progress=on_progress)
     # A sync executor blocks while its tool runs: give it a worker thread.
-    call = functools.partial(executor, name, arguments, session_id, call_id)
+    call = functools.partial(executor, name, arguments, session_id, call_id, on_progress=on_progress)
     return await anyio.to_thread.run_sync(call, abandon_on_cancel=True)
+
+
+def _progress_reporter(ctx: ServerRequestContext[Any]) -> Callable[[Any], Any]:
+    """The ``on_progress`` of one ``tools/call``: each chunk a progress notification.
+
+    MCP's ``notifications/progress`` for the request's ``progressToken`` (none is sent
+    when the client asked for none), numbered from 1, the chunk as its ``message``,
+    sent on this loop whichever thread the chunk comes from (a sync executor's), each
+    before the next chunk and all before the result.
+    """
+    import asyncio
+
+    count = 0
+
+    async def send(chunk: Any) -> None:
+        nonlocal count
+        count += 1
+        text = chunk if isinstance(chunk, str) else json.dumps(chunk, ensure_ascii=False, default=str)
+        await ctx.session.report_progress(count, None, valid_text(text))
+
+    return on_loop(send, asyncio.get_running_loop())
 
 
 def build_mcp_server(
@@ -218,6 +241,10 @@ def build_mcp_server(
     the MCP request id as ``call_id``; ``executor.end_session`` runs when the
     connection ends. A request without a session (the 2026-07-28 protocol) is a
     session of its own, ended with the request.
+
+    A generator tool's chunks go to the client as they come, as progress
+    notifications (``notifications/progress``, the chunk as ``message``) when the
+    request carried a ``progressToken``; the result is the whole output.
 
     Returns:
         The SDK ``Server``; run it with ``server.run(read, write,
@@ -251,7 +278,8 @@ def build_mcp_server(
             if busy is not None:
                 return _error_result(busy)
             try:
-                ret = await _run_call(executor, params.name, arguments, session_id, call_id)
+                report = _progress_reporter(ctx)
+                ret = await _run_call(executor, params.name, arguments, session_id, call_id, report)
                 return _to_result(ret, _has_output_schema(executor, params.name))
             except Exception as exc:  # noqa: BLE001 - an executor bug must not take the server down
                 return _error_result(f"the server failed to run {params.name!r}: {type(exc).__name__}: {exc}")

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any, Awaitable, Optional, Union
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, Optional, Union
 
 from .._private.text import close_matches
 from ..actions.async_executor import AsyncActionExecutor
@@ -194,9 +194,19 @@ class RayActionExecutor(AsyncActionExecutor):
             ) from exc
 
     async def __call__(
-        self, name: str, command: Any, session_id: Optional[str] = None, call_id: Optional[str] = None
+        self,
+        name: str,
+        command: Any,
+        session_id: Optional[str] = None,
+        call_id: Optional[str] = None,
+        *,
+        on_progress: Optional[Callable[[Any], Any]] = None,
     ) -> ActionReturn:
         """Run the call a model asked for in the tool's replica; see :meth:`ActionExecutor.__call__`.
+
+        A generator tool is drained in its replica: the record holds its whole output,
+        but its chunks do not travel back one by one, so ``on_progress`` is called only
+        for tools that run here (those without replicas).
 
         Raises:
             RuntimeError: the executor is closed.
@@ -209,7 +219,7 @@ class RayActionExecutor(AsyncActionExecutor):
             return route
         pool = self._pools.get(route.tool)
         if pool is None or pool.action is not route.action:
-            return await super().__call__(name, command, session_id, call_id)
+            return await super().__call__(name, command, session_id, call_id, on_progress=on_progress)
 
         def run(request: RunRequest) -> Awaitable[Outcome]:
             return pool.run(request, route.key, session_id, call_id)

@@ -9,7 +9,7 @@ itself (as Google ADK's ``tool_context`` and LiveKit's ``RunContext`` do).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 __all__ = ["DEFAULT_SESSION", "ToolContext"]
 
@@ -29,6 +29,12 @@ class ToolContext:
         api_name: the API's name (``'run'`` for a simple tool).
         call_id: the id of this call (the model's tool-call id when there is one).
         executor: the executor running the call, or ``None`` for a direct call.
+        on_progress: called with each chunk a generator tool yields, as it comes (the
+            executor call's ``on_progress``), or ``None``; a tool taking a context may
+            call it too. An awaitable it returns is awaited.
+        cancelled: set by the executor when it stopped waiting for the call (its
+            timeout): a sync tool, whose thread cannot be stopped, may check it and
+            return early; generator tools are closed at their next chunk.
     """
 
     session_id: str = DEFAULT_SESSION
@@ -37,3 +43,5 @@ class ToolContext:
     api_name: str = ""
     call_id: Optional[str] = None
     executor: Any = None
+    on_progress: Optional[Callable[[Any], Any]] = None
+    cancelled: bool = False

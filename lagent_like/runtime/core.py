@@ -130,8 +130,9 @@ def _guarded_call(
             # Rounded up: "0.0 s" would read as "now" to a refused caller.
             seconds = math.ceil(wait * 10) / 10
             message = f"{route.label} is failing and paused; try again in {seconds:.1f} s (circuit open)"
+            shown = args if route.json_args is None else route.json_args(args)
             return ActionReturn(
-                args, None, route.tool, None, message, ActionStatusCode.API_ERROR, repairs=repairs
+                shown, None, route.tool, None, message, ActionStatusCode.API_ERROR, repairs=repairs
             ), None
     attempt = 0
     retry = route.retry
@@ -201,6 +202,17 @@ async def _within(coro: Any, route: Route) -> Any:
         raise abandoned(route) from None
 
 
+def _given_up(run: RunRequest) -> Abandoned:
+    """The error of a call past its timeout; its context learns that nobody waits any more.
+
+    A sync tool's thread cannot be stopped, but a generator tool stops at its next
+    chunk and a tool taking the context may check ``context.cancelled``.
+    """
+    if run.context is not None:
+        run.context.cancelled = True
+    return abandoned(run.route)
+
+
 def _hook_result(request: tuple[Any, ...]) -> Any:
     method, args = request
     try:
@@ -245,7 +257,7 @@ def drive_sync(
                         answer = future.result(timeout=route.timeout)
                     except concurrent.futures.TimeoutError:
                         threads.abandon(future)
-                        answer = None, abandoned(route)
+                        answer = None, _given_up(request)
             elif isinstance(request, float):
                 _policy(sleep or _sleep, None, request)
                 answer = None
@@ -325,7 +337,7 @@ async def drive_async(
                     try:
                         answer = await asyncio.wait_for(run_async(request, pool), request.route.timeout)
                     except asyncio.TimeoutError:
-                        answer = None, abandoned(request.route)
+                        answer = None, _given_up(request)
             elif isinstance(request, float):
                 try:
                     pause = (sleep or asyncio.sleep)(request)

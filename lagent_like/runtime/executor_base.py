@@ -203,13 +203,19 @@ class ExecutorBase(FunctionCallingMixin):
     error_formatter = _setting_property("error_formatter")
     max_output_chars = _setting_property("max_output_chars")
 
-    def _context(self, route: Route, session_id: Optional[str], call_id: Optional[str]) -> ToolContext:
+    def _context(
+        self,
+        route: Route,
+        session_id: Optional[str],
+        call_id: Optional[str],
+        on_progress: Optional[Callable[[Any], Any]] = None,
+    ) -> ToolContext:
         """The context of one call of ``route``."""
         session = session_id if session_id is not None else DEFAULT_SESSION
         state = self._sessions.get(session)
         if state is None:
             state = self.session_state(session)
-        return ToolContext(session, state, route.tool, route.key, call_id, self)
+        return ToolContext(session, state, route.tool, route.key, call_id, self, on_progress)
 
     def breaker_state(self, name: str) -> Optional[dict[str, Any]]:
         """The circuit breaker of API ``name`` as a dict for monitoring, or ``None`` if it has none yet."""

@@ -25,6 +25,7 @@ from ..parsers.arguments import Repaired
 from ..parsers.base import render_outputs
 from ..schema import ActionReturn, ActionStatusCode, ActionValidCode
 from .context import ToolContext
+from .streaming import drained
 
 if TYPE_CHECKING:
     from .policies import CircuitBreaker, RetryPolicy
@@ -40,7 +41,8 @@ _ARGS_ERROR = ActionStatusCode.ARGS_ERROR
 _API_ERROR = ActionStatusCode.API_ERROR
 _OPEN = ActionValidCode.OPEN
 #: Results rendered inline (as ``BaseParser.parse_outputs`` would) to skip a call.
-_SCALARS = frozenset({str, int, float, bool, type(None)})
+#: ``None`` is not among them: it is an empty result (see :func:`record`).
+_SCALARS = frozenset({str, int, float, bool})
 
 
 class BreakerSlot:
@@ -96,6 +98,9 @@ class Route:
         live: what holds the tool's ``enable`` flag as it is now (set by executors):
             the tool's state, read per call without the property's two calls, or
             the tool itself when its class redefines ``enable``.
+        json_args: makes the record's ``args`` JSON (``runtime.records.json_args``),
+            for APIs whose checked arguments may be Python objects; ``None`` when
+            they are JSON already.
     """
 
     action: Any
@@ -117,6 +122,7 @@ class Route:
     blocking: bool = True
     random: Optional[Callable[[], float]] = None
     live: Any = None
+    json_args: Optional[Callable[[dict[str, Any]], dict[str, Any]]] = None
 
 
 class Abandoned(TimeoutError):
@@ -175,9 +181,16 @@ def record(
     Renders the output (a rendering failure is the call's failure), caps long text,
     applies the error formatter, and makes a record the tool built itself the
     executor's (its args, type and ``valid`` filled in). ``repairs`` are those the
-    arguments were read after (see :func:`read`).
+    arguments were read after (see :func:`read`). ``None`` is an empty result; a
+    generator the tool returned is drained; ``args`` are recorded as JSON.
     """
+    if route.json_args is not None:
+        args = route.json_args(args)
     if error is None:
+        if outputs is None:
+            # Nothing to say (as LiveKit reads it), never the text 'None'.
+            empty = [{"type": "text", "content": ""}]
+            return ActionReturn(args, None, route.tool, empty, attempts=attempts, repairs=repairs)
         if route.render is None and type(outputs) in _SCALARS and route.max_output_chars is None:
             text = outputs if type(outputs) is str else str(outputs)
             return ActionReturn(
@@ -191,7 +204,7 @@ def record(
         if isinstance(outputs, ActionReturn):
             return _adopt(route, outputs, args, attempts)
         try:
-            result = _render(route, outputs)
+            result = _render(route, drained(outputs))
         except (Exception, SystemExit) as exc:  # noqa: BLE001 - rendering failures too
             return _failure(route, args, exc, attempts, None, repairs)
         full = None
@@ -331,6 +344,7 @@ def returned(route: Route, args: dict[str, Any], outputs: Any, repairs: Optional
         and route.render is None
         and type(outputs) in _SCALARS
         and route.max_output_chars is None
+        and route.json_args is None
     ):
         # The common case, inline; positional: twice as fast as keywords.
         text = outputs if type(outputs) is str else str(outputs)

@@ -15,6 +15,7 @@ from collections.abc import Collection
 from pathlib import Path
 from typing import Any, Optional, Union
 
+from .._private.json_values import json_value
 from ..actions.action_executor import ActionExecutor
 from ..agents.react import ReAct
 from ..agents.trace import AgentResult, Turn
@@ -45,6 +46,8 @@ class _Trace:
         self.result = result
         self.turns: list[Turn] = list(result.turns) if result else []
         self.running = result is None
+        #: The chunks the tool call running now has yielded so far (a live run only).
+        self.progress: list[dict[str, Any]] = []
 
     def summary(self, trace_id: str) -> dict[str, Any]:
         stop = self.result.stop_reason if self.result else None
@@ -59,6 +62,7 @@ class _Trace:
     def detail(self, trace_id: str) -> dict[str, Any]:
         data = self.result.to_dict() if self.result else AgentResult(turns=list(self.turns)).to_dict()
         data.update({key: value for key, value in self.summary(trace_id).items() if key != "turns"})
+        data["progress"] = list(self.progress) if self.running else []
         return data
 
 
@@ -192,7 +196,8 @@ class InspectorState:
     def _items(self, ret: ActionReturn) -> list[dict[str, Any]]:
         items = []
         for item in ret.result or []:
-            shown = dict(item)
+            # JSON, whatever a tool put in its own record: the answer must always serialize.
+            shown = json_value(item)
             content = item.get("content")
             if item.get("type") in _FILE_ITEMS and isinstance(content, str) and os.path.isfile(content):
                 shown["href"] = f"/api/files/{self._register_file(content)}"
@@ -288,15 +293,22 @@ class InspectorState:
         return trace_id
 
     def _run(self, agent: ReAct, trace: _Trace, question: str) -> None:
-        previous = agent.on_turn
+        previous, previous_progress = agent.on_turn, agent.on_progress
 
         def on_turn(turn: Turn) -> None:
             with self._lock:
                 trace.turns.append(turn)
+                trace.progress = []  # the turn holds the whole output now
             if previous is not None:
                 previous(turn)
 
-        agent.on_turn = on_turn
+        def on_progress(tool: str, chunk: Any) -> None:
+            with self._lock:
+                trace.progress.append({"tool": tool, "chunk": json_value(chunk)})
+            if previous_progress is not None:
+                previous_progress(tool, chunk)
+
+        agent.on_turn, agent.on_progress = on_turn, on_progress
         try:
             try:
                 result = agent.run(question)
@@ -306,7 +318,7 @@ class InspectorState:
             with self._lock:
                 trace.result, trace.running = result, False
         finally:
-            agent.on_turn = previous
+            agent.on_turn, agent.on_progress = previous, previous_progress
             self._run_lock.release()
 
 

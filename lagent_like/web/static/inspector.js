@@ -458,7 +458,9 @@
       h("dl", { class: "facts" },
         h("dt", {}, "status"), h("dd", {}, trace.running ? "running" : `ended: ${trace.stop_reason}`),
         h("dt", {}, "answer"), h("dd", {}, trace.answer === null ? h("span", { class: "muted" }, "none") : trace.answer),
-        trace.error ? [h("dt", {}, "error"), h("dd", { class: "bad" }, trace.error)] : null)];
+        trace.error ? [h("dt", {}, "error"), h("dd", { class: "bad" }, trace.error)] : null,
+        trace.running && trace.progress && trace.progress.length ? [h("dt", {}, `${trace.progress[0].tool} so far`),
+          h("dd", {}, h("pre", {}, trace.progress.map(p => typeof p.chunk === "string" ? p.chunk : JSON.stringify(p.chunk)).join("")))] : null)];
     if (!turns.length) {
       traceDetail.replaceChildren(...head, h("p", {}, "No turns yet."));
     } else {
