@@ -183,10 +183,13 @@ async def _run_call(
     """Run one call through the executor without blocking the event loop."""
     mark_native()  # this task serves a client that sees the aliases: messages name them
     if isinstance(executor, AsyncActionExecutor):
-        return await executor(name, arguments, session_id, call_id)
-    # A sync executor blocks while its tool runs: give it a worker thread.
-    call = functools.partial(executor, name, arguments, session_id, call_id)
-    return await anyio.to_thread.run_sync(call, abandon_on_cancel=True)
+        ret = await executor(name, arguments, session_id, call_id)
+    else:
+        # A sync executor blocks while its tool runs: give it a worker thread.
+        call = functools.partial(executor, name, arguments, session_id, call_id)
+        ret = await anyio.to_thread.run_sync(call, abandon_on_cancel=True)
+    executor._named_as_given([ret])
+    return ret
 
 
 def build_mcp_server(
