@@ -10,8 +10,12 @@ refuses, with a ``TypeError`` naming what it expects, anything that is not one.
 from __future__ import annotations
 
 import asyncio
+import os
 import re
+import subprocess
+import sys
 import types
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -354,3 +358,59 @@ def test_run_tool_calls_refuses_what_is_not_a_message_or_calls(given: Any, messa
         KIT.run_tool_calls(given)
     with pytest.raises(TypeError, match=r"^run_tool_calls: "):
         asyncio.run(AsyncActionExecutor([NativeKit()]).run_tool_calls(given))
+
+
+CHAT_TOOLS = '''
+from lagent_like import BaseAction, tool_api
+
+
+class ChatKit(BaseAction):
+    """Integer arithmetic."""
+
+    @tool_api
+    def add(self, a: int, b: int) -> int:
+        """Add two integers.
+
+        Args:
+            a: the first addend
+            b: the second addend
+        """
+        return a + b
+'''
+
+
+def test_chat_native_prints_the_observation_of_every_call(tmp_path: Path) -> None:
+    from fake_openai_server import FakeOpenAIServer
+
+    (tmp_path / "chat_kit.py").write_text(CHAT_TOOLS)
+    calls = [
+        {"name": "ChatKit__add", "arguments": '{"a": 1, "b": 2}'},
+        {"name": "ChatKit__add", "arguments": '{"a": "one", "b": 2}'},
+    ]
+    environment = {k: v for k, v in os.environ.items() if k not in ("OPENAI_API_KEY", "OPENAI_BASE_URL")}
+    with FakeOpenAIServer([{"tool_calls": calls}, "It is 3."]) as server:
+        command = [
+            sys.executable,
+            "-m",
+            "lagent_like",
+            "-m",
+            "chat_kit",
+            "chat",
+            "--base-url",
+            server.base_url,
+        ]
+        command += ["--model", "m", "--tools", "ChatKit", "--native", "--color", "never", "1 + 2?"]
+        proc = subprocess.run(
+            command, capture_output=True, text=True, timeout=120, cwd=tmp_path, env=environment
+        )
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[1:7] == [
+        "Tool call: ChatKit__add",
+        'Arguments: {"a": 1, "b": 2}',
+        "Observation [SUCCESS]: 3",
+        "Tool call: ChatKit__add",
+        'Arguments: {"a": "one", "b": 2}',
+        "Observation [ARGS_ERROR]: ChatKit__add: 'a' expected integer, got string 'one'",
+    ]
+    assert lines[-1] == "Final Answer: It is 3."
