@@ -414,3 +414,11 @@ def test_chat_native_prints_the_observation_of_every_call(tmp_path: Path) -> Non
         "Observation [ARGS_ERROR]: ChatKit__add: 'a' expected integer, got string 'one'",
     ]
     assert lines[-1] == "Final Answer: It is 3."
+
+
+def test_a_langchain_tool_answers_with_the_alias_it_is_named_by() -> None:
+    pytest.importorskip("langchain_core", reason="the 'langchain' extra is not installed")
+    from lagent_like.langchain_tools import to_langchain_tools
+
+    tool = {t.name: t for t in to_langchain_tools(ActionExecutor([NativeKit()]))}["NativeKit__literal"]
+    assert tool.invoke({"x": "abc"}) == "NativeKit__literal: 'x' expected integer, got string 'abc'"
