@@ -23,6 +23,7 @@ import functools
 from typing import TYPE_CHECKING, Any
 
 from .exceptions import ToolDefinitionError, ToolError
+from .runtime.messages import native_calls
 from .schema import ActionReturn, ActionStatusCode
 
 if TYPE_CHECKING:
@@ -118,21 +119,26 @@ def _tool_class() -> type:
 
         def _run(self, *args: Any, **kwargs: Any) -> Any:
             kwargs.pop("run_manager", None)
-            return _result(self.executor(self.api_name, kwargs), ToolException)
+            with native_calls():  # the model was given the aliases: messages name those
+                ret = self.executor(self.api_name, kwargs)
+            return _result(self.executor, ret, ToolException)
 
         async def _arun(self, *args: Any, **kwargs: Any) -> Any:
             kwargs.pop("run_manager", None)
             from .actions.async_executor import AsyncActionExecutor
 
             if isinstance(self.executor, AsyncActionExecutor):
-                return _result(await self.executor(self.api_name, kwargs), ToolException)
+                with native_calls():
+                    ret = await self.executor(self.api_name, kwargs)
+                return _result(self.executor, ret, ToolException)
             return await super()._arun(*args, **kwargs)
 
     return LagentLikeTool
 
 
-def _result(ret: ActionReturn, failure: type[Exception]) -> str:
+def _result(executor: Any, ret: ActionReturn, failure: type[Exception]) -> str:
     if ret.state != ActionStatusCode.SUCCESS:
+        executor._named_as_given([ret])
         raise failure(ret.errmsg or "")
     return ret.format_result()
 

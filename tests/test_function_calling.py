@@ -478,7 +478,8 @@ def test_run_tool_calls_errors_become_the_error_message() -> None:
         {
             "role": "tool",
             "tool_call_id": "bad-args",
-            "content": "FcCalc.add: 'a' expected integer, got string 'x'; 'b' is required",
+            # Native calls were given the aliases: every message names those.
+            "content": "FcCalc__add: 'a' expected integer, got string 'x'; 'b' is required",
         },
         {"role": "tool", "tool_call_id": "raises", "content": "ZeroDivisionError: division by zero"},
         {
@@ -496,7 +497,7 @@ def test_run_tool_calls_errors_become_the_error_message() -> None:
         {
             "role": "tool",
             "tool_call_id": "no-api",
-            "content": "FcCalc has no API 'mul'. Call one of: FcCalc.add, FcCalc.div",
+            "content": "FcCalc has no API 'mul'. Call one of: FcCalc__add, FcCalc__div",
         },
     ]
 

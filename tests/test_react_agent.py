@@ -548,7 +548,9 @@ def test_native_mode_reports_a_bad_tool_call_to_the_model() -> None:
         {
             "role": "tool",
             "tool_call_id": "c1",
-            "content": "Unknown tool 'Calc__sub'. Available tools: Calc.add, Calc.multiply.",
+            # The model was given the aliases: the message names those (issue 20, item 9).
+            "content": "Unknown tool 'Calc__sub'. Did you mean 'Calc__add' or 'Calc__multiply'? "
+            "Available tools: Calc__add, Calc__multiply.",
         },
     ]
     assert result.turns[0].thought is None

@@ -88,7 +88,7 @@ MESSAGES = [
     {
         "role": "tool",
         "tool_call_id": "call_3",
-        "content": "SetWho.me: 'tag' expected string or null, got array [3]",
+        "content": "SetWho__me: 'tag' expected string or null, got array [3]",
     },
 ]
 

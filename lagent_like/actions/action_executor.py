@@ -116,10 +116,15 @@ class ActionExecutor(ExecutorBase):
         finally:
             pool.shutdown()
 
-    def run_tool_calls(self, tool_calls: Sequence[Any]) -> list[dict[str, Any]]:
+    def run_tool_calls(self, tool_calls: Any) -> list[dict[str, Any]]:
         """Run a model's tool calls and return one result per call, in order, in its provider's shape.
 
-        Accepted, as dicts or as the objects the official SDKs return:
+        Give the model's whole reply message (an OpenAI chat message dict or
+        ``ChatCompletionMessage``, an Anthropic ``Message`` or ``{"role": "assistant",
+        "content": [...]}``, an OpenAI Responses ``Response``, a Gemini ``Content``), or
+        the list of its calls or content blocks, or one call; ``None`` (an OpenAI
+        message's ``tool_calls`` when it made none) gives ``[]``. Calls are accepted as
+        dicts or as the objects the official SDKs return:
 
         * OpenAI Chat Completions ``tool_calls``: ``{"id", "type": "function", "function":
           {"name", "arguments"}}`` (``arguments`` a JSON string or a dict); each result is
@@ -136,13 +141,18 @@ class ActionExecutor(ExecutorBase):
 
         The content is the result, or the error text for the model when the call failed.
         A malformed call gets an error result too. Messages name the tools by the
-        aliases the model was given.
+        aliases the model was given (``Kit__api``, not ``Kit.api``).
+
+        Raises:
+            TypeError: ``tool_calls`` is none of the above (a string, a number, a dict
+                that is neither a message nor a call, a user message, ...).
         """
         calls = read_calls(tool_calls)
         with native_calls():  # messages name the tools as the model was given them
             records = [
                 None if c.name is None else self(c.name, c.arguments, None, _id_text(c.id)) for c in calls
             ]
+        self._named_as_given(records)
         return call_results(calls, records)
 
 

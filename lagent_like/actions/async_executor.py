@@ -134,12 +134,17 @@ class AsyncActionExecutor(ExecutorBase):
 
         return list(await asyncio.gather(*(gated(*job) for job in jobs)))
 
-    async def run_tool_calls(self, tool_calls: Sequence[Any]) -> list[dict[str, Any]]:
+    async def run_tool_calls(self, tool_calls: Any) -> list[dict[str, Any]]:
         """Run a model's tool calls concurrently; one result per call, in order.
 
-        See :meth:`ActionExecutor.run_tool_calls`.
+        See :meth:`ActionExecutor.run_tool_calls` (a whole message is read the same way).
+
+        Raises:
+            TypeError: ``tool_calls`` is neither a message nor tool calls.
         """
         calls = read_calls(tool_calls)
         with native_calls():  # messages name the tools as the model was given them
             done = iter(await self.batch([c.raw for c in calls if c.name is not None]))
-        return call_results(calls, [next(done) if c.name is not None else None for c in calls])
+        records = [next(done) if c.name is not None else None for c in calls]
+        self._named_as_given(records)
+        return call_results(calls, records)

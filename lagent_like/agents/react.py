@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Optional
 from .._private.log import logger
 from ..exceptions import DefinitionError
 from ..function_calling.executor import _read_tool_call, tool_messages
+from ..runtime.messages import native_calls
 from ..schema import ActionReturn, ActionStatusCode, ActionValidCode
 from .prompts import (
     DEFAULT_SYSTEM_TEMPLATE,
@@ -339,7 +340,9 @@ class ReAct:
         if name is None:
             return None
         call_id = call["id"] if isinstance(call["id"], str) else None
-        ret = self._call(name, call["function"]["arguments"], None, call_id)
+        with native_calls():  # the model was given the aliases: messages name those
+            ret = self._call(name, call["function"]["arguments"], None, call_id)
+        self.executor._named_as_given([ret])
         if ret.thought is None:
             ret.thought = thought
         return ret

@@ -62,6 +62,30 @@ def _observation(ret: Any, color: bool) -> str:
     return paint(f"Observation [{state.name}]: ", style, color) + (text or "")
 
 
+def _tool_call_lines(turn: Any, color: bool) -> list[str]:
+    """Each native tool call of ``turn`` with what the model got back for it."""
+    from ..function_calling.executor import tool_messages  # only native turns need it
+
+    calls = turn.tool_calls
+    returns = list(turn.tool_returns or ())
+    shown = turn.outcome != "final_answer" and len(returns) == len(calls)
+    # What the model read for a call without a name (there is no record of it).
+    answers = tool_messages(calls, returns) if shown and None in returns else []
+    lines = []
+    for index, call in enumerate(calls):
+        function = call.get("function", {})
+        lines.append(paint(f"Tool call: {function.get('name')}", "action", color))
+        lines.append(f"Arguments: {function.get('arguments')}")
+        if not shown:
+            continue
+        ret = returns[index]
+        if ret is not None:
+            lines.append(_observation(ret, color))
+        else:
+            lines.append(paint("Observation [ARGS_ERROR]: ", "error", color) + str(answers[index]["content"]))
+    return lines
+
+
 def format_turn(turn: Any, color: bool = False, width: Optional[int] = 72) -> str:
     """One turn of a ReAct run as several lines of text.
 
@@ -71,24 +95,23 @@ def format_turn(turn: Any, color: bool = False, width: Optional[int] = 72) -> st
         width: length of the header rule (``None``: no padding).
 
     Returns:
-        The header, the thought, the action and its input (or the tool calls), and the
-        observation or the final answer, without a trailing newline.
+        The header, the thought, the action, its input and the observation (or each
+        tool call with its own observation), or the final answer, without a trailing
+        newline.
     """
     label = _OUTCOME_LABELS.get(turn.outcome, turn.outcome)
     header = f"── turn {turn.index}: {label} "
     lines = [paint(header.ljust(width or 0, "─"), "rule", color)]
     if turn.thought:
         lines.append(paint(f"Thought: {turn.thought}", "thought", color))
-    for call in turn.tool_calls or ():
-        function = call.get("function", {})
-        lines.append(paint(f"Tool call: {function.get('name')}", "action", color))
-        lines.append(f"Arguments: {function.get('arguments')}")
+    if turn.tool_calls:
+        lines += _tool_call_lines(turn, color)
     if turn.outcome == "action" and not turn.tool_calls:
         lines.append(paint(f"Action: {turn.action}", "action", color))
         lines.append(f"Action Input: {turn.action_input}")
     if turn.outcome in ("no_action", "parse_error"):
         lines.append(paint("Model wrote:", "note", color))
         lines.extend(f"  {line}" for line in turn.model_text.splitlines())
-    if turn.action_return is not None and turn.outcome != "final_answer":
+    if turn.action_return is not None and turn.outcome != "final_answer" and not turn.tool_calls:
         lines.append(_observation(turn.action_return, color))
     return "\n".join(lines)

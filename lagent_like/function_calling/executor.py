@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional
 from .._private.text import close_matches
 from ..actions.base_action import BaseAction, api_entry
 from ..exceptions import ToolNotFoundError
+from ..runtime.messages import alias_renamer
 from ..schema import ActionStatusCode
 from ..spec.describe import copy_description
 
@@ -34,7 +35,95 @@ def _field(obj: Any, key: str) -> Any:
 
 
 #: Content blocks that are not calls (Anthropic text and thinking blocks, ...).
-_NOT_CALLS = frozenset(("text", "thinking", "redacted_thinking", "image", "document", "reasoning", "message"))
+_NOT_CALLS = frozenset(
+    (
+        "text",
+        "thinking",
+        "redacted_thinking",
+        "image",
+        "document",
+        "reasoning",
+        "message",
+        "output_text",
+        "refusal",
+    )
+)
+
+#: What ``run_tool_calls`` reads, for the message of a ``TypeError``.
+_EXPECTED = (
+    "expected an assistant message (an OpenAI chat message dict or ChatCompletionMessage, an "
+    "Anthropic Message or dict, an OpenAI Responses Response, a Gemini Content) or a list of its "
+    "tool calls or content blocks"
+)
+#: Containers of a message that people pass by mistake: where the message is in them.
+_WRAPPERS = (
+    ("choices", "completion.choices[0].message"),
+    ("candidates", "response.candidates[0].content"),
+)
+
+
+def _shown(value: Any) -> str:
+    return f"{type(value).__name__} {value!r}"[:80]
+
+
+def _is_call(obj: Any) -> bool:
+    """Whether ``obj`` looks like one tool call or content block of some provider."""
+    if _field(obj, "type") is not None:
+        return True
+    return any(_field(obj, key) is not None for key in ("function", "functionCall", "function_call"))
+
+
+def _checked_items(items: Sequence[Any]) -> Sequence[Any]:
+    """``items`` (tool calls or content blocks), or a ``TypeError`` for one that is neither."""
+    for index, item in enumerate(items):
+        if item is None or isinstance(item, (str, bytes, int, float, list, tuple)):
+            raise TypeError(f"run_tool_calls: item {index} is {_shown(item)}, not a tool call; {_EXPECTED}")
+        if _field(item, "role") is not None and _field(item, "type") is None:
+            raise TypeError(
+                f"run_tool_calls: item {index} is a chat message, not a tool call; pass one assistant "
+                "message, or its tool_calls"
+            )
+    return items
+
+
+def calls_in(message: Any) -> Sequence[Any]:
+    """The tool calls (or content blocks) of what ``run_tool_calls`` was given.
+
+    ``message`` may be a list of calls or blocks, one call, ``None`` (an OpenAI message
+    without calls), or a whole assistant message of any provider.
+
+    Raises:
+        TypeError: ``message`` is none of those; the message says what is expected.
+    """
+    if message is None:
+        return []
+    if isinstance(message, (list, tuple)):
+        return _checked_items(message)
+    if isinstance(message, (str, bytes, int, float)) or (isinstance(message, dict) and not message):
+        raise TypeError(f"run_tool_calls: got {_shown(message)}; {_EXPECTED}")
+    role = _field(message, "role")
+    if role is not None or _field(message, "type") == "message" or _field(message, "object") == "response":
+        return _calls_of_message(message, role)
+    if _is_call(message):
+        return [message]
+    for key, where in _WRAPPERS:
+        if _field(message, key) is not None:
+            raise TypeError(f"run_tool_calls: got a whole reply with {key!r}; pass {where}")
+    raise TypeError(f"run_tool_calls: got {_shown(message)}; {_EXPECTED}")
+
+
+def _calls_of_message(message: Any, role: Any) -> Sequence[Any]:
+    """The calls of one message: ``tool_calls`` (OpenAI), ``content`` blocks (Anthropic), ..."""
+    if role not in (None, "assistant", "model"):
+        raise TypeError(
+            f"run_tool_calls: got a {role!r} message, which calls no tools; pass the assistant's message"
+        )
+    for key in ("tool_calls", "content", "parts", "output"):
+        found = _field(message, key)
+        if isinstance(found, (list, tuple)):
+            return _checked_items(found)
+    # A text reply (content a string or None): no calls.
+    return []
 
 
 class _Call:
@@ -94,9 +183,13 @@ def _read_tool_call(call: Any) -> tuple[Any, Optional[str], Any]:
     return read.id, read.name, read.arguments
 
 
-def read_calls(tool_calls: Sequence[Any]) -> list[_Call]:
-    """The calls among ``tool_calls`` (content blocks that are not calls are left out)."""
-    return [c for c in map(_read_call, tool_calls) if c is not None]
+def read_calls(tool_calls: Any) -> list[_Call]:
+    """The calls in ``tool_calls`` (see :func:`calls_in`); blocks that are not calls are left out.
+
+    Raises:
+        TypeError: ``tool_calls`` is neither calls nor a message that holds them.
+    """
+    return [c for c in map(_read_call, calls_in(tool_calls)) if c is not None]
 
 
 def _id_text(call_id: Any) -> Optional[str]:
@@ -194,6 +287,23 @@ class FunctionCallingMixin:
     _canonical: dict[str, str]
     _exports: dict[str, tuple[tuple[Any, ...], list[dict[str, Any]]]]
     _version: int
+    #: ``(routes version, renamer)``: see :meth:`_named_as_given`.
+    _renamer: tuple[int, Optional[Callable[[str], str]]] = (-1, None)
+
+    def _named_as_given(self, records: Sequence[Optional[ActionReturn]]) -> None:
+        """Make the messages of natively made calls name the tools by their aliases.
+
+        ``records`` are changed in place: the records keep what the model was told.
+        """
+        version, rename = self._renamer
+        if version != self._version:
+            rename = alias_renamer(self._aliases)
+            self._renamer = (self._version, rename)
+        if rename is None:
+            return
+        for ret in records:
+            if ret is not None and ret.errmsg:
+                ret.errmsg = rename(ret.errmsg)
 
     def alias_of(self, name: str) -> str:
         """The function-calling name of ``name`` (itself when it is already legal).

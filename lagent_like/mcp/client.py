@@ -46,6 +46,7 @@ from ..actions.schema_tool import schema_spec  # noqa: E402
 from ..exceptions import ToolDefinitionError  # noqa: E402
 from ..schema import ActionReturn, ActionStatusCode  # noqa: E402
 from ..spec.describe import ApiSpec, copy_description  # noqa: E402
+from ..types.families import check_mode  # noqa: E402
 from ._link import MCPConnectionError, ServerLink  # noqa: E402
 from ._wire import (  # noqa: E402
     CLOSE_GRACE,
@@ -101,6 +102,11 @@ class MCPToolkit(BaseAction, register=False):
         errlog: where a stdio server's stderr goes (default ``sys.stderr``).
         parser: the parser that reads a model's arguments.
         enable: whether the executor offers and runs this toolkit.
+        validation: how arguments are checked before they are sent: ``"strict"`` (the
+            default) refuses a value of the wrong JSON type instead of converting it, as
+            the servers' own validators do (a ``"20"`` sent for an integer is the
+            server's error, not a call made with ``20``); ``"coerce"`` converts as for a
+            local tool; ``"off"`` sends the arguments as written, for the server to check.
 
     Raises:
         ValueError: neither or both of ``command`` and ``url`` are given.
@@ -124,6 +130,7 @@ class MCPToolkit(BaseAction, register=False):
         errlog: Optional[TextIO] = None,
         parser: type[BaseParser] = JsonParser,
         enable: bool = True,
+        validation: str = "strict",
     ) -> None:
         if (command is None) == (url is None):
             raise ValueError(
@@ -146,6 +153,7 @@ class MCPToolkit(BaseAction, register=False):
         self._closed = False
         self._wanted = set(include) if include is not None else None
         self._parser_class = parser
+        self._validation = check_mode(validation, "MCPToolkit")  # before any server starts
         self._listeners: list[Callable[[], None]] = []
         self._background: set[asyncio.Task[None]] = set()
         self._listing: list[types.Tool] = []
@@ -217,7 +225,9 @@ class MCPToolkit(BaseAction, register=False):
             extras[tool.name] = tool_extras(tool)
         toolkit = {"name": self._toolkit_name, "description": self._toolkit_text}
         self._apis, self._extras, self.skipped = apis, extras, skipped
-        super().__init__(toolkit, self._parser_class, enable, apis=list(apis.values()))
+        super().__init__(
+            toolkit, self._parser_class, enable, apis=list(apis.values()), validation=self._validation
+        )
 
     def _forwarder(self, tool: str) -> Callable[..., ActionReturn]:
         def forward(**arguments: Any) -> ActionReturn:

@@ -185,10 +185,13 @@ async def _run_call(
     """Run one call through the executor without blocking the event loop."""
     mark_native()  # this task serves a client that sees the aliases: messages name them
     if isinstance(executor, AsyncActionExecutor):
-        return await executor(name, arguments, session_id, call_id, on_progress=on_progress)
-    # A sync executor blocks while its tool runs: give it a worker thread.
-    call = functools.partial(executor, name, arguments, session_id, call_id, on_progress=on_progress)
-    return await anyio.to_thread.run_sync(call, abandon_on_cancel=True)
+        ret = await executor(name, arguments, session_id, call_id, on_progress=on_progress)
+    else:
+        # A sync executor blocks while its tool runs: give it a worker thread.
+        call = functools.partial(executor, name, arguments, session_id, call_id, on_progress=on_progress)
+        ret = await anyio.to_thread.run_sync(call, abandon_on_cancel=True)
+    executor._named_as_given([ret])
+    return ret
 
 
 def _progress_reporter(ctx: ServerRequestContext[Any]) -> Callable[[Any], Any]:

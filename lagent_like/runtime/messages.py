@@ -2,7 +2,8 @@
 
 These records are written for the model, in the names the model was given: a model
 calling natively was given the function-calling aliases (``Rich__literal``), so the
-list of tools it gets back names those; and a call whose argument string is larger
+list of tools it gets back names those, and every other message of its calls is
+rewritten (:func:`alias_renamer`) from the dotted names to those; and a call whose argument string is larger
 than the executor accepts is refused at once, before any parsing, so that one huge
 (often runaway) argument cannot hold a thread or an event loop for seconds.
 """
@@ -11,8 +12,9 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
-from collections.abc import Iterator
-from typing import Any, Optional
+import re
+from collections.abc import Iterator, Mapping
+from typing import Any, Callable, Optional
 
 from ..schema import ActionReturn, ActionStatusCode, ActionValidCode
 
@@ -42,6 +44,33 @@ def names_the_model_saw(api_names: list[str], aliases: dict[str, str]) -> list[s
     (``Rich__literal``); a model reading a prompt, the ``Rich.literal`` names.
     """
     return [aliases.get(n, n) for n in api_names] if _NATIVE.get() else api_names
+
+
+def alias_renamer(aliases: Mapping[str, str]) -> Optional[Callable[[str], str]]:
+    """A function that renames, in a message, each dotted name to its alias.
+
+    The parsers, the runtime and the tools write their messages with the names of the
+    prompt (``Rich.literal``); a model calling natively knows only the aliases
+    (``Rich__literal``) and could not act on the others. A name is replaced only
+    where it stands alone (not inside a longer name).
+
+    Args:
+        aliases: canonical name -> its function-calling alias.
+
+    Returns:
+        The renaming function, or ``None`` when every name is its own alias.
+    """
+    renamed = {name: alias for name, alias in aliases.items() if name != alias}
+    if not renamed:
+        return None
+    # Longest first, so that 'Kit.ab' is not taken for the start of 'Kit.abc'.
+    names = "|".join(re.escape(name) for name in sorted(renamed, key=len, reverse=True))
+    pattern = re.compile(rf"(?<![\w.])(?:{names})(?!\w)")
+
+    def rename(text: str) -> str:
+        return pattern.sub(lambda found: renamed[found.group()], text)
+
+    return rename
 
 
 def too_long_record(name: Any, label: str, tool: Optional[str], command: str, limit: int) -> ActionReturn:
