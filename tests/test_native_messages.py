@@ -261,7 +261,7 @@ ANTHROPIC_RESULT = [{"type": "tool_result", "tool_use_id": "t1", "content": "5",
         ),
         pytest.param(
             {"role": "model", "parts": [{"functionCall": {"name": "NativeKit__literal", "args": {"x": 5}}}]},
-            [{"functionResponse": {"name": "NativeKit__literal", "response": {"output": "5"}}}],
+            [{"functionResponse": {"name": "NativeKit__literal", "response": {"result": 5}}}],
             id="gemini-content",
         ),
         pytest.param(
