@@ -17,6 +17,7 @@ from typing import Any, Callable, Optional, TypeVar
 from .._private.typing_compat import get_args, get_type_hints
 from ..exceptions import DefinitionWarning, ToolDefinitionError
 from ..runtime.context import ToolContext
+from ..types.json_schema import object_shape
 from . import docstrings
 from .api_spec import (
     DEFAULT_OPTIONS,
@@ -28,6 +29,8 @@ from .api_spec import (
     lagent_description,
 )
 from .type_names import (
+    ARRAY,
+    OBJECT,
     PLAIN_TYPES,
     alias_origin,
     declared_class_of_word,
@@ -266,9 +269,14 @@ def _frozen(cls: type[_T], values: dict[str, Any]) -> _T:
     return instance
 
 
+#: Lagent type words of parameters that may have keys to show (see ``Param.shape``).
+_SHAPED = frozenset({OBJECT, ARRAY})
+
+
 def _param(name: str, default: Any, documented: tuple[Optional[str], str], hint: Any) -> Param:
     """One described parameter, from its default, docstring entry and annotation."""
     doc_type, text = documented
+    shape = None
     if hint is _EMPTY:  # described and checked by the docstring's type, if any
         checked_as = declared_class_of_word(doc_type)
         type_name, enum = describe_type_word(doc_type) or "STRING", None
@@ -280,6 +288,8 @@ def _param(name: str, default: Any, documented: tuple[Optional[str], str], hint:
         type_name, enum, declared = type_info.name, type_info.enum, hint
         if type_info.label is not None:
             text = type_info.label
+        if type_name in _SHAPED and not is_plain(hint):
+            shape = object_shape(hint)
     return _frozen(
         Param,
         {
@@ -293,6 +303,7 @@ def _param(name: str, default: Any, documented: tuple[Optional[str], str], hint:
             "enum": None if enum is None else tuple(enum),
             "check": None,
             "exact": None,
+            "shape": shape,
         },
     )
 
