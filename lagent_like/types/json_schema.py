@@ -273,6 +273,26 @@ def object_shape(annotation: Any) -> Optional[Schema]:
     return hoist_definitions(schema) if _names_keys(schema) else None
 
 
+def property_shape(prop: Any, root: Any) -> Optional[Schema]:
+    """:func:`object_shape` of a property of a tool's parameters schema ``root``.
+
+    Without its ``description`` (the Lagent description says it already), with the
+    root's definitions when it refers to them.
+    """
+    if not isinstance(prop, dict) or not _names_keys(prop):
+        return None
+    shape = {k: v for k, v in prop.items() if k != "description"}
+    if _refers(prop) and isinstance(root, dict):
+        shape.update((k, root[k]) for k in ("$defs", "definitions") if k in root and k not in shape)
+    return shape
+
+
+def _refers(node: Any) -> bool:
+    if isinstance(node, list):
+        return any(_refers(item) for item in node)
+    return isinstance(node, dict) and ("$ref" in node or any(_refers(v) for v in node.values()))
+
+
 def _names_keys(node: Any) -> bool:
     if isinstance(node, list):
         return any(_names_keys(item) for item in node)
