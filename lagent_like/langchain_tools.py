@@ -74,8 +74,6 @@ def from_langchain(tool: Any) -> SchemaTool:
     """
     from langchain_core.utils.function_calling import convert_to_openai_tool
 
-    from .actions.schema_tool import SchemaTool
-
     tools = _langchain()
     if not isinstance(tool, tools.BaseTool):
         raise ToolDefinitionError(
@@ -115,14 +113,15 @@ def from_langchain(tool: Any) -> SchemaTool:
 
 
 def _tool_of(definition: dict[str, Any], run: Callable[..., Any], tool: Any) -> SchemaTool:
-    """The :class:`SchemaTool` of ``definition`` run by ``run``; checked by ``tool``'s own model if it has one."""
+    """The :class:`SchemaTool` of ``definition`` run by ``run``, checked by ``tool``'s own model if any."""
     from .actions.schema_tool import SchemaTool
 
     # The schema the model sees: without arguments LangChain injects (InjectedToolArg).
     model = getattr(tool, "tool_call_schema", None)
     if not is_model(model):
         return SchemaTool(definition, run)
-    return _validated_tool_class()(definition, run, model)
+    checked: SchemaTool = _validated_tool_class()(definition, run, model)
+    return checked
 
 
 @functools.cache

@@ -250,7 +250,12 @@ def test_future_annotations_function_resolves_string_annotations() -> None:
         "description": "Area of a box.",
         "parameters": [
             {"name": "box", "type": "OBJECT", "description": "the box", "schema": BOX_SHAPE},
-            {"name": "origin", "type": "OBJECT", "description": "where it sits", "schema": FUTURE_POINT_SHAPE},
+            {
+                "name": "origin",
+                "type": "OBJECT",
+                "description": "where it sits",
+                "schema": FUTURE_POINT_SHAPE,
+            },
             {"name": "scale", "type": "NUMBER", "description": "a factor"},
             {"name": "unit", "type": "STRING", "description": "the unit", "enum": ["cm", "in"]},
             {"name": "shade", "type": "STRING", "description": "the shade", "enum": ["light", "dark"]},

@@ -69,7 +69,9 @@ def output_schema(spec: ApiSpec) -> Optional[dict[str, Any]]:
         pass
     try:
         annotation = get_type_hints(func).get("return")
-        schema: Optional[dict[str, Any]] = None if annotation is None else hoist_definitions(dict(schema_of(annotation)))
+        schema: Optional[dict[str, Any]] = (
+            None if annotation is None else hoist_definitions(dict(schema_of(annotation)))
+        )
     except Exception:  # noqa: BLE001 - an annotation that cannot be resolved promises nothing
         schema = None
     if schema is not None and schema.get("type") != "object":

@@ -17,7 +17,7 @@ from typing import Any, Callable, Optional, TypeVar
 from .._private.typing_compat import get_args, get_type_hints
 from ..exceptions import DefinitionWarning, ToolDefinitionError
 from ..runtime.context import ToolContext
-from ..types.json_schema import object_shape
+from ..types.json_schema import hoist_definitions, object_shape
 from . import docstrings
 from .api_spec import (
     DEFAULT_OPTIONS,
@@ -343,6 +343,8 @@ def build_api_spec(func: Callable[..., Any], opts: DescribeOptions) -> ApiSpec:
         _param(name, default, documented.get(name, _UNDOCUMENTED), hints.get(name, _EMPTY))
         for name, _, default in described
     ]
+    if sum(p.shape is not None and "$defs" in p.shape for p in params) > 1:
+        _check_definitions(owner, params)
     summary, param_tuple, return_tuple = info.description, tuple(params), tuple(return_data)
     return _frozen(
         ApiSpec,
@@ -364,6 +366,18 @@ def build_api_spec(func: Callable[..., Any], opts: DescribeOptions) -> ApiSpec:
             "description": lagent_description(api_name, summary, param_tuple, return_tuple),
         },
     )
+
+
+def _check_definitions(owner: str, params: list[Param]) -> None:
+    """Refuse parameters whose models define different schemas under one name (one ``$defs`` holds all).
+
+    Raises:
+        ToolDefinitionError: naming the shared name.
+    """
+    try:
+        hoist_definitions({p.name: p.shape for p in params})
+    except ValueError as exc:
+        raise ToolDefinitionError(owner, [str(exc)]) from None
 
 
 def definition_stacklevel() -> int:

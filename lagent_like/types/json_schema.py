@@ -239,7 +239,7 @@ def hoist_definitions(schema: Schema) -> Schema:
         ValueError: two different definitions share a name (naming it).
     """
     found: dict[str, Any] = {}
-    lifted = _lift(schema, found)
+    lifted: Schema = _lift(schema, found)
     if not found:
         return schema
     lifted["$defs"] = found
