@@ -269,8 +269,38 @@ def object_shape(annotation: Any) -> Optional[Schema]:
     Lagent's description names only a parameter's type word (``OBJECT``); this is what
     it shows besides, so that a model writing arguments as text knows the keys.
     """
+    if not _has_keyed_class(annotation):  # most annotations: settled without building a schema
+        return None
     schema = schema_of(annotation)
     return hoist_definitions(schema) if _names_keys(schema) else None
+
+
+#: Annotations known to name no class with keys (``list[str]``, ``dict[str, int]``): the
+#: common case, answered again without walking them (the define benchmark).
+_KEYLESS: dict[Any, bool] = {}
+_KEYLESS_LIMIT = 4096
+
+
+def _has_keyed_class(annotation: Any) -> bool:
+    """Whether ``annotation`` names a TypedDict, dataclass or pydantic model, at any depth."""
+    try:
+        if annotation in _KEYLESS:
+            return False
+    except TypeError:  # an unhashable annotation object
+        return _walk_keyed(annotation)
+    keyed = _walk_keyed(annotation)
+    if not keyed and len(_KEYLESS) < _KEYLESS_LIMIT:
+        _KEYLESS[annotation] = False
+    return keyed
+
+
+def _walk_keyed(annotation: Any) -> bool:
+    args = get_args(annotation)
+    if args:
+        return any(_walk_keyed(a) for a in args)
+    if not isinstance(annotation, type):
+        return False
+    return is_typeddict(annotation) or dataclasses.is_dataclass(annotation) or is_model(annotation)
 
 
 def property_shape(prop: Any, root: Any) -> Optional[Schema]:
