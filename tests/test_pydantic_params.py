@@ -10,6 +10,7 @@ from typing import Any, Optional
 import pytest
 
 pydantic = pytest.importorskip("pydantic", reason="pydantic (the 'test' extra) is not installed")
+import pydantic.dataclasses  # noqa: E402
 
 from pydantic import BaseModel, ConfigDict, Field  # noqa: E402
 from typing_extensions import TypedDict  # noqa: E402
@@ -353,6 +354,42 @@ def test_two_models_defining_one_name_differently_are_refused_at_definition() ->
         ToolDefinitionError, match=r"route: two different schemas are named 'PdGeo' in \$defs"
     ):
         tool_api(route)
+
+
+@pydantic.dataclasses.dataclass
+class PdSize:
+    width: int
+    height: int = 1
+
+
+def test_a_pydantic_dataclass_is_checked_by_pydantic_too() -> None:
+    @tool_api
+    def frame(size: PdSize) -> str:
+        """Frame.
+
+        Args:
+            size: the size
+        """
+        return repr(size)
+
+    assert frame.api_description["parameters"][0]["schema"] == {
+        "properties": {
+            "width": {"title": "Width", "type": "integer"},
+            "height": {"default": 1, "title": "Height", "type": "integer"},
+        },
+        "required": ["width"],
+        "title": "PdSize",
+        "type": "object",
+    }
+    executor = ActionExecutor([frame])
+    ok = executor("frame", '{"size": {"width": "3"}}')
+    assert ok.result == [{"type": "text", "content": "PdSize(width=3, height=1)"}]
+    ret = executor("frame", '{"size": {"width": "x"}}')
+    assert (ret.state, ret.errmsg) == (
+        ARGS_ERROR,
+        "frame: 'size.width' input should be a valid integer, unable to parse string as an integer "
+        "(got string 'x')",
+    )
 
 
 def test_importing_the_package_does_not_import_pydantic() -> None:

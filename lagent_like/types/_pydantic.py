@@ -24,19 +24,26 @@ __all__ = ["is_model", "model_check", "model_schema", "validation_refusal"]
 
 
 def is_model(cls: Any) -> bool:
-    """Whether ``cls`` is a pydantic v2 model class (never imports pydantic)."""
+    """Whether ``cls`` is a pydantic v2 model class or pydantic dataclass (never imports pydantic)."""
     pydantic = sys.modules.get("pydantic")
     if pydantic is None or not isinstance(cls, type):
         return False
     try:
-        return issubclass(cls, pydantic.BaseModel)
+        if issubclass(cls, pydantic.BaseModel):
+            return True
     except TypeError:  # a generic alias posing as a class
         return False
+    dataclasses = sys.modules.get("pydantic.dataclasses")
+    return dataclasses is not None and bool(dataclasses.is_pydantic_dataclass(cls))
+
+
+def _adapter(cls: Any) -> Any:
+    return sys.modules["pydantic"].TypeAdapter(cls)
 
 
 def model_schema(cls: Any) -> dict[str, Any]:
     """The JSON Schema pydantic gives ``cls`` (validation mode; ``$defs`` at its top when needed)."""
-    schema: dict[str, Any] = cls.model_json_schema()
+    schema: dict[str, Any] = _adapter(cls).json_schema()
     return schema
 
 
@@ -47,7 +54,7 @@ def model_check(cls: Any, mode: str) -> Check:
     own configuration says how strict it is.
     """
     error_class = sys.modules["pydantic"].ValidationError
-    validate = cls.model_validate
+    validate = _adapter(cls).validate_python
     strict = True if mode == STRICT else None
 
     def check(value: Any) -> Any:
