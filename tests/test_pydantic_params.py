@@ -10,9 +10,8 @@ from typing import Any, Optional
 import pytest
 
 pydantic = pytest.importorskip("pydantic", reason="pydantic (the 'test' extra) is not installed")
-import pydantic.dataclasses  # noqa: E402
-
 from pydantic import BaseModel, ConfigDict, Field  # noqa: E402
+from pydantic.dataclasses import dataclass as pydantic_dataclass  # noqa: E402
 from typing_extensions import TypedDict  # noqa: E402
 
 from lagent_like import (  # noqa: E402
@@ -356,7 +355,7 @@ def test_two_models_defining_one_name_differently_are_refused_at_definition() ->
         tool_api(route)
 
 
-@pydantic.dataclasses.dataclass
+@pydantic_dataclass
 class PdSize:
     width: int
     height: int = 1
