@@ -17,6 +17,7 @@ from typing_extensions import TypedDict  # noqa: E402
 from lagent_like import (  # noqa: E402
     ActionExecutor,
     ActionStatusCode,
+    ArgumentError,
     BaseAction,
     ToolDefinitionError,
     tool_api,
@@ -353,6 +354,16 @@ def test_two_models_defining_one_name_differently_are_refused_at_definition() ->
         ToolDefinitionError, match=r"route: two different schemas are named 'PdGeo' in \$defs"
     ):
         tool_api(route)
+
+
+def test_a_models_validator_raises_one_argument_error_naming_each_field() -> None:
+    validators, _ = PdKit().argument_checks("ship")
+    with pytest.raises(ArgumentError, match=r"^a valid PdAddr$") as info:
+        validators["addr"]({"zip": "x"})
+    assert info.value.describe("addr") == (
+        "'addr.street' is required; "
+        "'addr.zip' input should be a valid integer, unable to parse string as an integer (got string 'x')"
+    )
 
 
 @pydantic_dataclass

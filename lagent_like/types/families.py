@@ -119,12 +119,12 @@ class Refusal:
         """The :class:`~lagent_like.exceptions.ArgumentError` a validator raises for this refusal."""
         from ..exceptions import ArgumentError
 
-        return ArgumentError(self.expected, self.got(given), self.path)
+        return ArgumentError(self.expected, self.got(given), self.path, self.parts)
 
     @classmethod
     def of(cls, error: ArgumentError) -> Refusal:
         """The refusal an :class:`~lagent_like.exceptions.ArgumentError` stands for (see :meth:`error`)."""
-        return cls(error.expected, error.value, error.path)
+        return cls(error.expected, error.value, error.path, parts=getattr(error, "parts", ()))
 
 
 def refusal(expected: str) -> Refusal:
