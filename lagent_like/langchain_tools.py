@@ -28,8 +28,8 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from .exceptions import ToolDefinitionError, ToolError
 from .schema import ActionReturn, ActionStatusCode
-from .types._pydantic import is_model, validation_refusal
-from .types.families import accept
+from .types._pydantic import is_model, model_check
+from .types.families import COERCE, Refusal, accept
 from .types.validation import validator_of
 
 if TYPE_CHECKING:
@@ -150,17 +150,12 @@ def _checked_by(spec: ApiSpec, model: Any) -> ApiSpec:
 
 def _model_check(model: Any) -> Callable[[Any], Any]:
     """The check of a call's whole arguments by ``model``: the arguments as sent, or a refusal."""
-    import pydantic
-
-    expected = f"arguments that {model.__name__} accepts"
+    validate = model_check(model, COERCE, top=True)
 
     def check(arguments: Any) -> Any:
-        try:
-            model.model_validate(arguments)
-        except pydantic.ValidationError as exc:
-            return validation_refusal(exc.errors(include_url=False), arguments, expected, top=True)
+        checked = validate(arguments)
         # LangChain validates them again as it calls the tool: what it receives is its own.
-        return arguments
+        return checked if type(checked) is Refusal else arguments
 
     return check
 

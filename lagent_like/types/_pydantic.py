@@ -1,8 +1,8 @@
 """Pydantic models as parameter types: described by their own schema, checked by their own validator.
 
 A parameter annotated with a pydantic (v2) model brings its validator with it, and that
-validator decides: the argument goes to ``model_validate`` as the model sent it (no
-conversion by the type families first), the tool receives the model instance, and a
+validator decides: the argument goes to pydantic's ``validate_python`` as the model
+sent it (no conversion by the type families first), the tool receives the model instance, and a
 refusal names every failing field path at once (``'addr.zip' ...; 'addr.street' is
 required``). The model's JSON Schema (fields, types, descriptions, required, defaults,
 ``$defs``) is what every export and the Lagent description show.
@@ -47,11 +47,12 @@ def model_schema(cls: Any) -> dict[str, Any]:
     return schema
 
 
-def model_check(cls: Any, mode: str) -> Check:
+def model_check(cls: Any, mode: str, top: bool = False) -> Check:
     """The check of an argument annotated ``cls``: the model instance, or a refusal naming each field.
 
     In the ``"strict"`` validation mode the model validates strictly too; otherwise its
-    own configuration says how strict it is.
+    own configuration says how strict it is. With ``top``, the value is a call's whole
+    arguments (see :func:`validation_refusal`).
     """
     error_class = sys.modules["pydantic"].ValidationError
     validate = _adapter(cls).validate_python
@@ -61,7 +62,7 @@ def model_check(cls: Any, mode: str) -> Check:
         try:
             return validate(value, strict=strict)
         except error_class as exc:
-            return validation_refusal(exc.errors(include_url=False), value, f"a valid {cls.__name__}")
+            return validation_refusal(exc.errors(include_url=False), value, f"a valid {cls.__name__}", top)
 
     return check
 
