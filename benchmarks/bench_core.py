@@ -84,6 +84,16 @@ Method:
   JSON floor in brackets. A 1 MB Python-dict argument: best of N single calls, target
   100 ms.
 
+* **A pydantic model parameter** (``ship(addr: Addr, copies: int = 1)`` with ``class
+  Addr(BaseModel)``, called with a valid address): the row is
+  ``executor('ship', s)``; its floor is the same function made a ``FunctionTool`` by
+  the OpenAI Agents SDK's ``function_tool`` and called as ``await
+  tool.on_invoke_tool(ctx, s)`` (the SDK validates with a pydantic model of the
+  signature). Both are timed alternately inside one ``asyncio.run`` (the row's call is
+  synchronous); the ratio is to the SDK's call, target 2x, the ratio to the JSON floor
+  in brackets. Without ``openai-agents`` (not a dependency) or pydantic the row is
+  skipped with a notice on stderr.
+
 Before timing, every per-call row is run once and its ``ActionReturn.state`` checked;
 a row that does not do what it claims is reported as ``BROKEN``.
 """
@@ -169,6 +179,10 @@ LENIENT_MB_ROW = "lenient 1 MB single-quoted"
 LENIENT_TARGETS = {FLOOR_LENIENT: 50.0, FLOOR_REFUSED: 3.0}
 LENIENT_MB_TARGET_MS = 100.0
 BATCH_TARGET = 1.2
+PYDANTIC_ROW = "ship json valid, pydantic model param"
+FLOOR_AGENTS = "floor: Agents SDK FunctionTool.on_invoke_tool(ctx, s)"
+PYDANTIC_TARGET = 2.0
+JSON_MODEL = '{"addr": {"street": "1 Main St", "zip": 12345}, "copies": 2}'
 
 
 def add(a: int, b: int) -> int:
@@ -699,6 +713,80 @@ except ValueError:
     return rows
 
 
+def _agents_tool_and_executor() -> tuple[Any, Any, ActionExecutor]:
+    """``(the SDK's FunctionTool, its ToolContext, an executor)`` of one pydantic-typed function.
+
+    Raises:
+        ImportError: pydantic or the OpenAI Agents SDK is not installed.
+    """
+    import pydantic
+    from agents import function_tool
+    from agents.tool_context import ToolContext
+
+    class Addr(pydantic.BaseModel):
+        street: str
+        zip: int
+
+    def ship(addr: Addr, copies: int = 1) -> str:
+        """Ship a parcel.
+
+        Args:
+            addr: where to
+            copies: how many
+        """
+        return f"{addr.street}/{addr.zip} x{copies}"
+
+    context = ToolContext(context=None, tool_name="ship", tool_call_id="bench", tool_arguments=JSON_MODEL)
+    return function_tool(ship), context, ActionExecutor([tool_api(ship)])
+
+
+def pydantic_rows(bench: Bench, wanted: Callable[[str], bool]) -> list[Row]:
+    """The pydantic row and its floor, the same call through the OpenAI Agents SDK (see the module doc)."""
+    if not wanted(PYDANTIC_ROW):
+        return []
+    try:
+        sdk_tool, context, executor = _agents_tool_and_executor()
+    except ImportError as exc:
+        print(f"note: {PYDANTIC_ROW!r} skipped: {exc.name} is not installed", file=sys.stderr)
+        return []
+    bench.namespace.update(sdk_tool=sdk_tool, sdk_context=context, pyd_exec=executor)
+    expected = asyncio.run(sdk_tool.on_invoke_tool(context, JSON_MODEL))
+    ret = executor("ship", JSON_MODEL)
+    got = ret.result[0]["content"] if ret.result else ret.errmsg
+    broken = None if got == expected else f"BROKEN ({got!r}, the SDK says {expected!r})"
+    settings = bench.settings
+
+    async def main() -> tuple[float, float]:
+        row_loop = _compile_async_loop(f"pyd_exec('ship', {JSON_MODEL!r})", bench.namespace, settings.clock)
+        floor_loop = _compile_async_loop(
+            f"await sdk_tool.on_invoke_tool(sdk_context, {JSON_MODEL!r})", bench.namespace, settings.clock
+        )
+        row_number = await _calibrate_async(row_loop, settings.budget)
+        floor_number = await _calibrate_async(floor_loop, settings.budget)
+        best_row = best_floor = float("inf")
+        for _ in range(settings.repeats):
+            gc.collect()
+            best_floor = min(best_floor, await _timed(floor_loop, floor_number) / floor_number * 1e9)
+            gc.collect()
+            best_row = min(best_row, await _timed(row_loop, row_number) / row_number * 1e9)
+        return best_row, best_floor
+
+    row_ns, floor_ns = asyncio.run(main())
+    json_floor, ratio = bench.floor(FLOOR_JSON), row_ns / floor_ns
+    return [
+        Row(FLOOR_AGENTS, floor_ns, "ns/call", 1.0, floor_ns / json_floor, "-", "-"),
+        Row(
+            PYDANTIC_ROW,
+            row_ns,
+            "ns/call",
+            ratio,
+            row_ns / json_floor,
+            f"<= {PYDANTIC_TARGET:.1f}x",
+            broken or _verdict(ratio, PYDANTIC_TARGET),
+        ),
+    ]
+
+
 def run(settings: Settings, only: Optional[list[str]] = None) -> list[Row]:
     """Measure every row once and return the report.
 
@@ -885,6 +973,7 @@ def run(settings: Settings, only: Optional[list[str]] = None) -> list[Row]:
         )
 
     rows += lenient_rows(bench, settings, wanted)
+    rows += pydantic_rows(bench, wanted)
     json_floor, tuple_floor = bench.floor(FLOOR_JSON), bench.floor(FLOOR_TUPLE)
     head = [Row(FLOOR_JSON, json_floor, "ns/call", 1.0, 1.0, "-", "-")]
     head.append(Row(FLOOR_TUPLE, tuple_floor, "ns/call", 1.0, tuple_floor / json_floor, "-", "-"))

@@ -45,7 +45,10 @@ request outright. Its messages never quote the API key.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
+
+if TYPE_CHECKING:
+    from .types.families import Refusal
 
 __all__ = [
     "ArgumentError",
@@ -227,19 +230,21 @@ class ArgumentError(ModelInputError):
         expected: what was expected, in JSON words (``'integer'``, ``"one of ['C', 'F']"``).
         value: what arrived.
         path: where inside the argument, e.g. ``'[2]'`` or ``'.city'`` (empty at the top).
+        parts: the refusals of several fields at once (a pydantic model's), said instead.
     """
 
-    def __init__(self, expected: str, value: object, path: str = "") -> None:
+    def __init__(self, expected: str, value: object, path: str = "", parts: tuple[Refusal, ...] = ()) -> None:
         super().__init__(expected)
         self.expected = expected
         self.value = value
         self.path = path
+        self.parts = parts
 
     def describe(self, name: str) -> str:
         """``"'a' expected integer, got string 'x'"`` for parameter ``name``."""
         from .types.families import Refusal
 
-        return Refusal(self.expected, self.value, self.path).describe(name, self.value)
+        return Refusal(self.expected, self.value, self.path, parts=self.parts).describe(name, self.value)
 
 
 class ToolError(LagentLikeError):

@@ -10,8 +10,11 @@ directions, so that either side's tools run under the other with the same result
   comes back as the executor's message for the model (LangChain's
   ``handle_tool_error``).
 * :func:`from_langchain` makes a ``BaseTool`` a simple lagent_like tool, described by
-  LangChain's own OpenAI conversion and checked against it; ``ActionExecutor``
-  accepts LangChain tools directly and converts them this way.
+  LangChain's own OpenAI conversion; ``ActionExecutor`` accepts LangChain tools
+  directly and converts them this way. A tool whose arguments schema is a pydantic
+  model brings its validator, which decides alone (nothing converts the arguments
+  first, so the tool accepts exactly what a direct call accepts); other tools are
+  checked against the converted schema.
 
 ``langchain-core`` is an optional extra (``pip install 'lagent-like[langchain]'``),
 imported only when a conversion runs.
@@ -19,16 +22,21 @@ imported only when a conversion runs.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from .exceptions import ToolDefinitionError, ToolError
 from .runtime.messages import native_calls
 from .schema import ActionReturn, ActionStatusCode
+from .types._pydantic import is_model, model_check
+from .types.families import COERCE, Refusal, accept
+from .types.validation import validator_of
 
 if TYPE_CHECKING:
     from .actions.action_executor import ActionExecutor
     from .actions.schema_tool import SchemaTool
+    from .spec.api_spec import ApiSpec
 
 __all__ = ["from_langchain", "is_langchain_tool", "to_langchain_tools"]
 
@@ -57,14 +65,15 @@ def from_langchain(tool: Any) -> SchemaTool:
     The tool is described by LangChain's own OpenAI conversion of it; a call's checked
     arguments go to ``tool.invoke`` as a tool call (``tool.ainvoke`` for a tool with
     only a coroutine), and a failure (a ``ToolException``, or an error the tool handled
-    itself) becomes the call's ``API_ERROR`` with the tool's message.
+    itself) becomes the call's ``API_ERROR`` with the tool's message. When the tool's
+    arguments schema is a pydantic model, that model checks the arguments (as the
+    tool itself would, with no conversion first) and a refusal is one ``ARGS_ERROR``
+    naming every failing field path.
 
     Raises:
         ToolDefinitionError: ``tool`` is not a LangChain tool, or its schema cannot be honoured.
     """
     from langchain_core.utils.function_calling import convert_to_openai_tool
-
-    from .actions.schema_tool import SchemaTool
 
     tools = _langchain()
     if not isinstance(tool, tools.BaseTool):
@@ -93,7 +102,7 @@ def from_langchain(tool: Any) -> SchemaTool:
             except failure as exc:
                 raise ToolError(str(exc)) from exc
 
-        return SchemaTool(definition, arun)
+        return _tool_of(definition, arun, tool)
 
     def run(**arguments: Any) -> Any:
         try:
@@ -101,7 +110,55 @@ def from_langchain(tool: Any) -> SchemaTool:
         except failure as exc:
             raise ToolError(str(exc)) from exc
 
-    return SchemaTool(definition, run)
+    return _tool_of(definition, run, tool)
+
+
+def _tool_of(definition: dict[str, Any], run: Callable[..., Any], tool: Any) -> SchemaTool:
+    """The :class:`SchemaTool` of ``definition`` run by ``run``, checked by ``tool``'s own model if any."""
+    from .actions.schema_tool import SchemaTool
+
+    # The schema the model sees: without arguments LangChain injects (InjectedToolArg).
+    model = getattr(tool, "tool_call_schema", None)
+    if not is_model(model):
+        return SchemaTool(definition, run)
+    checked: SchemaTool = _validated_tool_class()(definition, run, model)
+    return checked
+
+
+@functools.cache
+def _validated_tool_class() -> type:
+    """The ``SchemaTool`` whose arguments a pydantic model checks (built once, on first use)."""
+    from .actions.base_action import BaseAction
+    from .actions.schema_tool import SchemaTool, schema_spec
+
+    class ModelCheckedTool(SchemaTool, register=False):
+        """A LangChain tool whose arguments schema (a pydantic model) checks its arguments."""
+
+        def __init__(self, schema: dict[str, Any], handler: Callable[..., Any], model: Any) -> None:
+            spec = _checked_by(schema_spec(schema, handler), model)
+            self.__tool_handler__ = handler
+            BaseAction.__init__(self, apis=spec)
+
+    return ModelCheckedTool
+
+
+def _checked_by(spec: ApiSpec, model: Any) -> ApiSpec:
+    """``spec`` with its arguments checked by ``model`` alone: each parameter taken as sent."""
+    unchecked = validator_of(accept)
+    params = tuple(dataclasses.replace(p, check=unchecked, exact=None) for p in spec.params)
+    return dataclasses.replace(spec, params=params, whole=_model_check(model))
+
+
+def _model_check(model: Any) -> Callable[[Any], Any]:
+    """The check of a call's whole arguments by ``model``: the arguments as sent, or a refusal."""
+    validate = model_check(model, COERCE, top=True)
+
+    def check(arguments: Any) -> Any:
+        checked = validate(arguments)
+        # LangChain validates them again as it calls the tool: what it receives is its own.
+        return checked if type(checked) is Refusal else arguments
+
+    return check
 
 
 @functools.cache

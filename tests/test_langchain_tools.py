@@ -132,8 +132,9 @@ LC_SHOUT = tools.StructuredTool.from_function(coroutine=_lc_shout, name="lc_shou
             "lc_multiply",
             '{"a": "x"}',
             ActionStatusCode.ARGS_ERROR,
-            "lc_multiply: 'a' expected integer, got string 'x'",
-            id="checked-by-the-executor",
+            "lc_multiply: 'a' input should be a valid integer, unable to parse string as an integer "
+            "(got string 'x')",
+            id="checked-by-the-tools-own-model",
         ),
         pytest.param(
             "lc_fail", '{"reason": "no"}', ActionStatusCode.API_ERROR, "cannot: no", id="tool-exception"

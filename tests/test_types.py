@@ -76,8 +76,6 @@ class TypesLevel(enum.IntEnum):
         pytest.param(Mapping, "OBJECT", None, id="Mapping"),
         pytest.param(Mapping[str, int], "OBJECT", None, id="Mapping[str, int]"),
         pytest.param(collections.OrderedDict, "OBJECT", None, id="dict-subclass"),
-        pytest.param(TypesMovie, "OBJECT", None, id="TypedDict"),
-        pytest.param(TypesPoint, "OBJECT", None, id="dataclass"),
         pytest.param(Optional[int], "NUMBER", None, id="Optional[int]"),
         pytest.param(Union[int, None], "NUMBER", None, id="Union[int, None]"),
         pytest.param(Optional[List[str]], "Array", None, id="Optional[List[str]]"),
@@ -199,13 +197,65 @@ def test_unannotated_parameter_without_docstring_type_is_string() -> None:
 # -- from __future__ import annotations -----------------------------------------------
 
 
+MOVIE_SHAPE = {
+    "type": "object",
+    "title": "TypesMovie",
+    "properties": {"title": {"type": "string"}, "year": {"type": "integer"}},
+    "required": ["title", "year"],
+    "additionalProperties": False,
+}
+POINT_SHAPE = {
+    "type": "object",
+    "title": "TypesPoint",
+    "properties": {"x": {"type": "number"}, "y": {"type": "number"}},
+    "required": ["x", "y"],
+    "additionalProperties": False,
+}
+
+
+@pytest.mark.parametrize(
+    ("annotation", "shape"),
+    [
+        pytest.param(TypesMovie, MOVIE_SHAPE, id="TypedDict"),
+        pytest.param(TypesPoint, POINT_SHAPE, id="dataclass"),
+    ],
+)
+def test_object_annotation_maps_to_object_with_its_keys_after_lagents_keys(
+    annotation: Any, shape: dict[str, Any]
+) -> None:
+    described = describe_parameter(annotation)
+    assert described == {"name": "x", "type": "OBJECT", "description": "the x", "schema": shape}
+    assert list(described) == ["name", "type", "description", "schema"]
+
+
+BOX_SHAPE = {
+    "type": "object",
+    "title": "Box",
+    "properties": {"width": {"type": "number"}, "height": {"type": "number"}},
+    "required": ["width", "height"],
+    "additionalProperties": False,
+}
+FUTURE_POINT_SHAPE = {
+    "type": "object",
+    "title": "Point",
+    "properties": {"x": {"type": "integer"}, "y": {"type": "integer"}},
+    "required": ["x", "y"],
+    "additionalProperties": False,
+}
+
+
 def test_future_annotations_function_resolves_string_annotations() -> None:
     assert future.area.api_description == {
         "name": "area",
         "description": "Area of a box.",
         "parameters": [
-            {"name": "box", "type": "OBJECT", "description": "the box"},
-            {"name": "origin", "type": "OBJECT", "description": "where it sits"},
+            {"name": "box", "type": "OBJECT", "description": "the box", "schema": BOX_SHAPE},
+            {
+                "name": "origin",
+                "type": "OBJECT",
+                "description": "where it sits",
+                "schema": FUTURE_POINT_SHAPE,
+            },
             {"name": "scale", "type": "NUMBER", "description": "a factor"},
             {"name": "unit", "type": "STRING", "description": "the unit", "enum": ["cm", "in"]},
             {"name": "shade", "type": "STRING", "description": "the shade", "enum": ["light", "dark"]},
@@ -225,7 +275,7 @@ def test_future_annotations_methods_returning_their_own_class_are_described() ->
                 "name": "grow",
                 "description": "Grow a box.",
                 "parameters": [
-                    {"name": "box", "type": "OBJECT", "description": "the box"},
+                    {"name": "box", "type": "OBJECT", "description": "the box", "schema": BOX_SHAPE},
                     {"name": "by", "type": "FLOAT", "description": "the factor"},
                 ],
                 "required": ["box"],
@@ -233,7 +283,14 @@ def test_future_annotations_methods_returning_their_own_class_are_described() ->
             {
                 "name": "corners",
                 "description": "Corners of a shape.",
-                "parameters": [{"name": "points", "type": "Array", "description": "the corners"}],
+                "parameters": [
+                    {
+                        "name": "points",
+                        "type": "Array",
+                        "description": "the corners",
+                        "schema": {"type": "array", "items": FUTURE_POINT_SHAPE},
+                    }
+                ],
                 "required": ["points"],
             },
         ],
@@ -262,7 +319,7 @@ def test_string_annotations_in_this_module_resolve() -> None:
         return point
 
     assert locate.api_description["parameters"] == [
-        {"name": "point", "type": "OBJECT", "description": ""},
+        {"name": "point", "type": "OBJECT", "description": "", "schema": POINT_SHAPE},
         {"name": "level", "type": "NUMBER", "description": "", "enum": [1, 2]},
     ]
 

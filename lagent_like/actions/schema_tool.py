@@ -17,9 +17,10 @@ from typing import Any, Callable, Optional
 from .._private.text import preview
 from ..exceptions import ToolDefinitionError
 from ..spec.describe import ApiSpec, Param, copy_description
-from ..spec.type_names import STRING
+from ..spec.type_names import ARRAY, OBJECT, STRING
 from ..types import families as fam
 from ..types.families import accept
+from ..types.json_schema import property_shape
 from ..types.schema_validation import TYPE_WORDS, SchemaCompiler, canonical_types, resolve_ref
 from ..types.validation import validator_of
 from .base_action import BaseAction
@@ -290,6 +291,7 @@ def schema_spec(schema: Mapping[str, Any], handler: Callable[..., Any]) -> ApiSp
                 enum=None if enum is None else tuple(enum),
                 check=validator_of(checks[key]),
                 exact=_is_plain(prop),
+                shape=property_shape(prop, params) if entry["type"] in (OBJECT, ARRAY) else None,
             )
         )
     run = _bind(handler)

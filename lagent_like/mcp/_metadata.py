@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Optional
 
 from .._private.typing_compat import get_type_hints
 from ..spec.describe import copy_description
-from ..types.json_schema import schema_of
+from ..types.json_schema import hoist_definitions, schema_of
 
 if TYPE_CHECKING:
     from ..actions.base_action import BaseAction
@@ -69,7 +69,9 @@ def output_schema(spec: ApiSpec) -> Optional[dict[str, Any]]:
         pass
     try:
         annotation = get_type_hints(func).get("return")
-        schema: Optional[dict[str, Any]] = None if annotation is None else dict(schema_of(annotation))
+        schema: Optional[dict[str, Any]] = (
+            None if annotation is None else hoist_definitions(dict(schema_of(annotation)))
+        )
     except Exception:  # noqa: BLE001 - an annotation that cannot be resolved promises nothing
         schema = None
     if schema is not None and schema.get("type") != "object":

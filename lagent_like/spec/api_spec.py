@@ -15,7 +15,7 @@ from functools import cached_property
 from typing import Any, Callable, Optional
 
 from ..types.families import COERCE, OFF
-from ..types.json_schema import parameter_schema
+from ..types.json_schema import hoist_definitions, parameter_schema
 from ..types.validation import compile_check, compile_validator, exact_type, validator_of
 
 __all__ = ["DEFAULT_OPTIONS", "NO_DEFAULT", "ApiSpec", "DescribeOptions", "Param", "copy_description"]
@@ -68,6 +68,9 @@ class Param:
         check: a validator given with the parameter (tools described by JSON Schema);
             ``None`` to compile one from ``declared``.
         exact: with ``check``: the one class whose values need no check, or ``None``.
+        shape: the JSON Schema of an object parameter whose keys are known (a pydantic
+            model, TypedDict, dataclass, or a list of them), shown in the Lagent
+            description under ``schema`` after Lagent's own keys; else ``None``.
     """
 
     name: str
@@ -80,12 +83,15 @@ class Param:
     enum: Optional[tuple[Any, ...]] = None
     check: Optional[Callable[[Any], Any]] = None
     exact: Optional[_Class] = None
+    shape: Optional[dict[str, Any]] = None
 
     def entry(self) -> dict[str, Any]:
-        """This parameter in Lagent's description format."""
+        """This parameter in Lagent's description format (then its ``schema``, if it has keys)."""
         entry: dict[str, Any] = {"name": self.name, "type": self.type, "description": self.description}
         if self.enum is not None:
             entry["enum"] = list(self.enum)
+        if self.shape is not None:
+            entry["schema"] = self.shape
         return entry
 
 
@@ -227,12 +233,14 @@ class ApiSpec:
             )
             for p in self.params
         }
-        return {
-            "type": "object",
-            "properties": properties,
-            "required": [p.name for p in self.params if p.required],
-            "additionalProperties": self._additional_properties(),
-        }
+        return hoist_definitions(
+            {
+                "type": "object",
+                "properties": properties,
+                "required": [p.name for p in self.params if p.required],
+                "additionalProperties": self._additional_properties(),
+            }
+        )
 
     def _additional_properties(self) -> Any:
         """``additionalProperties`` of the arguments: ``False``, ``True`` or the schema of ``**kwargs: T``."""

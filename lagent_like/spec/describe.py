@@ -12,12 +12,13 @@ import inspect
 import types
 import warnings
 from collections.abc import Iterable, Mapping
-from typing import Any, Callable, Literal, Optional, TypeVar
+from typing import Any, Callable, Optional, TypeVar
 
 from .._private.typing_compat import get_args, get_type_hints
 from ..exceptions import DefinitionWarning, ToolDefinitionError
 from ..runtime.context import ToolContext
-from . import docstrings
+from ..types.json_schema import hoist_definitions, object_shape
+from . import _choices, docstrings
 from .api_spec import (
     DEFAULT_OPTIONS,
     NO_DEFAULT,
@@ -28,6 +29,8 @@ from .api_spec import (
     lagent_description,
 )
 from .type_names import (
+    ARRAY,
+    OBJECT,
     PLAIN_TYPES,
     alias_origin,
     declared_class_of_word,
@@ -274,9 +277,14 @@ def _frozen(cls: type[_T], values: dict[str, Any]) -> _T:
     return instance
 
 
+#: Lagent type words of parameters that may have keys to show (see ``Param.shape``).
+_SHAPED = frozenset({OBJECT, ARRAY})
+
+
 def _param(name: str, default: Any, documented: tuple[Optional[str], str], hint: Any) -> Param:
     """One described parameter, from its default, docstring entry and annotation."""
     doc_type, text = documented
+    shape = None
     if hint is _EMPTY:  # described and checked by the docstring's type, if any
         checked_as = declared_class_of_word(doc_type)
         type_name, enum = describe_type_word(doc_type) or "STRING", None
@@ -288,6 +296,8 @@ def _param(name: str, default: Any, documented: tuple[Optional[str], str], hint:
         type_name, enum, declared = type_info.name, type_info.enum, hint
         if type_info.label is not None:
             text = type_info.label
+        if type_name in _SHAPED and not is_plain(hint):
+            shape = object_shape(hint)
     return _frozen(
         Param,
         {
@@ -301,6 +311,7 @@ def _param(name: str, default: Any, documented: tuple[Optional[str], str], hint:
             "enum": None if enum is None else tuple(enum),
             "check": None,
             "exact": None,
+            "shape": shape,
         },
     )
 
@@ -319,7 +330,7 @@ def build_api_spec(func: Callable[..., Any], opts: DescribeOptions) -> ApiSpec:
     notes = info.warnings
     choices = None
     if info.params and doc is not None and "hoices" in doc:  # Hugging Face's "(choices: [...])"; any case
-        choices, choice_notes = docstrings.split_choices(info)
+        choices, choice_notes = _choices.split_choices(info)
         notes.extend(choice_notes)
     stray = _stray_note(info.params, every, kept) if info.params else None
     if stray is not None:
@@ -349,7 +360,13 @@ def build_api_spec(func: Callable[..., Any], opts: DescribeOptions) -> ApiSpec:
         for name, _, default in described
     ]
     if choices:
-        params = _with_choices(owner, params, choices)
+        literal = _choices.choice_annotations(owner, params, choices)
+        params = [
+            p if p.name not in literal else _param(p.name, p.default, (None, p.description), literal[p.name])
+            for p in params
+        ]
+    if sum(p.shape is not None and "$defs" in p.shape for p in params) > 1:
+        _check_definitions(owner, params)
     summary, param_tuple, return_tuple = info.description, tuple(params), tuple(return_data)
     return _frozen(
         ApiSpec,
@@ -374,41 +391,16 @@ def build_api_spec(func: Callable[..., Any], opts: DescribeOptions) -> ApiSpec:
     )
 
 
-def _with_choices(owner: str, params: list[Param], choices: dict[str, tuple[Any, ...]]) -> list[Param]:
-    """``params`` with each parameter that lists choices annotated ``Literal[choices]``.
-
-    The choices are then described (``enum``) and checked as a ``Literal`` would be;
-    ``Optional`` stays when the parameter's own type takes ``None``.
+def _check_definitions(owner: str, params: list[Param]) -> None:
+    """Refuse parameters whose models define different schemas under one name (one ``$defs`` holds all).
 
     Raises:
-        ToolDefinitionError: a parameter's type refuses one of its choices.
+        ToolDefinitionError: naming the shared name.
     """
-    from ..types.families import Refusal
-    from ..types.validation import compile_check
-
-    problems = []
-    result = []
-    for p in params:
-        values = choices.get(p.name)
-        if values is None:
-            result.append(p)
-            continue
-        annotation: Any = Literal[values]
-        if p.declared is not _EMPTY:
-            check = compile_check(p.declared, "strict")
-            refused = [v for v in values if type(check(v)) is Refusal]
-            if refused:
-                problems.append(
-                    f"parameter {p.name!r} lists the choices {refused}, which its type "
-                    f"{getattr(p.declared, '__name__', p.declared)!s} does not take"
-                )
-                continue
-            if None not in values and type(check(None)) is not Refusal:
-                annotation = Optional[annotation]
-        result.append(_param(p.name, p.default, (None, p.description), annotation))
-    if problems:
-        raise ToolDefinitionError(owner, problems)
-    return result
+    try:
+        hoist_definitions({p.name: p.shape for p in params})
+    except ValueError as exc:
+        raise ToolDefinitionError(owner, [str(exc)]) from None
 
 
 def definition_stacklevel() -> int:

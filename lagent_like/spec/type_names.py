@@ -18,6 +18,7 @@ from typing import Any, NamedTuple, Optional, Union
 
 from .._private.typing_compat import Annotated, Literal, get_args, get_origin, get_type_hints, is_typeddict
 from ..types import families as fam
+from ..types._pydantic import is_model
 
 STRING = fam.STRING.lagent
 NUMBER = fam.INTEGER.lagent
@@ -149,7 +150,7 @@ def _type_of_values(values: list[Any]) -> str:
 
 
 def _class_type(cls: type) -> str:
-    if dataclasses.is_dataclass(cls) or is_typeddict(cls):
+    if dataclasses.is_dataclass(cls) or is_typeddict(cls) or is_model(cls):
         return OBJECT
     return fam.family_of_class(cls).lagent
 

@@ -69,15 +69,26 @@ class Refusal:
         value: what arrived, or :data:`ITSELF` for the value given to the check.
         path: where inside the argument (``'[2]'``, ``'.city'``; empty at the top).
         sentence: a whole sentence to say instead of ``expected ..., got ...``.
+        parts: refusals of several places inside the argument at once (a validator the
+            tool brings, such as a pydantic model, reports every failing field), each
+            with its path below this one; said instead of this refusal.
     """
 
-    __slots__ = ("expected", "path", "sentence", "value")
+    __slots__ = ("expected", "parts", "path", "sentence", "value")
 
-    def __init__(self, expected: str, value: Any = ITSELF, path: str = "", sentence: str = "") -> None:
+    def __init__(
+        self,
+        expected: str,
+        value: Any = ITSELF,
+        path: str = "",
+        sentence: str = "",
+        parts: tuple[Refusal, ...] = (),
+    ) -> None:
         self.expected = expected
         self.value = value
         self.path = path
         self.sentence = sentence
+        self.parts = parts
 
     def __repr__(self) -> str:
         return f"Refusal({self.expected!r}, {self.value!r}, {self.path!r})"
@@ -88,7 +99,7 @@ class Refusal:
 
     def at(self, prefix: str, given: Any) -> Refusal:
         """This refusal seen from one level up: ``prefix`` (``'[1]'``, ``'.x'``) before its path."""
-        return Refusal(self.expected, self.got(given), prefix + self.path, self.sentence)
+        return Refusal(self.expected, self.got(given), prefix + self.path, self.sentence, self.parts)
 
     def describe(self, name: str, given: Any) -> str:
         """``"'a[1]' expected integer, got string 'x'"`` for parameter ``name`` given ``given``.
@@ -97,6 +108,8 @@ class Refusal:
         all the arguments together) the subject is "the arguments".
         """
         where = name + self.path
+        if self.parts:
+            return "; ".join(part.describe(where, part.value) for part in self.parts)
         subject = repr(where) if where else "the arguments"
         if self.sentence:
             return f"{subject} {self.sentence}"
@@ -106,12 +119,12 @@ class Refusal:
         """The :class:`~lagent_like.exceptions.ArgumentError` a validator raises for this refusal."""
         from ..exceptions import ArgumentError
 
-        return ArgumentError(self.expected, self.got(given), self.path)
+        return ArgumentError(self.expected, self.got(given), self.path, self.parts)
 
     @classmethod
     def of(cls, error: ArgumentError) -> Refusal:
         """The refusal an :class:`~lagent_like.exceptions.ArgumentError` stands for (see :meth:`error`)."""
-        return cls(error.expected, error.value, error.path)
+        return cls(error.expected, error.value, error.path, parts=getattr(error, "parts", ()))
 
 
 def refusal(expected: str) -> Refusal:

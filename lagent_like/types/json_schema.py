@@ -5,7 +5,9 @@ built from resolved annotations with the table of type families (``families.py``
 plain classes and one rule per special form; parameters without annotations fall back
 to their Lagent type name.
 Nested TypedDicts and dataclasses are inlined; a type that refers to itself becomes a
-plain ``object`` at the second visit instead of recursing forever.
+plain ``object`` at the second visit instead of recursing forever. A pydantic model is
+described by its own schema (``_pydantic.py``), whose ``$defs`` :func:`hoist_definitions`
+moves to the top of the schema that holds it, where its ``$ref``s point.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from ..spec.type_names import LITERAL_ORIGINS as _LITERAL_ORIGINS
 from ..spec.type_names import UNION_ORIGINS as _UNION_ORIGINS
 from ..spec.type_names import strip_annotated, typed_dict_fields
 from . import families as fam
+from ._pydantic import is_model, model_schema
 
 Schema = dict[str, Any]
 
@@ -92,6 +95,8 @@ def _class_schema(cls: type, seen: frozenset[Any], python: bool = False) -> Sche
         return {"type": "object", PYTHON: PythonType("again", cls)} if python else {"type": "object"}
     if issubclass(cls, enum.Enum):
         return _with(_enum_schema([m.value for m in cls]), python, PythonType("enum", cls))
+    if is_model(cls):
+        return _with(model_schema(cls), python, PythonType("model", cls))
     fields = _fields_of(cls)
     if fields is not None:
         described = _object_schema(cls, *fields, seen, python)
@@ -220,3 +225,107 @@ def parameter_schema(
         if value is not _NOT_JSON:
             schema["default"] = value
     return schema
+
+
+def hoist_definitions(schema: Schema) -> Schema:
+    """``schema`` with every nested ``$defs`` moved to its top, where their ``$ref``s point.
+
+    A pydantic model's schema keeps its definitions (shared or recursive models) under its
+    own ``$defs`` with references ``#/$defs/Name``, which resolve from the top of the
+    whole schema only. Two different definitions under one name are refused: a
+    reference could not tell them apart.
+
+    Raises:
+        ValueError: two different definitions share a name (naming it).
+    """
+    found: dict[str, Any] = {}
+    lifted: Schema = _lift(schema, found)
+    if not found:
+        return schema
+    lifted["$defs"] = found
+    return lifted
+
+
+def _lift(node: Any, found: dict[str, Any]) -> Any:
+    """``node`` without its nested ``$defs``, which go into ``found``."""
+    if isinstance(node, list):
+        return [_lift(item, found) for item in node]
+    if not isinstance(node, dict):
+        return node
+    lifted = {k: _lift(v, found) for k, v in node.items() if k != "$defs"}
+    definitions = node.get("$defs")
+    for name, own in definitions.items() if isinstance(definitions, dict) else ():
+        definition = _lift(own, found)
+        if name in found and found[name] != definition:
+            raise ValueError(f"two different schemas are named {name!r} in $defs; rename one of the models")
+        found[name] = definition
+    return lifted
+
+
+def object_shape(annotation: Any) -> Optional[Schema]:
+    """The JSON Schema of an annotation that names object keys (a model, a TypedDict, a
+    dataclass, a list of them...), ``$defs`` at its top; ``None`` for other annotations.
+
+    Lagent's description names only a parameter's type word (``OBJECT``); this is what
+    it shows besides, so that a model writing arguments as text knows the keys.
+    """
+    if not _has_keyed_class(annotation):  # most annotations: settled without building a schema
+        return None
+    schema = schema_of(annotation)
+    return hoist_definitions(schema) if _names_keys(schema) else None
+
+
+#: Annotations known to name no class with keys (``list[str]``, ``dict[str, int]``): the
+#: common case, answered again without walking them (the define benchmark).
+_KEYLESS: dict[Any, bool] = {}
+_KEYLESS_LIMIT = 4096
+
+
+def _has_keyed_class(annotation: Any) -> bool:
+    """Whether ``annotation`` names a TypedDict, dataclass or pydantic model, at any depth."""
+    try:
+        if annotation in _KEYLESS:
+            return False
+    except TypeError:  # an unhashable annotation object
+        return _walk_keyed(annotation)
+    keyed = _walk_keyed(annotation)
+    if not keyed and len(_KEYLESS) < _KEYLESS_LIMIT:
+        _KEYLESS[annotation] = False
+    return keyed
+
+
+def _walk_keyed(annotation: Any) -> bool:
+    args = get_args(annotation)
+    if args:
+        return any(_walk_keyed(a) for a in args)
+    if not isinstance(annotation, type):
+        return False
+    return is_typeddict(annotation) or dataclasses.is_dataclass(annotation) or is_model(annotation)
+
+
+def property_shape(prop: Any, root: Any) -> Optional[Schema]:
+    """:func:`object_shape` of a property of a tool's parameters schema ``root``.
+
+    Without its ``description`` (the Lagent description says it already), with the
+    root's definitions when it refers to them.
+    """
+    if not isinstance(prop, dict) or not _names_keys(prop):
+        return None
+    shape = {k: v for k, v in prop.items() if k != "description"}
+    if _refers(prop) and isinstance(root, dict):
+        shape.update((k, root[k]) for k in ("$defs", "definitions") if k in root and k not in shape)
+    return shape
+
+
+def _refers(node: Any) -> bool:
+    if isinstance(node, list):
+        return any(_refers(item) for item in node)
+    return isinstance(node, dict) and ("$ref" in node or any(_refers(v) for v in node.values()))
+
+
+def _names_keys(node: Any) -> bool:
+    if isinstance(node, list):
+        return any(_names_keys(item) for item in node)
+    if not isinstance(node, dict):
+        return False
+    return "properties" in node or "$ref" in node or any(_names_keys(v) for v in node.values())

@@ -231,21 +231,34 @@ def all_of(checks: list[Check]) -> Check:
 
 
 def first_of(checks: list[Check]) -> Check:
-    """``anyOf``/``oneOf``: the first member the value fits as it is, else the first that converts it."""
+    """``anyOf``/``oneOf``: the first member the value fits as it is, else the first that converts it.
+
+    A value refused by every member gets the one refusal that looked inside it, when
+    only one did (``Optional[list[Model]]`` given a list names the failing fields),
+    else a refusal naming every member.
+    """
 
     def check(value: Any) -> Any:
-        failures = []
+        refusals = []
         converted: list[Any] = []
         for member in checks:
             out = member(value)
             if type(out) is Refusal:
-                failures.append(out.expected if not out.path else f"{out.expected} at {out.path}")
+                refusals.append(out)
                 continue
             if json_equal(out, value):
                 return out
             converted.append(out)
         if converted:
             return converted[0]
-        return Refusal(" or ".join(dict.fromkeys(failures)), value)
+        return _refusal_of_all(refusals, value)
 
     return check
+
+
+def _refusal_of_all(refusals: list[Refusal], value: Any) -> Refusal:
+    inside = [r for r in refusals if r.path or r.parts]
+    if len(inside) == 1:
+        return inside[0]
+    failures = [r.expected if not r.path else f"{r.expected} at {r.path}" for r in refusals]
+    return Refusal(" or ".join(dict.fromkeys(failures)), value)

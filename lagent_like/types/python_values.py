@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from typing import Any, Callable
 
 from . import families as fam
+from ._pydantic import model_check
 from .families import Check, Refusal
 from .json_schema import PythonType
 
@@ -38,6 +39,8 @@ def python_check(
         return _enum(info.cls)
     if kind == "instance":
         return _instance(info.cls)
+    if kind == "model":
+        return model_check(info.cls, mode)
     array, mapping = fam.ARRAY.checks[mode], fam.OBJECT.checks[mode]
     if kind == "tuple":
         items = [compile(s, f"{path}.prefixItems[{i}]") for i, s in enumerate(schema["prefixItems"])]
