@@ -194,7 +194,12 @@ def test_the_tool_receives_model_instances() -> None:
         "note": None,
     }
     assert type(call["addr"]) is PdAddr and type(call["addr"].geo) is PdGeo
-    assert ret.args["addr"].model_dump(mode="json") == {**sent["addr"], "geo": {"lat": 1.5, "lon": 2.0}}
+    # The record holds JSON: each model as its dict (the tool got the instances).
+    assert ret.args == {
+        "addr": {"street": "1 Main St", "zip": 12345, "geo": {"lat": 1.5, "lon": 2.0}},
+        "copies": [{"street": "2 Side St", "zip": 2, "geo": None}],
+        "note": None,
+    }
 
 
 @pytest.mark.parametrize(
