@@ -242,6 +242,21 @@ def _coerce_float(value: Any) -> Any:
     return _strict_float(value)
 
 
+def _strict_json_number(value: Any) -> Any:
+    # JSON Schema's number: an integer is one and stays one (3 is not 3.0 to a tool that hashes it).
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value if type(value) is int else int(value)  # int subclasses: IntEnum, NumPy
+    return _strict_float(value)
+
+
+def _coerce_json_number(value: Any) -> Any:
+    if isinstance(value, str):
+        # The text of a number reads as JSON would read it unquoted: "3" is 3, "3.5" is 3.5.
+        number = _int_from_text(value)
+        return number if type(number) is int else _coerce_float(value)
+    return _strict_json_number(value)
+
+
 _BOOL_WORDS = {"true": True, "false": False}
 
 
@@ -352,6 +367,10 @@ NULL = Family(
     "null", "STRING", (type(None),), ("none", "null"), ("null",), None, _modes(_check_none, _check_none)
 )
 ANY = Family("any", "STRING", (object, Any), ("any",), ("any",), None, _modes(accept, accept))
+#: The check of JSON Schema's ``number`` per mode where the schema is the tool's own
+#: (tools defined by a schema): integers stay integers. An annotation's ``float`` takes
+#: :data:`NUMBER`'s checks (3 becomes 3.0, as pydantic makes it).
+JSON_NUMBER_CHECKS: dict[str, Check] = _modes(_coerce_json_number, _strict_json_number)
 
 #: Every family; a class or word belongs to the first row naming it.
 FAMILIES: tuple[Family, ...] = (BOOLEAN, STRING, INTEGER, NUMBER, ARRAY, OBJECT, NULL, ANY)

@@ -91,9 +91,11 @@ def _as_list(check: Check) -> Check:
     return to_list
 
 
-def _typed(kinds: list[str], mode: str) -> Check:
+def _typed(kinds: list[str], mode: str, json_numbers: bool) -> Check:
     """The check of a schema's ``type``: the (converted) value, or a ``Refusal`` naming every type."""
     checks = {k: fam.FAMILY_OF_JSON[k].checks[mode] for k in kinds}
+    if json_numbers and "number" in checks:
+        checks["number"] = fam.JSON_NUMBER_CHECKS[mode]
     if "array" in checks:
         checks["array"] = _as_list(checks["array"])
     return checks[kinds[0]] if len(kinds) == 1 else _one_of_types(kinds, checks)
@@ -176,12 +178,13 @@ class SchemaCompiler(KeywordCompiler):
         if len(schema) == 1 and "type" in schema:  # a bare type, the common case: the families' checks
             kinds, unknown = canonical_types(schema["type"])
             if kinds and not unknown:
-                return _typed(kinds, self.mode) if "any" not in kinds else accept
+                return _typed(kinds, self.mode, self.json_numbers) if "any" not in kinds else accept
         for key in sorted(UNSUPPORTED & schema.keys()):
             if schema[key] is not True:
                 self._problem(path, f"the keyword {key!r} is not supported")
         kinds = self.types(schema, path)
-        level = [_typed(kinds, self.mode)] if kinds and "any" not in kinds and not top else []
+        typed = kinds and "any" not in kinds and not top
+        level = [_typed(kinds, self.mode, self.json_numbers)] if typed else []
         level += self._values(schema, path) + self._numbers(schema, path) + self._strings(schema, path)
         level += (
             self._arrays(schema, path) + self._counts_of_object(schema, path) + self._negation(schema, path)
@@ -276,17 +279,18 @@ class SchemaCompiler(KeywordCompiler):
         if not isinstance(ref, str) or not ref.startswith("#"):
             self._problem(path, f"'$ref' {ref!r} is not a local reference (#/$defs/...)")
             return accept
-        if ref not in self._refs:
+        key = (self.mode, ref)  # a test of the value as sent compiles its own (see as_sent)
+        if key not in self._refs:
             target = resolve_ref(self.root, ref)
-            self._refs[ref] = accept  # stands in while compiling a schema that refers to itself
+            self._refs[key] = accept  # stands in while compiling a schema that refers to itself
             if target is None:
                 self._problem(path, f"'$ref' {ref!r} does not resolve")
             else:
                 where = "parameters" + "".join(f".{p}" for p in ref[1:].split("/") if p)
-                self._refs[ref] = self.compile(target, where)
+                self._refs[key] = self.compile(target, where)
         refs = self._refs
 
         def check(value: Any) -> Any:
-            return refs[ref](value)
+            return refs[key](value)
 
         return check
