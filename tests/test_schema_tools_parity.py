@@ -25,7 +25,8 @@ from lagent_like import (
     tool_api,
     tool_from_schema,
 )
-from lagent_like.actions.base_action import api_specs
+from lagent_like.actions.base_action import BaseAction, api_specs
+from lagent_like.actions.schema_tool import schema_spec
 from lagent_like.schema import ActionStatusCode
 
 SUCCESS = ActionStatusCode.SUCCESS
@@ -324,6 +325,14 @@ def test_the_defaults_are_part_of_the_spec_and_the_export() -> None:
     tool = tool_from_schema(schema_of(SEARCH_PROPERTIES, ["query"]), Recorder())
     assert api_specs(tool)["run"].defaults == {"limit": 5, "tags": []}
     assert tool.json_schema()["properties"]["limit"] == {"type": "integer", "default": 5}
+
+
+def test_a_spec_for_a_handler_that_applies_its_own_defaults_passes_the_arguments_as_sent() -> None:
+    # An MCP server applies its schema's defaults: the client forwards what the model sent.
+    handler = Recorder()
+    spec = schema_spec(schema_of(SEARCH_PROPERTIES, ["query"]), handler, fill_defaults=False)
+    assert ActionExecutor([BaseAction(apis=spec)])("probe", '{"query": "q"}').state == SUCCESS
+    assert handler.calls == [{"query": "q"}]
 
 
 # --- a ToolContext parameter ----------------------------------------------------------------

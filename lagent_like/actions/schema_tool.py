@@ -182,7 +182,9 @@ def _parameter(key: str, prop: Any, root: Mapping[str, Any]) -> dict[str, Any]:
     return entry
 
 
-def schema_spec(schema: Mapping[str, Any], handler: Callable[..., Any]) -> ApiSpec:
+def schema_spec(
+    schema: Mapping[str, Any], handler: Callable[..., Any], *, fill_defaults: bool = True
+) -> ApiSpec:
     """The :class:`ApiSpec` of a JSON-schema function definition run by ``handler``.
 
     Its parameters carry the checks compiled from the schema, and its JSON Schema is
@@ -192,7 +194,10 @@ def schema_spec(schema: Mapping[str, Any], handler: Callable[..., Any]) -> ApiSp
     Args:
         schema: an OpenAI, Anthropic, MCP or LiveKit function definition (see
             :class:`SchemaTool`).
-        handler: called as ``handler(**arguments)`` with the checked arguments.
+        handler: called as ``handler(**arguments)`` with the checked arguments (see
+            :class:`SchemaTool` for ``ToolContext`` and ``raw_arguments`` handlers).
+        fill_defaults: an omitted argument takes its property's ``default``; ``False``
+            where the handler applies the defaults itself (an MCP server).
 
     Raises:
         ToolDefinitionError: listing every reason the schema or handler cannot be honoured.
@@ -247,7 +252,7 @@ def schema_spec(schema: Mapping[str, Any], handler: Callable[..., Any]) -> ApiSp
                 exact=_is_plain(prop),
             )
         )
-    run = runner(handler, plan, defaults)
+    run = runner(handler, plan, defaults if fill_defaults else {})
     return ApiSpec(
         str(name),
         str(function.get("description") or params.get("description") or ""),
@@ -270,7 +275,10 @@ class SchemaTool(BaseAction, register=False):
             Anthropic (``input_schema``), MCP (``inputSchema``) or LiveKit's raw schema
             (``{"type": "function", "name", "description", "parameters"}``).
         handler: called as ``handler(**arguments)`` with the checked arguments; sync or
-            async. Defaults of optional parameters are the handler's own.
+            async. An omitted argument takes its property's ``default`` (else the
+            handler's own). A parameter annotated ``ToolContext`` receives the call's
+            context; a handler with a ``raw_arguments`` parameter (LiveKit's
+            ``raw_schema`` tools) receives the arguments as one dict instead.
         parser: the parser that reads a model's arguments.
         enable: whether the executor offers and runs this tool.
         validation: how arguments are checked (``"coerce"``, ``"strict"``, ``"off"``).
