@@ -123,3 +123,54 @@ def test_a_problem_in_a_definition_used_inside_not_is_reported_once() -> None:
     with pytest.raises(ToolDefinitionError) as caught:
         probe({"not": {"$ref": "#/$defs/Code"}}, **bad)
     assert str(caught.value).count("parameters.$defs.Code: 'pattern' '(' does not compile") == 1
+
+
+# --- parts of a schema that convert a value for each other -----------------------------------
+
+STRING_AND_INTEGER = {"allOf": [{"type": "string"}, {"type": "integer"}]}
+INTEGER_PROPERTY = {"type": "object", "properties": {"a": {"type": "integer"}}}
+
+
+@pytest.mark.parametrize(
+    ("prop", "sent", "outcome"),
+    [
+        pytest.param(
+            STRING_AND_INTEGER,
+            "1",
+            (ARGS_ERROR, "probe: 'x' expected string but the schema's other parts turn it into integer 1"),
+            id="all-of-refuses-an-integer",
+        ),
+        pytest.param(
+            STRING_AND_INTEGER,
+            '"1"',
+            (ARGS_ERROR, "probe: 'x' expected string but the schema's other parts turn it into integer 1"),
+            id="all-of-refuses-digit-text",
+        ),
+        pytest.param(
+            {"type": "string", "if": {"minLength": 1}, "then": {"type": "integer"}},
+            '"3"',
+            (ARGS_ERROR, "probe: 'x' expected string but the schema's other parts turn it into integer 3"),
+            id="then-against-type",
+        ),
+        pytest.param(
+            {**INTEGER_PROPERTY, "anyOf": [{"properties": {"a": {"type": "string"}}}]},
+            '{"a": 1}',
+            (ARGS_ERROR, "probe: 'x.a' expected integer but the schema's other parts turn it into string '1'"),
+            id="any-of-against-properties",
+        ),
+        pytest.param(
+            {**INTEGER_PROPERTY, "patternProperties": {"^a": {"type": "string"}}},
+            '{"a": 1}',
+            (ARGS_ERROR, "probe: 'x.a' expected integer but the schema's other parts turn it into string '1'"),
+            id="pattern-against-property",
+        ),
+        pytest.param({"allOf": [{"type": "integer"}, {"minimum": 2}]}, '"3"', (SUCCESS, "3"), id="all-of-agreeing"),
+        pytest.param(
+            {**INTEGER_PROPERTY, "anyOf": [{"required": ["a"]}]}, '{"a": "3"}', (SUCCESS, "{'a': 3}"), id="any-of-agreeing"
+        ),
+    ],
+)  # fmt: skip
+def test_a_value_the_parts_of_a_schema_convert_differently_is_refused(
+    prop: dict[str, Any], sent: str, outcome: tuple[Any, Any]
+) -> None:
+    assert run(probe(prop), sent) == outcome

@@ -48,7 +48,7 @@ class KeywordCompiler:
         if problem not in self.problems:  # a subschema compiled in two modes is reported once
             self.problems.append(problem)
 
-    def as_sent(self, schema: Any, path: str) -> Check:
+    def as_sent(self, schema: Any, path: str, top: bool = False) -> Check:
         """The check of ``schema`` as a test of the value as sent: nothing is converted.
 
         The subschemas of ``not``, ``if``, ``contains`` and ``propertyNames`` ask whether
@@ -56,10 +56,10 @@ class KeywordCompiler:
         (``{"not": {"type": "string"}}`` would refuse ``1``, which converts to ``"1"``).
         """
         if self.mode == STRICT:
-            return self.compile(schema, path)
+            return self.compile(schema, path, top)
         mode, self.mode = self.mode, STRICT
         try:
-            return self.compile(schema, path)
+            return self.compile(schema, path, top)
         finally:
             self.mode = mode
 

@@ -31,7 +31,7 @@ from .._private.text import did_you_mean, preview
 from . import families as fam
 from .families import Check, Refusal, accept, is_number, json_equal
 from .json_schema import PYTHON
-from .keyword_checks import all_of
+from .keyword_checks import all_of, verified
 from .python_values import python_check
 from .schema_keywords import KeywordCompiler
 
@@ -129,6 +129,23 @@ def _one_of_types(kinds: list[str], checks: dict[str, Check]) -> Check:
     return check
 
 
+#: Keywords whose subschemas convert the value that the schema's other steps convert too.
+_CONVERTING = ("allOf", "anyOf", "oneOf", "if", "dependentSchemas", "dependencies", "patternProperties")
+
+
+def _may_conflict(schema: Mapping[str, Any], steps: int) -> bool:
+    """Whether two steps of ``schema`` may convert a value for each other.
+
+    Each step converts for itself (``{"allOf": [{"type": "string"}, {"type":
+    "integer"}]}`` makes ``"1"`` of ``1``, then ``1`` again); what they hand the tool
+    must then fit the whole schema as it is.
+    """
+    members = schema.get("allOf")
+    if isinstance(members, list):
+        steps += len(members) - 1
+    return steps > 1 and any(key in schema for key in _CONVERTING)
+
+
 def _combine(expected: str, nullable: bool, level: list[Check], nested: list[Check]) -> Check:
     """The check of one schema: its own steps (``level``, refused with one sentence), then the nested ones."""
     if not (level or nested or nullable):
@@ -194,7 +211,10 @@ class SchemaCompiler(KeywordCompiler):
         if "$ref" in schema:
             nested.insert(0, self._ref(schema["$ref"], path))
         nullable = schema.get("nullable") is True
-        return _combine(self.expectation(schema, kinds), nullable, level, nested)
+        check = _combine(self.expectation(schema, kinds), nullable, level, nested)
+        if self.mode == fam.COERCE and _may_conflict(schema, len(level) + len(nested)):
+            return verified(check, self.as_sent(schema, path, top))
+        return check
 
     def compile_definitions(self) -> None:
         """Compile every ``$defs``/``definitions`` entry, so unused ones are checked too."""
