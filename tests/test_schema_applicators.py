@@ -14,6 +14,8 @@ import pytest
 
 from lagent_like import ActionExecutor, SchemaTool, ToolDefinitionError, tool_from_schema
 from lagent_like.schema import ActionStatusCode
+from lagent_like.types.families import Refusal
+from lagent_like.types.schema_validation import SchemaCompiler
 
 SUCCESS = ActionStatusCode.SUCCESS
 ARGS_ERROR = ActionStatusCode.ARGS_ERROR
@@ -174,3 +176,58 @@ def test_a_value_the_parts_of_a_schema_convert_differently_is_refused(
     prop: dict[str, Any], sent: str, outcome: tuple[Any, Any]
 ) -> None:
     assert run(probe(prop), sent) == outcome
+
+
+# --- against the reference validator -------------------------------------------------------
+
+SCHEMAS = {
+    "not-string": NOT_A_STRING,
+    "not-integer": {"not": {"type": "integer"}},
+    "not-number": {"not": {"type": "number"}},
+    "not-boolean": {"not": {"type": "boolean"}},
+    "not-array": {"not": {"type": "array"}},
+    "not-enum": {"not": {"enum": [1, "a"]}},
+    "not-minimum": {"not": {"minimum": 3}},
+    "not-max-length": {"not": {"maxLength": 1}},
+    "integer-not-const": {"type": "integer", "not": {"const": 3}},
+    "if-then-else": STRING_OR_TEN,
+    "if-integer": {"if": {"type": "integer"}, "then": {"minimum": 1}},
+    "if-property": {"if": {"properties": {"k": {"const": 1}}}, "then": {"required": ["v"]}},
+    "contains": WITH_A_STRING,
+    "min-contains": {"type": "array", "contains": {"type": "integer"}, "minContains": 2},
+    "property-names": {"type": "object", "propertyNames": {"maxLength": 1}},
+    "any-of": {"anyOf": [{"type": "integer"}, {"type": "string"}]},
+    "any-of-bounded": {"anyOf": [{"type": "string", "maxLength": 1}, {"type": "integer"}]},
+    "all-of-contradiction": STRING_AND_INTEGER,
+    "all-of": {"allOf": [{"type": "integer"}, {"minimum": 2}]},
+    "then-against-type": {"type": "string", "if": {"minLength": 1}, "then": {"type": "integer"}},
+    "any-of-against-properties": {**INTEGER_PROPERTY, "anyOf": [{"properties": {"a": {"type": "string"}}}]},
+    "dependent-schemas": {**INTEGER_PROPERTY, "dependentSchemas": {"a": {"properties": {"b": {"not": {"type": "string"}}}}}},
+    "items-not-string": {"type": "array", "items": {"not": {"type": "string"}}},
+    "types-not-string": {"type": ["integer", "string"], "not": {"type": "string"}},
+    "number-multiple": {"type": "number", "multipleOf": 0.5},
+}  # fmt: skip
+VALUES = [1, 3, 2.5, 12, -1, "3", "a", "abc", "", "true", True, None, [1, 2], [1, "a"], ["a", "b"], {}, {"a": 1},
+          {"k": 1}, {"k": 1, "v": 2}, {"a": "1", "b": "x"}, {"a": 1, "b": 2}, {"ab": 1}, "[1]", '{"a": 1}']  # fmt: skip
+
+
+@pytest.mark.parametrize("schema", [pytest.param(s, id=name) for name, s in SCHEMAS.items()])
+def test_what_a_schema_tool_receives_is_valid_and_a_valid_value_arrives_unchanged(
+    schema: dict[str, Any],
+) -> None:
+    jsonschema = pytest.importorskip("jsonschema")
+    reference = jsonschema.Draft202012Validator(schema)
+    wrong = []
+    for mode in ("coerce", "strict"):
+        compiler = SchemaCompiler(schema, mode, json_numbers=True)
+        check = compiler.compile(schema, "x")
+        for value in VALUES:
+            out = check(value)
+            accepted = type(out) is not Refusal
+            if reference.is_valid(value) and not (accepted and type(out) is type(value) and out == value):
+                wrong.append((mode, value, out))
+            if accepted and not reference.is_valid(out):
+                wrong.append((mode, value, out))
+            if mode == "strict" and accepted != reference.is_valid(value):
+                wrong.append((mode, value, out))
+    assert (compiler.problems, wrong) == ([], [])
