@@ -19,6 +19,7 @@ import pytest
 
 from lagent_like import (
     ActionExecutor,
+    AsyncActionExecutor,
     SchemaTool,
     ToolContext,
     ToolDefinitionError,
@@ -421,3 +422,13 @@ def test_a_property_named_raw_arguments_is_an_ordinary_argument() -> None:
 
     tool = tool_from_schema(schema_of({"raw_arguments": {"type": "string"}}, ["raw_arguments"]), probe)
     assert ActionExecutor([tool])("probe", '{"raw_arguments": "x"}').result[0]["content"] == "x"
+
+
+def test_the_async_executor_fills_defaults_and_the_context_too() -> None:
+    async def search(query: str, limit: int, context: ToolContext) -> str:
+        return f"{query}:{limit} {context.session_id}"
+
+    properties = {"query": {"type": "string"}, "limit": SEARCH_PROPERTIES["limit"]}
+    executor = AsyncActionExecutor([tool_from_schema(schema_of(properties, ["query"]), search)])
+    ret = asyncio.run(executor("probe", '{"query": "q"}', session_id="s1"))
+    assert ret.result[0]["content"] == "q:5 s1"

@@ -313,7 +313,8 @@ def tool_from_schema(
     Args:
         schema: an OpenAI, Anthropic, MCP or LiveKit function definition (see
             :class:`SchemaTool`).
-        handler: called as ``handler(**arguments)`` with the checked arguments.
+        handler: called as ``handler(**arguments)`` with the checked arguments (see
+            :class:`SchemaTool` for defaults, ``ToolContext`` and ``raw_arguments``).
         parser: the parser that reads a model's arguments.
 
     Returns:
