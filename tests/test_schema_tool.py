@@ -202,7 +202,7 @@ POINT = {
         pytest.param({"type": "integer"}, "3.0", 3, id="integer-from-whole-float"),
         pytest.param({"type": "int"}, '"3"', 3, id="int-dialect"),
         pytest.param({"type": "number"}, '"2.5"', 2.5, id="number-from-text"),
-        pytest.param({"type": "number"}, "3", 3.0, id="number-from-integer"),
+        pytest.param({"type": "number"}, "3", 3, id="number-keeps-an-integer"),
         pytest.param({"type": "boolean"}, '"true"', True, id="boolean-from-text"),
         pytest.param({"type": "array"}, '"[1, 2]"', [1, 2], id="array-from-json-text"),
         pytest.param({"type": "object"}, '"{\\"a\\": 1}"', {"a": 1}, id="object-from-json-text"),
@@ -488,7 +488,7 @@ def test_every_problem_of_one_call_is_reported_together() -> None:
     assert handler.calls == []
 
 
-def test_schema_defaults_are_not_injected_the_handler_defaults_apply() -> None:
+def test_schema_defaults_fill_omitted_arguments_over_the_handler_defaults() -> None:
     received = []
 
     def forecast(city: str, days: int = 3) -> str:
@@ -503,7 +503,7 @@ def test_schema_defaults_are_not_injected_the_handler_defaults_apply() -> None:
     parameters["properties"].pop("unit")
     tool = tool_from_schema({"name": "forecast", "parameters": parameters}, forecast)
     assert call(tool, '{"city": "Oslo"}').state == SUCCESS
-    assert received == [("Oslo", 3)]
+    assert received == [("Oslo", 7)]
 
 
 def test_plain_primitive_properties_skip_their_check_when_the_value_already_fits() -> None:

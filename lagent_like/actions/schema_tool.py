@@ -16,6 +16,7 @@ from typing import Any, Callable, Optional
 
 from .._private.text import preview
 from ..exceptions import ToolDefinitionError
+from ..spec.api_spec import NO_DEFAULT
 from ..spec.describe import ApiSpec, Param, copy_description
 from ..spec.type_names import ARRAY, OBJECT, STRING
 from ..types import families as fam
@@ -23,6 +24,7 @@ from ..types.families import accept
 from ..types.json_schema import property_shape
 from ..types.schema_validation import TYPE_WORDS, SchemaCompiler, canonical_types, resolve_ref
 from ..types.validation import validator_of
+from ._schema_handler import plan_handler, runner, schema_defaults
 from .base_action import BaseAction
 from .parser import BaseParser, JsonParser
 
@@ -156,43 +158,6 @@ _REWRITES: tuple[Callable[[dict[str, Any], Mapping[str, Any]], None], ...] = (
 )
 
 
-def _handler_problems(
-    handler: Any, props: Mapping[str, Any], required: list[str], open_: bool, any_extra: bool
-) -> list[str]:
-    """What keeps ``handler(**arguments)`` from working for every valid call."""
-    if handler is None or not callable(handler):
-        return [f"the handler must be a function, got {type(handler).__name__} {preview(handler)}"]
-    try:
-        params = inspect.signature(handler).parameters
-    except (TypeError, ValueError):  # builtins without a signature: trust them
-        return []
-    problems = []
-    takes_any = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values())
-    named = {n for n, p in params.items() if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)}
-    positional = {n for n, p in params.items() if p.kind is p.POSITIONAL_ONLY}  # reported below
-    missing = [n for n in props if n not in named and n not in positional]
-    if missing and not takes_any:
-        problems.append(f"the handler has no parameter for the properties {missing}; add them or **kwargs")
-    if open_ and not takes_any:
-        if any_extra:
-            problems.append("'additionalProperties' is true but the handler takes no **kwargs")
-        else:
-            problems.append(
-                "'additionalProperties' or 'patternProperties' let more arguments through "
-                "but the handler takes no **kwargs"
-            )
-    for name, param in params.items():
-        if param.default is not param.empty or param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
-            continue
-        if param.kind is param.POSITIONAL_ONLY:
-            problems.append(f"the handler's parameter {name!r} is positional-only; arguments come by keyword")
-        elif name not in required:
-            problems.append(
-                f"the handler's parameter {name!r} has no default; the schema does not require it"
-            )
-    return problems
-
-
 def _parameters_of(function: Mapping[str, Any], problems: list[str]) -> Mapping[str, Any]:
     """The parameters schema of a function definition (an empty object schema if none)."""
     params = next((function[k] for k in _PARAMETER_KEYS if k in function), {"type": "object"})
@@ -218,20 +183,9 @@ def _parameter(key: str, prop: Any, root: Mapping[str, Any]) -> dict[str, Any]:
     return entry
 
 
-def _bind(handler: Callable[..., Any]) -> Callable[..., Any]:
-    """The handler in a form whose sync/async nature ``inspect`` can see."""
-    if inspect.iscoroutinefunction(handler) or not inspect.iscoroutinefunction(
-        getattr(handler, "__call__", None)  # noqa: B004 - an object with an async __call__
-    ):
-        return handler
-
-    async def call(**arguments: Any) -> Any:
-        return await handler(**arguments)
-
-    return call
-
-
-def schema_spec(schema: Mapping[str, Any], handler: Callable[..., Any]) -> ApiSpec:
+def schema_spec(
+    schema: Mapping[str, Any], handler: Callable[..., Any], *, fill_defaults: bool = True
+) -> ApiSpec:
     """The :class:`ApiSpec` of a JSON-schema function definition run by ``handler``.
 
     Its parameters carry the checks compiled from the schema, and its JSON Schema is
@@ -241,7 +195,10 @@ def schema_spec(schema: Mapping[str, Any], handler: Callable[..., Any]) -> ApiSp
     Args:
         schema: an OpenAI, Anthropic, MCP or LiveKit function definition (see
             :class:`SchemaTool`).
-        handler: called as ``handler(**arguments)`` with the checked arguments.
+        handler: called as ``handler(**arguments)`` with the checked arguments (see
+            :class:`SchemaTool` for ``ToolContext`` and ``raw_arguments`` handlers).
+        fill_defaults: an omitted argument takes its property's ``default``; ``False``
+            where the handler applies the defaults itself (an MCP server).
 
     Raises:
         ToolDefinitionError: listing every reason the schema or handler cannot be honoured.
@@ -252,7 +209,7 @@ def schema_spec(schema: Mapping[str, Any], handler: Callable[..., Any]) -> ApiSp
     if not isinstance(name, str) or not name:
         problems.append(f"'name' must be a non-empty string, got {preview(name)}")
     params = _parameters_of(function, problems)
-    compiler = SchemaCompiler(params)
+    compiler = SchemaCompiler(params, json_numbers=True)
     props: Mapping[str, Any] = params.get("properties", {})
     if not isinstance(props, Mapping):
         problems.append(f"parameters: 'properties' must map names to schemas, got {preview(props)}")
@@ -267,7 +224,8 @@ def schema_spec(schema: Mapping[str, Any], handler: Callable[..., Any]) -> ApiSp
     compiler.compile_definitions()
     extra = params.get("additionalProperties", False)
     open_ = extra is not False or bool(params.get("patternProperties"))
-    problems += compiler.problems + _handler_problems(handler, props, required, open_, extra is True)
+    plan = plan_handler(handler, props, required, open_, extra is True)
+    problems += compiler.problems + list(plan.problems)
     if problems:
         raise ToolDefinitionError(name if isinstance(name, str) and name else "tool_from_schema", problems)
     normal = normalize_schema(params)
@@ -278,6 +236,7 @@ def schema_spec(schema: Mapping[str, Any], handler: Callable[..., Any]) -> ApiSp
         "additionalProperties": normal.pop("additionalProperties", False),
     }
     exported.update((k, v) for k, v in normal.items() if k not in exported)
+    defaults = schema_defaults(props, required)
     described = []
     for key, prop in props.items():
         entry = _parameter(key, prop, params)
@@ -288,18 +247,20 @@ def schema_spec(schema: Mapping[str, Any], handler: Callable[..., Any]) -> ApiSp
                 entry["type"],
                 entry["description"],
                 key in required,
+                defaults.get(key, NO_DEFAULT),
                 enum=None if enum is None else tuple(enum),
                 check=validator_of(checks[key]),
                 exact=_is_plain(prop),
                 shape=property_shape(prop, params) if entry["type"] in (OBJECT, ARRAY) else None,
             )
         )
-    run = _bind(handler)
+    run = runner(handler, plan, defaults if fill_defaults else {})
     return ApiSpec(
         str(name),
         str(function.get("description") or params.get("description") or ""),
         tuple(described),
         func=run,
+        context_params=plan.context,
         accepts_any_kwargs=open_,
         is_async=inspect.iscoroutinefunction(run),
         schema=exported,
@@ -316,7 +277,10 @@ class SchemaTool(BaseAction, register=False):
             Anthropic (``input_schema``), MCP (``inputSchema``) or LiveKit's raw schema
             (``{"type": "function", "name", "description", "parameters"}``).
         handler: called as ``handler(**arguments)`` with the checked arguments; sync or
-            async. Defaults of optional parameters are the handler's own.
+            async. An omitted argument takes its property's ``default`` (else the
+            handler's own). A parameter annotated ``ToolContext`` receives the call's
+            context; a handler with a ``raw_arguments`` parameter (LiveKit's
+            ``raw_schema`` tools) receives the arguments as one dict instead.
         parser: the parser that reads a model's arguments.
         enable: whether the executor offers and runs this tool.
         validation: how arguments are checked (``"coerce"``, ``"strict"``, ``"off"``).
@@ -351,7 +315,8 @@ def tool_from_schema(
     Args:
         schema: an OpenAI, Anthropic, MCP or LiveKit function definition (see
             :class:`SchemaTool`).
-        handler: called as ``handler(**arguments)`` with the checked arguments.
+        handler: called as ``handler(**arguments)`` with the checked arguments (see
+            :class:`SchemaTool` for defaults, ``ToolContext`` and ``raw_arguments``).
         parser: the parser that reads a model's arguments.
 
     Returns:

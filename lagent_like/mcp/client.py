@@ -213,7 +213,8 @@ class MCPToolkit(BaseAction, register=False):
                 "inputSchema": tool.input_schema,
             }
             try:
-                spec = schema_spec(definition, self._forwarder(tool.name))
+                # The server applies its schema's defaults: arguments go as the model sent them.
+                spec = schema_spec(definition, self._forwarder(tool.name), fill_defaults=False)
             except ToolDefinitionError as exc:
                 logger().warning("MCP tool %r left out: %s", tool.name, exc)
                 skipped[tool.name] = str(exc)

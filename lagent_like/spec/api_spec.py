@@ -207,7 +207,7 @@ class ApiSpec:
         if self.schema is not None:  # described by a schema: compiled again from it
             from ..types.schema_validation import SchemaCompiler  # import time: schema tools only
 
-            compiler = SchemaCompiler(self.schema, mode)
+            compiler = SchemaCompiler(self.schema, mode, json_numbers=True)
             props = self.schema.get("properties", {})
             for p in self.params:
                 if p.name in props:

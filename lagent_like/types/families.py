@@ -52,6 +52,10 @@ class _Itself:
 ITSELF: Any = _Itself()
 
 
+#: Refusals of several places inside one argument (see :attr:`Refusal.parts`).
+_Parts = tuple["Refusal", ...]
+
+
 class Refusal:
     """What a check returns for a value it refuses: the one error protocol of checks.
 
@@ -69,26 +73,22 @@ class Refusal:
         value: what arrived, or :data:`ITSELF` for the value given to the check.
         path: where inside the argument (``'[2]'``, ``'.city'``; empty at the top).
         sentence: a whole sentence to say instead of ``expected ..., got ...``.
-        parts: refusals of several places inside the argument at once (a validator the
-            tool brings, such as a pydantic model, reports every failing field), each
-            with its path below this one; said instead of this refusal.
+        parts: refusals of several places at once (a tool's own validator, such as a pydantic
+            model, reports every failing field), paths below this one; said instead of this one.
     """
 
     __slots__ = ("expected", "parts", "path", "sentence", "value")
 
     def __init__(
-        self,
-        expected: str,
-        value: Any = ITSELF,
-        path: str = "",
-        sentence: str = "",
-        parts: tuple[Refusal, ...] = (),
+        self, expected: str, value: Any = ITSELF, path: str = "", sentence: str = "", parts: _Parts = ()
     ) -> None:
-        self.expected = expected
-        self.value = value
-        self.path = path
-        self.sentence = sentence
-        self.parts = parts
+        self.expected, self.value, self.path, self.sentence, self.parts = (
+            expected,
+            value,
+            path,
+            sentence,
+            parts,
+        )
 
     def __repr__(self) -> str:
         return f"Refusal({self.expected!r}, {self.value!r}, {self.path!r})"
@@ -255,6 +255,21 @@ def _coerce_float(value: Any) -> Any:
     return _strict_float(value)
 
 
+def _strict_json_number(value: Any) -> Any:
+    # JSON Schema's number: an integer is one and stays one (3 is not 3.0 to a tool that hashes it).
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value if type(value) is int else int(value)  # int subclasses: IntEnum, NumPy
+    return _strict_float(value)
+
+
+def _coerce_json_number(value: Any) -> Any:
+    if isinstance(value, str):
+        # The text of a number reads as JSON would read it unquoted: "3" is 3, "3.5" is 3.5.
+        number = _int_from_text(value)
+        return number if type(number) is int else _coerce_float(value)
+    return _strict_json_number(value)
+
+
 _BOOL_WORDS = {"true": True, "false": False}
 
 
@@ -365,6 +380,9 @@ NULL = Family(
     "null", "STRING", (type(None),), ("none", "null"), ("null",), None, _modes(_check_none, _check_none)
 )
 ANY = Family("any", "STRING", (object, Any), ("any",), ("any",), None, _modes(accept, accept))
+#: JSON Schema's ``number`` per mode where the schema is the tool's own (schema tools): integers
+#: stay integers. An annotation's ``float`` takes :data:`NUMBER`'s checks (3 -> 3.0, as pydantic).
+JSON_NUMBER_CHECKS: dict[str, Check] = _modes(_coerce_json_number, _strict_json_number)
 
 #: Every family; a class or word belongs to the first row naming it.
 FAMILIES: tuple[Family, ...] = (BOOLEAN, STRING, INTEGER, NUMBER, ARRAY, OBJECT, NULL, ANY)

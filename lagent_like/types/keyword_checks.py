@@ -15,7 +15,7 @@ import re
 from collections.abc import Sized
 from typing import Any, Callable, Optional
 
-from .families import ITSELF, Check, Refusal, is_number, json_equal
+from .families import ITSELF, Check, Refusal, describe_value, is_number, json_equal
 
 _COMPARE: dict[str, Callable[[Any, Any], bool]] = {
     ">=": operator.ge,
@@ -262,3 +262,22 @@ def _refusal_of_all(refusals: list[Refusal], value: Any) -> Refusal:
         return inside[0]
     failures = [r.expected if not r.path else f"{r.expected} at {r.path}" for r in refusals]
     return Refusal(" or ".join(dict.fromkeys(failures)), value)
+
+
+def verified(check: Check, test: Check) -> Check:
+    """``check``, whose result must then pass ``test`` (the same schema, converting nothing) as it is."""
+
+    def run(value: Any) -> Any:
+        out = check(value)
+        if type(out) is Refusal:
+            return out
+        refused = test(out)
+        if type(refused) is Refusal:
+            got = refused.got(out)
+            sentence = refused.sentence or (
+                f"expected {refused.expected} but the schema's other parts turn it into {describe_value(got)}"
+            )
+            return Refusal(refused.expected, got, refused.path, sentence)
+        return out
+
+    return run

@@ -18,7 +18,7 @@ from typing import Any, Optional
 
 from .._private.text import did_you_mean, preview
 from . import keyword_checks as kc
-from .families import COERCE, Check, accept, is_number
+from .families import COERCE, STRICT, Check, accept, is_number
 
 
 class KeywordCompiler:
@@ -27,20 +27,41 @@ class KeywordCompiler:
     Args:
         root: the tool's parameters schema; local ``$ref`` are resolved in it.
         mode: the validation mode, ``"coerce"`` or ``"strict"`` (``"off"`` compiles nothing).
+        json_numbers: ``number`` keeps integers as integers, as JSON Schema says (the
+            schema is a tool's own); otherwise a number is built as a ``float`` (the
+            schema is an annotation's).
 
     Attributes:
         problems: every problem found so far, each starting with where it is
             (``parameters.properties.city``) and naming the keyword.
     """
 
-    def __init__(self, root: Mapping[str, Any], mode: str = COERCE) -> None:
+    def __init__(self, root: Mapping[str, Any], mode: str = COERCE, json_numbers: bool = False) -> None:
         self.root = root
         self.mode = mode
+        self.json_numbers = json_numbers
         self.problems: list[str] = []
-        self._refs: dict[str, Check] = {}
+        self._refs: dict[tuple[str, str], Check] = {}
 
     def _problem(self, path: str, text: str) -> None:
-        self.problems.append(f"{path}: {text}")
+        problem = f"{path}: {text}"
+        if problem not in self.problems:  # a subschema compiled in two modes is reported once
+            self.problems.append(problem)
+
+    def as_sent(self, schema: Any, path: str, top: bool = False) -> Check:
+        """The check of ``schema`` as a test of the value as sent: nothing is converted.
+
+        The subschemas of ``not``, ``if``, ``contains`` and ``propertyNames`` ask whether
+        a value *is* valid; a converted copy would answer for another value
+        (``{"not": {"type": "string"}}`` would refuse ``1``, which converts to ``"1"``).
+        """
+        if self.mode == STRICT:
+            return self.compile(schema, path, top)
+        mode, self.mode = self.mode, STRICT
+        try:
+            return self.compile(schema, path, top)
+        finally:
+            self.mode = mode
 
     def compile(self, schema: Any, path: str, top: bool = False) -> Check:
         """The check of ``schema`` found at ``path`` (see ``SchemaCompiler.compile``)."""
@@ -136,7 +157,7 @@ class KeywordCompiler:
     def _contains(self, schema: Mapping[str, Any], path: str) -> list[Check]:
         if "contains" not in schema:
             return []
-        contains = self.compile(schema["contains"], f"{path}.contains")
+        contains = self.as_sent(schema["contains"], f"{path}.contains")
         least, most = self._counts(schema, "minContains", "maxContains", path)
         least = least if "minContains" in schema else 1
         return [kc.contains_check(contains, least, most)]
@@ -162,7 +183,7 @@ class KeywordCompiler:
         needs = self._dependent_required(schema)
         tests = [kc.has_needed(needs)] if needs else []
         if "propertyNames" in schema:
-            tests.append(kc.keys_fit(self.compile(schema["propertyNames"], f"{path}.propertyNames")))
+            tests.append(kc.keys_fit(self.as_sent(schema["propertyNames"], f"{path}.propertyNames")))
         if not low and high == float("inf") and not tests:
             return []
         return [kc.sized_check(dict, low, high, tests)]
@@ -170,7 +191,7 @@ class KeywordCompiler:
     def _negation(self, schema: Mapping[str, Any], path: str) -> list[Check]:
         if "not" not in schema:
             return []
-        return [kc.negation(self.compile(schema["not"], f"{path}.not"))]
+        return [kc.negation(self.as_sent(schema["not"], f"{path}.not"))]
 
     # --- keywords that check parts of the value, each reporting its own path --------
 
@@ -267,7 +288,7 @@ class KeywordCompiler:
     def _conditional(self, schema: Mapping[str, Any], path: str) -> list[Check]:
         if "if" not in schema:
             return []
-        condition = self.compile(schema["if"], f"{path}.if")
+        condition = self.as_sent(schema["if"], f"{path}.if")
         then = self.compile(schema.get("then", True), f"{path}.then")
         otherwise = self.compile(schema.get("else", True), f"{path}.else")
         return [kc.conditional(condition, then, otherwise)]

@@ -31,7 +31,7 @@ from .._private.text import did_you_mean, preview
 from . import families as fam
 from .families import Check, Refusal, accept, is_number, json_equal
 from .json_schema import PYTHON
-from .keyword_checks import all_of
+from .keyword_checks import all_of, verified
 from .python_values import python_check
 from .schema_keywords import KeywordCompiler
 
@@ -91,9 +91,11 @@ def _as_list(check: Check) -> Check:
     return to_list
 
 
-def _typed(kinds: list[str], mode: str) -> Check:
+def _typed(kinds: list[str], mode: str, json_numbers: bool) -> Check:
     """The check of a schema's ``type``: the (converted) value, or a ``Refusal`` naming every type."""
     checks = {k: fam.FAMILY_OF_JSON[k].checks[mode] for k in kinds}
+    if json_numbers and "number" in checks:
+        checks["number"] = fam.JSON_NUMBER_CHECKS[mode]
     if "array" in checks:
         checks["array"] = _as_list(checks["array"])
     return checks[kinds[0]] if len(kinds) == 1 else _one_of_types(kinds, checks)
@@ -125,6 +127,23 @@ def _one_of_types(kinds: list[str], checks: dict[str, Check]) -> Check:
         return refusal
 
     return check
+
+
+#: Keywords whose subschemas convert the value that the schema's other steps convert too.
+_CONVERTING = ("allOf", "anyOf", "oneOf", "if", "dependentSchemas", "dependencies", "patternProperties")
+
+
+def _may_conflict(schema: Mapping[str, Any], steps: int) -> bool:
+    """Whether two steps of ``schema`` may convert a value for each other.
+
+    Each step converts for itself (``{"allOf": [{"type": "string"}, {"type":
+    "integer"}]}`` makes ``"1"`` of ``1``, then ``1`` again); what they hand the tool
+    must then fit the whole schema as it is.
+    """
+    members = schema.get("allOf")
+    if isinstance(members, list):
+        steps += len(members) - 1
+    return steps > 1 and any(key in schema for key in _CONVERTING)
 
 
 def _combine(expected: str, nullable: bool, level: list[Check], nested: list[Check]) -> Check:
@@ -176,12 +195,13 @@ class SchemaCompiler(KeywordCompiler):
         if len(schema) == 1 and "type" in schema:  # a bare type, the common case: the families' checks
             kinds, unknown = canonical_types(schema["type"])
             if kinds and not unknown:
-                return _typed(kinds, self.mode) if "any" not in kinds else accept
+                return _typed(kinds, self.mode, self.json_numbers) if "any" not in kinds else accept
         for key in sorted(UNSUPPORTED & schema.keys()):
             if schema[key] is not True:
                 self._problem(path, f"the keyword {key!r} is not supported")
         kinds = self.types(schema, path)
-        level = [_typed(kinds, self.mode)] if kinds and "any" not in kinds and not top else []
+        typed = kinds and "any" not in kinds and not top
+        level = [_typed(kinds, self.mode, self.json_numbers)] if typed else []
         level += self._values(schema, path) + self._numbers(schema, path) + self._strings(schema, path)
         level += (
             self._arrays(schema, path) + self._counts_of_object(schema, path) + self._negation(schema, path)
@@ -191,7 +211,10 @@ class SchemaCompiler(KeywordCompiler):
         if "$ref" in schema:
             nested.insert(0, self._ref(schema["$ref"], path))
         nullable = schema.get("nullable") is True
-        return _combine(self.expectation(schema, kinds), nullable, level, nested)
+        check = _combine(self.expectation(schema, kinds), nullable, level, nested)
+        if self.mode == fam.COERCE and _may_conflict(schema, len(level) + len(nested)):
+            return verified(check, self.as_sent(schema, path, top))
+        return check
 
     def compile_definitions(self) -> None:
         """Compile every ``$defs``/``definitions`` entry, so unused ones are checked too."""
@@ -276,17 +299,18 @@ class SchemaCompiler(KeywordCompiler):
         if not isinstance(ref, str) or not ref.startswith("#"):
             self._problem(path, f"'$ref' {ref!r} is not a local reference (#/$defs/...)")
             return accept
-        if ref not in self._refs:
+        key = (self.mode, ref)  # a test of the value as sent compiles its own (see as_sent)
+        if key not in self._refs:
             target = resolve_ref(self.root, ref)
-            self._refs[ref] = accept  # stands in while compiling a schema that refers to itself
+            self._refs[key] = accept  # stands in while compiling a schema that refers to itself
             if target is None:
                 self._problem(path, f"'$ref' {ref!r} does not resolve")
             else:
                 where = "parameters" + "".join(f".{p}" for p in ref[1:].split("/") if p)
-                self._refs[ref] = self.compile(target, where)
+                self._refs[key] = self.compile(target, where)
         refs = self._refs
 
         def check(value: Any) -> Any:
-            return refs[ref](value)
+            return refs[key](value)
 
         return check
