@@ -82,13 +82,8 @@ class Refusal:
     def __init__(
         self, expected: str, value: Any = ITSELF, path: str = "", sentence: str = "", parts: _Parts = ()
     ) -> None:
-        self.expected, self.value, self.path, self.sentence, self.parts = (
-            expected,
-            value,
-            path,
-            sentence,
-            parts,
-        )
+        self.expected, self.value, self.path = expected, value, path
+        self.sentence, self.parts = sentence, parts
 
     def __repr__(self) -> str:
         return f"Refusal({self.expected!r}, {self.value!r}, {self.path!r})"
