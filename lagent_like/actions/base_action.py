@@ -15,7 +15,7 @@ import types
 import warnings
 from abc import ABCMeta
 from collections.abc import Sequence
-from typing import Any, Callable, Optional, Union
+from typing import Any, Optional, Union
 
 from ..exceptions import DefinitionWarning, ToolDefinitionError
 from ..registry import TOOL_REGISTRY
@@ -32,7 +32,7 @@ from .parser import BaseParser, JsonParser
 from .tool_api import SPEC_ATTR, describe_function, tool_api
 
 # An instance's state lives in tool_state; these readers keep their import path here.
-from .tool_state import STATE_ATTR, checked_enable, enabled, setup_state
+from .tool_state import STATE_ATTR, Enable, checked_enable, enabled, setup_state
 from .tool_state import api_entry as api_entry
 from .tool_state import api_specs as api_specs
 from .tool_state import routes_of as routes_of
@@ -194,7 +194,7 @@ class BaseAction(metaclass=ToolMeta):
         self,
         description: Optional[dict[str, Any]] = None,
         parser: type[BaseParser] = JsonParser,
-        enable: Union[bool, Callable[..., Any]] = True,
+        enable: Enable = True,
         *,
         apis: Union[ApiSpec, Sequence[ApiSpec], None] = None,
         timeout: Any = UNSET,
@@ -292,7 +292,7 @@ class BaseAction(metaclass=ToolMeta):
         return enabled(state_of(self))
 
     @enable.setter
-    def enable(self, value: Union[bool, Callable[..., Any]]) -> None:
+    def enable(self, value: Enable) -> None:
         state_of(self).enable = checked_enable(value, type(self).__qualname__)
 
     @property

@@ -21,7 +21,7 @@ from ..spec.describe import DescribeOptions, build_api_spec
 from .base_action import BaseAction, api_specs, settings_of
 from .parser import BaseParser, JsonParser
 from .tool_api import api_spec_of
-from .tool_state import settings_changed
+from .tool_state import Enable, settings_changed
 
 __all__ = ["FunctionTool"]
 
@@ -82,7 +82,7 @@ class FunctionTool(BaseAction, register=False):
         func: Callable[..., Any],
         name: Optional[str] = None,
         parser: type[BaseParser] = JsonParser,
-        enable: bool = True,
+        enable: Enable = True,
         *,
         description: Optional[str] = None,
         **settings: Any,

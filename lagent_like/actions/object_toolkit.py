@@ -24,6 +24,7 @@ from ..spec.docstrings import parse_docstring
 from .base_action import BaseAction
 from .parser import BaseParser, JsonParser
 from .tool_api import api_spec_of
+from .tool_state import Enable
 
 __all__ = ["ObjectToolkit"]
 
@@ -166,7 +167,7 @@ class ObjectToolkit(BaseAction, register=False):
         name: Optional[str] = None,
         description: Optional[str] = None,
         parser: type[BaseParser] = JsonParser,
-        enable: bool = True,
+        enable: Enable = True,
     ) -> None:
         cls = obj if isinstance(obj, type) else type(obj)
         specs = _describe(obj, _chosen(obj, include, exclude), include is not None)

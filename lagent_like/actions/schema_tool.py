@@ -27,6 +27,7 @@ from ..types.validation import validator_of
 from ._schema_handler import plan_handler, runner, schema_defaults
 from .base_action import BaseAction
 from .parser import BaseParser, JsonParser
+from .tool_state import Enable
 
 __all__ = ["SchemaTool", "schema_spec", "tool_from_schema"]
 
@@ -294,7 +295,7 @@ class SchemaTool(BaseAction, register=False):
         schema: Mapping[str, Any],
         handler: Callable[..., Any],
         parser: type[BaseParser] = JsonParser,
-        enable: bool = True,
+        enable: Enable = True,
         validation: Optional[str] = None,
     ) -> None:
         spec = schema_spec(schema, handler)

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from .base_action import BaseAction, ToolMeta
 
 __all__ = [
+    "Enable",
     "EnableCheck",
     "api_entry",
     "api_specs",
@@ -49,6 +50,10 @@ __all__ = [
 
 #: Where an instance keeps all of ``BaseAction``'s own state: one name no tool uses.
 STATE_ATTR = "__tool_state__"
+
+
+#: What a tool's ``enable`` may be given: a bool, or a callable asked each time (:class:`EnableCheck`).
+Enable = Union[bool, Callable[..., Any]]
 
 
 class EnableCheck:

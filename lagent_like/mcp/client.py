@@ -43,6 +43,7 @@ from .._private.log import logger  # noqa: E402
 from ..actions.base_action import BaseAction, state_of  # noqa: E402
 from ..actions.parser import BaseParser, JsonParser  # noqa: E402
 from ..actions.schema_tool import schema_spec  # noqa: E402
+from ..actions.tool_state import Enable  # noqa: E402
 from ..exceptions import ToolDefinitionError  # noqa: E402
 from ..schema import ActionReturn, ActionStatusCode  # noqa: E402
 from ..spec.describe import ApiSpec, copy_description  # noqa: E402
@@ -129,7 +130,7 @@ class MCPToolkit(BaseAction, register=False):
         include: Optional[Sequence[str]] = None,
         errlog: Optional[TextIO] = None,
         parser: type[BaseParser] = JsonParser,
-        enable: bool = True,
+        enable: Enable = True,
         validation: str = "strict",
     ) -> None:
         if (command is None) == (url is None):

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Callable, ClassVar, Optional, TypeVar, Un
 
 from .._private.http import HttpReply, HttpStatusError, http_request, read_key, redact
 from ..actions.base_action import BaseAction
+from ..actions.tool_state import Enable
 from ..exceptions import ToolError
 from ._settings import with_defaults
 
@@ -75,7 +76,7 @@ class WebApiTool(BaseAction, register=False):
         self,
         description: Optional[dict[str, Any]],
         parser: type[BaseParser],
-        enable: bool,
+        enable: Enable,
         *,
         key: Optional[str] = None,
         **web: Unpack[WebApiSettings],

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Optional
 
 from ..actions.base_action import tool_api
 from ..actions.parser import BaseParser, JsonParser
+from ..actions.tool_state import Enable
 from ..exceptions import ToolError
 from ._api_types import DictOrRecord
 from ._web_api import WebApiTool
@@ -76,7 +77,7 @@ Electrical Engineering, and Economics from scientific articles on arxiv.org.
         doc_content_chars_max: int = 1500,
         description: Optional[dict[str, Any]] = None,
         parser: type[BaseParser] = JsonParser,
-        enable: bool = True,
+        enable: Enable = True,
         **web: Unpack[WebApiSettings],
     ) -> None:
         super().__init__(description, parser, enable, **web)

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Optional
 
 from ..actions.base_action import tool_api
 from ..actions.parser import BaseParser, JsonParser
+from ..actions.tool_state import Enable
 from ..exceptions import ToolError
 from ._api_types import DictOrRecord
 from ._web_api import WebApiTool
@@ -63,7 +64,7 @@ class BINGMap(WebApiTool):
         key: Optional[str] = None,
         description: Optional[dict[str, Any]] = None,
         parser: type[BaseParser] = JsonParser,
-        enable: bool = True,
+        enable: Enable = True,
         **web: Unpack[WebApiSettings],
     ) -> None:
         super().__init__(description, parser, enable, key=key, **web)

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Optional
 
 from ..actions.base_action import tool_api
 from ..actions.parser import BaseParser, JsonParser
+from ..actions.tool_state import Enable
 from ..exceptions import ToolError
 from ._api_types import DictOrRecord, TextOrRecord
 from ._web_api import WebApiTool
@@ -77,7 +78,7 @@ class GoogleScholar(WebApiTool):
         api_key: Optional[str] = None,
         description: Optional[dict[str, Any]] = None,
         parser: type[BaseParser] = JsonParser,
-        enable: bool = True,
+        enable: Enable = True,
         **web: Unpack[WebApiSettings],
     ) -> None:
         super().__init__(description, parser, enable, key=api_key, **web)

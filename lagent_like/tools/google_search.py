@@ -13,6 +13,7 @@ import inspect
 from typing import TYPE_CHECKING, Any, ClassVar, Optional, Union
 
 from ..actions.parser import BaseParser, JsonParser
+from ..actions.tool_state import Enable
 from ..schema import ActionReturn, ActionStatusCode
 from ._web_api import WebApiTool
 from .async_twin import async_twin
@@ -111,7 +112,7 @@ class GoogleSearch(WebApiTool):
         search_type: str = "search",
         description: Optional[dict[str, Any]] = None,
         parser: type[BaseParser] = JsonParser,
-        enable: bool = True,
+        enable: Enable = True,
         **web: Unpack[WebApiUrl],
     ) -> None:
         super().__init__(description, parser, enable, key=api_key, timeout=timeout, **web)

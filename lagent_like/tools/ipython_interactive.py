@@ -18,6 +18,7 @@ import json5
 
 from ..actions.base_action import tool_api
 from ..actions.parser import BaseParser, JsonParser
+from ..actions.tool_state import Enable
 from ..exceptions import ToolError
 from ..runtime.context import ToolContext
 from .ipython_interpreter import IPythonInterpreter
@@ -66,7 +67,7 @@ class IPythonInteractive(IPythonInterpreter):
         use_signals: bool = True,
         description: Optional[dict[str, Any]] = None,
         parser: type[BaseParser] = JsonParser,
-        enable: bool = True,
+        enable: Enable = True,
         **isolation: Unpack[SandboxSettings],
     ) -> None:
         if importlib.util.find_spec("IPython") is None:

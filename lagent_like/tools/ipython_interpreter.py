@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Optional
 
 from ..actions.base_action import BaseAction, tool_api
 from ..actions.parser import BaseParser, JsonParser
+from ..actions.tool_state import Enable
 from ..exceptions import ToolError
 from ..runtime.context import DEFAULT_SESSION, ToolContext
 from ._settings import SANDBOX_DEFAULTS, with_defaults
@@ -114,7 +115,7 @@ class IPythonInterpreter(BaseAction):
         *,
         description: Optional[dict[str, Any]] = None,
         parser: type[BaseParser] = JsonParser,
-        enable: bool = True,
+        enable: Enable = True,
         **sandbox: Unpack[SandboxSettings],
     ) -> None:
         settings = with_defaults(type(self).__name__, self.sandbox_defaults, sandbox)

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Optional, Union, overload
 
 from ..actions.base_action import BaseAction
 from ..actions.parser import BaseParser, JsonParser
+from ..actions.tool_state import Enable
 from ..exceptions import ToolError
 from ..runtime.context import ToolContext
 from ..schema import ActionReturn, ActionStatusCode
@@ -67,7 +68,7 @@ class IPythonInteractiveManager(BaseAction):
         ci_lock: Optional[str] = None,
         description: Optional[dict[str, Any]] = None,
         parser: type[BaseParser] = JsonParser,
-        enable: bool = True,
+        enable: Enable = True,
         **isolation: Unpack[SandboxSettings],
     ) -> None:
         if isinstance(max_workers, bool) or not isinstance(max_workers, int) or max_workers <= 0:

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Optional
 
 from ..actions.base_action import BaseAction, tool_api
 from ..actions.parser import BaseParser, JsonParser
+from ..actions.tool_state import Enable
 from ..exceptions import ToolError
 from ._api_types import Dict
 from .async_twin import async_twin
@@ -66,7 +67,7 @@ class PPT(BaseAction):
         theme_mapping: Optional[dict[str, dict[str, Any]]] = None,
         description: Optional[dict[str, Any]] = None,
         parser: type[BaseParser] = JsonParser,
-        enable: bool = True,
+        enable: Enable = True,
         *,
         root: Optional[str] = None,
     ) -> None:

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Optional
 
 from ..actions.base_action import BaseAction
 from ..actions.parser import BaseParser, JsonParser
+from ..actions.tool_state import Enable
 from ..exceptions import ToolError
 from ._settings import SANDBOX_DEFAULTS, with_defaults
 from .python_pool import Pool
@@ -99,7 +100,7 @@ class PythonInterpreter(BaseAction):
         timeout: float = 20.0,
         description: Optional[dict[str, Any]] = None,
         parser: type[BaseParser] = JsonParser,
-        enable: bool = True,
+        enable: Enable = True,
         *,
         pool_size: int = 1,
         **sandbox: Unpack[SandboxSettings],

@@ -27,6 +27,7 @@ from urllib.parse import urlsplit
 from .._private.http import display_url, http_request
 from ..actions.base_action import BaseAction, tool_api
 from ..actions.parser import BaseParser, JsonParser
+from ..actions.tool_state import Enable
 from ..exceptions import ToolError
 from ._api_types import Dict
 from .async_twin import async_twin
@@ -245,7 +246,7 @@ class WebBrowser(BaseAction):
         topk: int = 20,
         description: Optional[dict[str, Any]] = None,
         parser: type[BaseParser] = JsonParser,
-        enable: bool = True,
+        enable: Enable = True,
         *,
         allow_private_hosts: bool = False,
         **kwargs: Any,
