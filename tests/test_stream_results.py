@@ -286,6 +286,16 @@ class Painter(BaseAction, register=False):
         self.received.append({"name": name, "sizes": sizes, "point": point})
         return "ok"
 
+    @tool_api
+    def anything(self, rows: Any, note: object) -> str:
+        """Take any JSON value, as sent.
+
+        Args:
+            rows: the rows
+            note: a note
+        """
+        return "ok"
+
 
 @pytest.mark.parametrize("executor_class", EXECUTORS)
 @pytest.mark.parametrize(
@@ -349,6 +359,7 @@ def test_failed_call_records_json_args_too() -> None:
     ("api", "converts"),
     [
         pytest.param("plain", False, id="json-arguments-cost-nothing"),
+        pytest.param("anything", False, id="any-is-the-value-as-sent"),
         pytest.param("color", True, id="enum"),
         pytest.param("box", True, id="dataclass"),
         pytest.param("pair", True, id="tuple"),

@@ -78,4 +78,6 @@ def _json_built(info: Any) -> bool:
         return info.key in ({}, None) or info.key.get("type") == "string"
     if kind == "fields":
         return not dataclasses.is_dataclass(info.cls)
+    if kind == "instance":  # Any takes the value as sent: JSON, with nothing to convert
+        return info.cls is Any or info.cls is object
     return False
