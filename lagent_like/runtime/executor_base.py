@@ -152,7 +152,6 @@ class ExecutorBase(FunctionCallingMixin):
 
     def _route(self, action: BaseAction, name: str, own: Route) -> Route:
         """The route of callable name ``name``: ``own`` with this executor's settings resolved."""
-        watch(action, self)  # a setting changed through the tool then refreshes this executor
         settings = settings_of(action)
         timeout = self.timeout if settings.timeout is UNSET else settings.timeout
         retry = self.retry if settings.retry is UNSET else settings.retry
@@ -186,6 +185,8 @@ class ExecutorBase(FunctionCallingMixin):
     def _rebuild_routes(self) -> None:
         # Built aside and swapped in whole, so a call never sees a half-built table.
         table = route_table(self.actions.values(), self._route)
+        for action in self.actions.values():
+            watch(action, self)  # a setting changed through the tool then refreshes this executor
         self._hook_methods = HookMethods.of(self._hooks.calls)
         self._names, self._aliases, self._canonical, self._routes = table
         self._version += 1

@@ -44,7 +44,28 @@ def json_args_of(spec: ApiSpec) -> Optional[Callable[[dict[str, Any]], dict[str,
 
 
 def _builds_python(annotation: Any) -> bool:
-    """Whether arguments checked against ``annotation`` may be Python objects, not JSON."""
+    """Whether arguments checked against ``annotation`` may be Python objects, not JSON.
+
+    Speed (the cold export row): every executor makes its own built-in actions, so the
+    same few annotations are asked about again and again; answers are kept per
+    annotation (an unhashable one is read each time).
+    """
+    try:
+        return _answers[annotation]
+    except KeyError:
+        if len(_answers) > 4096:  # made on the fly (Literal[...] per request): start again
+            _answers.clear()
+        answer = _answers[annotation] = _reads_python(annotation)
+    except TypeError:
+        answer = _reads_python(annotation)
+    return answer
+
+
+#: :func:`_builds_python`'s answers, per annotation (few: a program's annotations).
+_answers: dict[Any, bool] = {}
+
+
+def _reads_python(annotation: Any) -> bool:
     from ..types.json_schema import schema_of
 
     try:
