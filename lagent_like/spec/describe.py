@@ -18,7 +18,7 @@ from .._private.typing_compat import get_args, get_type_hints
 from ..exceptions import DefinitionWarning, ToolDefinitionError
 from ..runtime.context import ToolContext
 from ..types.json_schema import hoist_definitions, object_shape
-from . import _choices, docstrings
+from . import docstrings
 from .api_spec import (
     DEFAULT_OPTIONS,
     NO_DEFAULT,
@@ -330,7 +330,9 @@ def build_api_spec(func: Callable[..., Any], opts: DescribeOptions) -> ApiSpec:
     notes = info.warnings
     choices = None
     if info.params and doc is not None and "hoices" in doc:  # Hugging Face's "(choices: [...])"; any case
-        choices, choice_notes = _choices.split_choices(info)
+        from ._choices import split_choices  # import time: only docstrings that use it
+
+        choices, choice_notes = split_choices(info)
         notes.extend(choice_notes)
     stray = _stray_note(info.params, every, kept) if info.params else None
     if stray is not None:
@@ -360,7 +362,9 @@ def build_api_spec(func: Callable[..., Any], opts: DescribeOptions) -> ApiSpec:
         for name, _, default in described
     ]
     if choices:
-        literal = _choices.choice_annotations(owner, params, choices)
+        from ._choices import choice_annotations
+
+        literal = choice_annotations(owner, params, choices)
         params = [
             p if p.name not in literal else _param(p.name, p.default, (None, p.description), literal[p.name])
             for p in params
