@@ -11,13 +11,18 @@ from __future__ import annotations
 import ipaddress
 import json
 import socket
+import ssl
+import threading
 from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any, Callable
 
 import pytest
 from local_http_server import LocalServer, Reply
 
 from lagent_like import ActionStatusCode
+from lagent_like._private.egress import AddressRule, guarded_session
 from lagent_like.tools.web_browser import SerperSearch, WebBrowser
 
 PUBLIC = "93.184.216.34"
@@ -379,3 +384,63 @@ def test_allow_private_hosts_that_is_no_network_is_refused_when_built(setting: A
 def test_a_malformed_url_is_answered_not_raised(guard: Guard, url: str, expected: str) -> None:
     assert opened(WebBrowser(searcher_type="GoogleSearch"), url) == refusal(expected)
     assert guard.attempts == []
+
+
+# --- the checked address is connected to, the host is still named -------------------------------
+
+
+def test_a_name_on_an_allowed_network_is_asked_for_by_its_name(guard: Guard, server: LocalServer) -> None:
+    port = server.base.rsplit(":", 1)[1]
+    server.replies["/p"] = Reply(200, "<p>the page</p>", content_type="text/html")
+    tool = WebBrowser(searcher_type="GoogleSearch", allow_private_hosts=["127.0.0.1"])
+    assert opened(tool, f"http://loopback.test:{port}/p") == {"type": "text", "content": "the page"}
+    assert [r["headers"]["Host"] for r in server.requests] == [f"loopback.test:{port}"]
+
+
+TLS = Path(__file__).parent / "data" / "webtool_tls"
+
+
+@pytest.fixture
+def tls_server() -> Iterator[tuple[int, list[tuple[str, str]]]]:
+    """An HTTPS server on 127.0.0.1 for ``loopback.test``; yields its port and (SNI, Host) seen."""
+    seen: list[tuple[str, str]] = []
+    names: list[str] = []
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(TLS / "loopback.test.pem", TLS / "loopback.test.key")
+    context.sni_callback = lambda sock, name, ctx: names.append(str(name))
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            seen.append((names[-1] if names else "", str(self.headers["Host"])))
+            body = b"<p>secure page</p>"
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, format: str, *args: Any) -> None:
+            pass
+
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    httpd.daemon_threads = True
+    httpd.socket = context.wrap_socket(httpd.socket, server_side=True)
+    thread = threading.Thread(target=httpd.serve_forever, args=(0.05,), daemon=True)
+    thread.start()
+    yield httpd.server_address[1], seen
+    httpd.shutdown()
+    httpd.server_close()
+    thread.join(5)
+
+
+def test_https_to_a_checked_address_keeps_the_hosts_name_for_tls_and_host(
+    guard: Guard, tls_server: tuple[int, list[tuple[str, str]]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    port, seen = tls_server
+    session = guarded_session(AddressRule((ipaddress.ip_network("127.0.0.1"),)))
+    # The certificate names loopback.test only: it verifies only if TLS was told that name.
+    monkeypatch.setattr(session, "verify", str(TLS / "loopback.test.pem"))
+    tool = WebBrowser(searcher_type="GoogleSearch", allow_private_hosts=["127.0.0.1"])
+    assert opened(tool, f"https://loopback.test:{port}/") == {"type": "text", "content": "secure page"}
+    assert seen == [("loopback.test", f"loopback.test:{port}")]
+    assert {a[0] for a in guard.attempts} == {"127.0.0.1"}
