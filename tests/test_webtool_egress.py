@@ -297,15 +297,20 @@ def test_an_allowed_network_is_read_and_a_redirect_out_of_it_is_refused(
     server.replies["/to-127.0.0.2"] = Reply(302, "", headers={"Location": f"http://127.0.0.2:{port}/p"})
     server.replies["/to-ipv6"] = Reply(302, "", headers={"Location": f"http://[::1]:{port}/p"})
     server.replies["/to-metadata"] = Reply(302, "", headers={"Location": "http://169.254.169.254/"})
+    server.replies["/to-file"] = Reply(302, "", headers={"Location": "file:///etc/passwd"})
     tool = WebBrowser(searcher_type="GoogleSearch", allow_private_hosts=["127.0.0.1"])
     results = [opened(tool, f"{server.base}{path}") for path in ["/p", "/here", "/to-127.0.0.2", "/to-ipv6"]]
-    results.append(opened(tool, f"{server.base}/to-metadata"))
+    results += [opened(tool, f"{server.base}{path}") for path in ["/to-metadata", "/to-file"]]
     assert results == [
         {"type": "text", "content": "the page"},
         {"type": "text", "content": "the page"},
         refusal("127.0.0.2 is a private or local address; not opened"),
         refusal("::1 is a private or local address; not opened"),
         refusal("169.254.169.254 is a private or local address; not opened"),
+        refusal(
+            f"could not send the request to {server.base}/to-file: "
+            "No connection adapters were found for 'file:///etc/passwd'"
+        ),
     ]
     assert [r["path"] for r in server.requests] == [
         "/p",
@@ -314,6 +319,7 @@ def test_an_allowed_network_is_read_and_a_redirect_out_of_it_is_refused(
         "/to-127.0.0.2",
         "/to-ipv6",
         "/to-metadata",
+        "/to-file",
     ]
     assert {a[0] for a in guard.attempts} == {"127.0.0.1"}
 

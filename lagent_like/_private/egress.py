@@ -191,7 +191,7 @@ class _PinnedAdapter(HTTPAdapter):
         super().__init__(**kwargs)
 
     def init_poolmanager(self, connections: int, maxsize: int, block: bool = False, **kwargs: Any) -> None:
-        super().init_poolmanager(connections, maxsize, block, **kwargs)
+        super().init_poolmanager(connections, maxsize, block, **kwargs)  # keeps the pool settings
         self.poolmanager = _PinnedPoolManager(
             self.rule, num_pools=connections, maxsize=maxsize, block=block, **kwargs
         )
