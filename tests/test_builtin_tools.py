@@ -20,7 +20,7 @@ import pytest
 from local_http_server import LocalServer, Reply
 
 from lagent_like import ActionExecutor, ActionStatusCode, AsyncActionExecutor
-from lagent_like.tools import bing_map, web_browser
+from lagent_like.tools import bing_map
 from lagent_like.tools.bing_map import BINGMap
 from lagent_like.tools.google_scholar_search import GoogleScholar
 from lagent_like.tools.google_search import GoogleSearch
@@ -648,27 +648,6 @@ def test_async_google_search_takes_lagent_0_5s_coroutine_search_override(
         ActionStatusCode.SUCCESS,
         [{"type": "text", "content": "Answer box: Beijing"}],
     )
-
-
-def test_web_browser_refuses_a_redirect_from_a_public_page_to_a_local_one(
-    server: LocalServer, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # This test's 127.0.0.1 plays a public host; 'localhost' stays what it is.
-    monkeypatch.setattr(web_browser, "_is_public", lambda host: host == "127.0.0.1")
-    port = server.base.rsplit(":", 1)[1]
-    server.replies["/a"] = Reply(302, "", headers={"Location": f"http://localhost:{port}/secret"})
-    server.replies["/b"] = Reply(302, "", headers={"Location": "/p"})
-    server.replies["/p"] = Reply(200, PAGE, content_type="text/html")
-    server.replies["/secret"] = Reply(200, "<p>internal</p>", content_type="text/html")
-    tool = WebBrowser(searcher_type=SerperSearch(api_key="k", base_url=server.base))
-    refused = output(tool({"url": f"{server.base}/a"}, "open_url"))
-    followed = output(tool({"url": f"{server.base}/b"}, "open_url"))
-    assert refused == {
-        "error": f"WebBrowser: could not send the request to {server.base}/a: "
-        f"a redirect to http://localhost:{port}/secret (private or local); not followed"
-    }
-    assert followed == {"type": "text", "content": "Paris\nThe capital of France.\none\ntwo & three"}
-    assert [r["path"] for r in server.requests] == ["/a", "/b", "/p"]
 
 
 def test_web_browser_search_that_fails_for_every_query_says_why(server: LocalServer) -> None:

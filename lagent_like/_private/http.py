@@ -38,8 +38,8 @@ import json
 import threading
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Optional
-from urllib.parse import urljoin, urlsplit
+from typing import TYPE_CHECKING, Any, Optional
+from urllib.parse import urlsplit
 
 from ..exceptions import ToolError, TransientToolError
 from ..schema import ActionReturn, ActionStatusCode
@@ -307,16 +307,6 @@ def _tool_error(tool: str, failure: HttpFailure, timeout: float, secrets: list[s
     )
 
 
-def _redirect_hook(check: Callable[[str], None]) -> Callable[..., None]:
-    """A ``requests`` response hook that shows ``check`` every redirect's target first."""
-
-    def hook(response: requests.Response, *args: Any, **kwargs: Any) -> None:
-        if response.is_redirect:
-            check(urljoin(response.url, response.headers["Location"]))
-
-    return hook
-
-
 def http_request(
     tool: str,
     method: str,
@@ -328,7 +318,7 @@ def http_request(
     headers: Optional[Mapping[str, str]] = None,
     secrets: Iterable[Optional[str]] = (),
     max_bytes: int = MAX_RESPONSE_BYTES,
-    check_redirect: Optional[Callable[[str], None]] = None,
+    session: Optional[requests.Session] = None,
 ) -> HttpReply:
     """Make one request through the shared session, for a tool, and read its body.
 
@@ -342,9 +332,8 @@ def http_request(
         headers: extra request headers (an API key goes here).
         secrets: values that must not appear in any message (the API key).
         max_bytes: the longest body read.
-        check_redirect: called with the absolute URL of each redirect before it is
-            followed; it raises ``requests.RequestException`` to refuse it (the request
-            then ends as a :class:`ToolError` quoting that exception).
+        session: the session to send through (default: :func:`shared_session`); the
+            web tool passes one that checks every address it connects to.
 
     Returns:
         The 2xx answer with its body.
@@ -360,7 +349,7 @@ def http_request(
     hidden = [s for s in secrets if s]
     try:
         response = send(
-            shared_session(),
+            session or shared_session(),
             method,
             url,
             timeout=timeout,
@@ -368,7 +357,6 @@ def http_request(
             params=params,
             json=json,
             headers=dict(headers or {}),
-            hooks={"response": [_redirect_hook(check_redirect)]} if check_redirect else None,
             stream=True,
         )
     except HttpFailure as failure:

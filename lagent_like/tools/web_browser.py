@@ -6,25 +6,27 @@ backend: anything with ``search(query) -> [(url, snippet, title), ...]``; shippe
 :class:`SerperSearch` (Google through Serper, the ``GoogleSearch`` tool's service) and
 :class:`SearxngSearch` (a SearXNG instance). Pages are fetched through the shared HTTP
 session (timeout, size cap) and turned into readable text with the standard library's
-``html.parser``. A URL comes from a model, so by default pages on loopback, private and
-link-local addresses are refused (an agent must not become a way into the operator's
-network); ``allow_private_hosts=True`` lifts that (tests, intranets). Every redirect is
-checked the same way. The check resolves a name before the request does: a DNS answer
-that changes in between (rebinding) is not caught, which only a network-level egress
-policy can stop.
+``html.parser``. A URL comes from a model, so by default pages on loopback, private,
+link-local and other non-public addresses are refused (an agent must not become a way
+into the operator's network); ``allow_private_hosts`` lifts that for some networks or
+for all (intranets, tests). The rule is checked on the address each connection is
+made to, redirects included (see :mod:`lagent_like._private.egress`), so neither a URL
+that parsers read differently nor a DNS answer that changes after a check can get
+round it; a URL whose host part holds a backslash, a space, a ``%`` or a control
+character is refused before anything is sent.
 """
 
 from __future__ import annotations
 
 import ipaddress
-import socket
-from collections.abc import Sequence
+import re
+from collections.abc import Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from html.parser import HTMLParser
 from typing import Any, Optional, Protocol, Union
 from urllib.parse import urlsplit
 
-from .._private.http import display_url, http_request
+from .._private.http import http_request
 from ..actions.base_action import BaseAction, tool_api
 from ..actions.parser import BaseParser, JsonParser
 from ..actions.tool_state import Enable
@@ -198,27 +200,50 @@ def page_text(html: str) -> str:
     return "\n".join(line for line in lines if line)
 
 
-def _is_public(host: str) -> bool:
-    """Whether every address ``host`` resolves to is a public one."""
+#: Characters no URL a model writes needs: C0 controls (tab, line breaks), DEL, C1 controls.
+#: ``urlsplit`` drops tabs and line breaks without a word, so a check after it misses them.
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+
+
+def _text_refusal(url: str) -> Optional[str]:
+    """Why the text of ``url`` is refused before any lookup, or ``None``.
+
+    Parsers disagree about these characters (a backslash ends the host for a browser
+    and ``requests``, not for ``urlsplit``; a browser decodes ``%`` in a host), so a
+    host part holding one is refused rather than read one way.
+    """
+    if _CONTROL.search(url):
+        return f"{url!r} contains a control character; not opened"
     try:
-        infos = socket.getaddrinfo(host, None)
-    except (OSError, UnicodeError):
-        return True  # let the request report the unresolvable host
-    for info in infos:
-        address = ipaddress.ip_address(str(info[4][0]).split("%")[0])
-        if not address.is_global:
-            return False
-    return True
+        parts = urlsplit(url)
+        hostname = parts.hostname
+    except ValueError as exc:  # e.g. an unclosed '[' of an IPv6 address
+        return f"{url!r} is not a valid URL ({exc}); not opened"
+    if parts.scheme not in ("http", "https") or not hostname:
+        return f"only http:// and https:// URLs can be opened, got {url!r}"
+    authority = re.split("[/?#]", url.partition("//")[2], maxsplit=1)[0]
+    host_part = authority.rpartition("@")[2]
+    odd = [c for c in authority if c == "\\" or c.isspace()] + [c for c in host_part if c == "%"]
+    if odd:
+        return f"the host part of {url!r} contains {odd[0]!r}; not opened"
+    return None
 
 
-def _refuse_private_redirect(url: str) -> None:
-    import requests
-
-    parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.hostname or not _is_public(parts.hostname):
-        raise requests.exceptions.InvalidURL(
-            f"a redirect to {display_url(url)} (private or local); not followed"
-        )
+def _private_networks(value: Union[bool, str, Iterable[str]]) -> Union[bool, tuple[str, ...]]:
+    """``allow_private_hosts`` as stored: a bool, or the networks it names, checked."""
+    if isinstance(value, bool):
+        return value
+    names = (value,) if isinstance(value, str) else tuple(value)
+    for name in names:
+        try:
+            # Only text: ip_network would also take an int (8 is 0.0.0.8).
+            ipaddress.ip_network(name if isinstance(name, str) else "")
+        except ValueError:
+            raise ValueError(
+                f"WebBrowser: allow_private_hosts holds {name!r}, which is not an IP address or "
+                "network such as '10.0.0.0/8' (True allows every address)"
+            ) from None
+    return names
 
 
 class WebBrowser(BaseAction):
@@ -233,8 +258,10 @@ class WebBrowser(BaseAction):
         description: see :class:`BaseAction`.
         parser: see :class:`BaseAction`.
         enable: see :class:`BaseAction`.
-        allow_private_hosts: keyword-only: allow pages on loopback, private and
-            link-local addresses.
+        allow_private_hosts: keyword-only: ``True`` allows pages on every address
+            (loopback, private, link-local...); addresses or networks (``'10.0.0.0/8'``,
+            ``['127.0.0.1', 'fd00::/8']``) allow those only; ``False`` allows public
+            addresses only.
         **kwargs: passed to the named backend's constructor (``api_key``, ``base_url``...).
     """
 
@@ -248,7 +275,7 @@ class WebBrowser(BaseAction):
         parser: type[BaseParser] = JsonParser,
         enable: Enable = True,
         *,
-        allow_private_hosts: bool = False,
+        allow_private_hosts: Union[bool, str, Iterable[str]] = False,
         **kwargs: Any,
     ) -> None:
         super().__init__(description, parser, enable)
@@ -263,24 +290,25 @@ class WebBrowser(BaseAction):
         self.timeout = timeout
         self.black_list = tuple(black_list or ())
         self.topk = topk
-        self.allow_private_hosts = allow_private_hosts
+        self.allow_private_hosts = _private_networks(allow_private_hosts)
         self.search_results: dict[int, dict[str, str]] = {}
 
     def _fetch(self, url: str) -> str:
         """The readable text of the page at ``url``."""
-        parts = urlsplit(url)
-        if parts.scheme not in ("http", "https") or not parts.hostname:
-            raise ToolError(f"{self.name}: only http:// and https:// URLs can be opened, got {url!r}")
-        if not self.allow_private_hosts and not _is_public(parts.hostname):
-            raise ToolError(f"{self.name}: {parts.hostname} is a private or local address; not opened")
-        reply = http_request(
-            self.name,
-            "GET",
-            url,
-            timeout=self.timeout,
-            # A public page may redirect to a private one: each hop is checked too.
-            check_redirect=None if self.allow_private_hosts else _refuse_private_redirect,
-        )
+        refusal = _text_refusal(url)
+        if refusal:
+            raise ToolError(f"{self.name}: {refusal}")
+        if self.allow_private_hosts is True:
+            reply = http_request(self.name, "GET", url, timeout=self.timeout)
+        else:
+            from .._private.egress import AddressRefused, AddressRule, guarded_session
+
+            allowed = tuple(ipaddress.ip_network(name) for name in self.allow_private_hosts or ())
+            try:
+                session = guarded_session(AddressRule(allowed))
+                reply = http_request(self.name, "GET", url, timeout=self.timeout, session=session)
+            except AddressRefused as refused:
+                raise ToolError(f"{self.name}: {refused}") from None
         kind = reply.headers.get("Content-Type", "text/html").split(";")[0].strip().lower()
         if kind in ("text/html", "application/xhtml+xml"):
             return page_text(reply.text)
