@@ -134,8 +134,9 @@ def _errno_action(code: int) -> int:
     return _ACT_ERRNO | (code & 0xFFFF)
 
 
+@functools.cache
 def _library() -> ctypes.CDLL:
-    """libseccomp, loaded with the prototypes used here."""
+    """libseccomp, loaded once, with the prototypes used here."""
     try:
         lib = ctypes.CDLL("libseccomp.so.2", use_errno=True)
     except OSError as exc:
@@ -167,26 +168,28 @@ def _check(result: int, what: str) -> None:
 def _add(lib: ctypes.CDLL, ctx: int, action: int, name: str, cmp: Optional[_ArgCmp] = None) -> None:
     """Add one rule; a call this architecture does not have is skipped (nothing to refuse)."""
     number = lib.seccomp_syscall_resolve_name(name.encode())
-    if number < 0:
+    if number < 0:  # __NR_SCMP_ERROR, or a pseudo-number of another architecture
         return
     arg = ctypes.pointer(cmp) if cmp is not None else None
     _check(lib.seccomp_rule_add_array(ctx, action, number, 1 if cmp else 0, arg), f"add a rule for {name}")
 
 
-def _add_namespace_rules(lib: ctypes.CDLL, ctx: int) -> None:
+def _add_namespace_rules(lib: ctypes.CDLL, ctx: int, action: int) -> None:
     """``clone`` and ``unshare`` with any namespace flag set: one rule per bit (rules OR)."""
     # s390 passes clone's flags second (Docker's profile makes the same exception).
     clone_arg = 1 if platform.machine().startswith("s390") else 0
-    eperm = _errno_action(errno.EPERM)
     for bit in NAMESPACE_FLAGS.values():
-        _add(lib, ctx, eperm, "clone", _ArgCmp(clone_arg, _CMP_MASKED_EQ, bit, bit))
+        _add(lib, ctx, action, "clone", _ArgCmp(clone_arg, _CMP_MASKED_EQ, bit, bit))
     for bit in (*NAMESPACE_FLAGS.values(), _CLONE_NEWTIME):
-        _add(lib, ctx, eperm, "unshare", _ArgCmp(0, _CMP_MASKED_EQ, bit, bit))
+        _add(lib, ctx, action, "unshare", _ArgCmp(0, _CMP_MASKED_EQ, bit, bit))
 
 
-@functools.cache
-def program() -> bytes:
-    """The filter as a classic BPF program (``struct sock_filter`` array), built once.
+def compile_filter(refused: int = errno.EPERM, absent: int = errno.ENOSYS) -> bytes:
+    """The filter as a classic BPF program (``struct sock_filter`` array).
+
+    Args:
+        refused: the errno of the refused calls (a test passes a marker of its own).
+        absent: the errno of ``clone3`` and of calls made through another ABI.
 
     Raises:
         FilterUnavailableError: libseccomp is missing or failed.
@@ -197,13 +200,13 @@ def program() -> bytes:
         raise FilterUnavailableError("libseccomp could not start a filter")
     try:
         # A call made through another ABI (int 0x80 on x86-64) fails instead of killing.
-        _check(lib.seccomp_attr_set(ctx, _ATTR_ACT_BADARCH, _errno_action(errno.ENOSYS)), "set its ABI rule")
-        _add_namespace_rules(lib, ctx)
+        _check(lib.seccomp_attr_set(ctx, _ATTR_ACT_BADARCH, _errno_action(absent)), "set its ABI rule")
+        _add_namespace_rules(lib, ctx, _errno_action(refused))
         for names in REFUSED.values():
             for name in names:
-                _add(lib, ctx, _errno_action(errno.EPERM), name)
+                _add(lib, ctx, _errno_action(refused), name)
         for name in NOT_IMPLEMENTED:
-            _add(lib, ctx, _errno_action(errno.ENOSYS), name)
+            _add(lib, ctx, _errno_action(absent), name)
         with tempfile.TemporaryFile() as out:
             _check(lib.seccomp_export_bpf(ctx, out.fileno()), "export the filter")
             out.seek(0)
@@ -212,16 +215,22 @@ def program() -> bytes:
         lib.seccomp_release(ctx)
 
 
+def syscall_number(name: str) -> int:
+    """The number of the call ``name`` on this machine (negative when it has none)."""
+    number: int = _library().seccomp_syscall_resolve_name(name.encode())
+    return number
+
+
 @functools.cache
 def program_hex() -> str:
-    """:func:`program` as the worker's configuration carries it."""
-    return program().hex()
+    """The sandbox's filter, compiled once, as the worker's configuration carries it (hex)."""
+    return compile_filter().hex()
 
 
 def problem() -> Optional[str]:
     """Why the filter cannot be built here, or ``None``."""
     try:
-        program()
+        program_hex()
     except FilterUnavailableError as exc:
         return str(exc)
     return None
