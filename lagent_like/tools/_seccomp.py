@@ -114,6 +114,7 @@ NOT_IMPLEMENTED = ("clone3",)
 _ACT_ALLOW = 0x7FFF0000
 _ACT_ERRNO = 0x00050000
 _ATTR_ACT_BADARCH = 2
+_ATTR_CTL_OPTIMIZE = 8
 _CMP_MASKED_EQ = 7
 
 
@@ -201,6 +202,9 @@ def compile_filter(refused: int = errno.EPERM, absent: int = errno.ENOSYS) -> by
     try:
         # A call made through another ABI (int 0x80 on x86-64) fails instead of killing.
         _check(lib.seccomp_attr_set(ctx, _ATTR_ACT_BADARCH, _errno_action(absent)), "set its ABI rule")
+        # A binary tree of the call numbers: fewer instructions per call, so the kernel
+        # loads it faster into each job. libseccomp before 2.5 lacks it (then ignored).
+        lib.seccomp_attr_set(ctx, _ATTR_CTL_OPTIMIZE, 2)
         _add_namespace_rules(lib, ctx, _errno_action(refused))
         for names in REFUSED.values():
             for name in names:
