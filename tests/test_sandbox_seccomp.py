@@ -210,6 +210,60 @@ def test_ipython_code_cannot_make_a_user_namespace_or_a_memfd(ipython: IPythonIn
     assert text(ipython({"command": status})) == "'2'"
 
 
+# --- as an ordinary user ------------------------------------------------------------------
+
+#: Run as uid 65534: a sandbox of its own (bubblewrap's user namespace), attacked the same way.
+AS_USER = (
+    "import json, sys\n"
+    "from lagent_like.tools import sandbox\n"
+    "from lagent_like.tools.python_interpreter import PythonInterpreter\n"
+    "argv = sandbox._bwrap_argv(sandbox.bwrap_path(), sandbox.SandboxSpec(), pid1=True)\n"
+    "tool = PythonInterpreter(answer_expr=None)\n"
+    "ret = tool(json.dumps({'command': sys.argv[2]}))\n"
+    "tool.close()\n"
+    "print(json.dumps([ret.errmsg, '--disable-userns' in argv]))\n"
+)
+
+
+def user_python() -> list[str]:
+    """A Python that uid 65534 can run with this checkout and its packages (or none)."""
+    paths = [str(Path(__file__).resolve().parents[1]), *[p for p in sys.path if p.endswith("-packages")]]
+    version = f"python{sys.version_info[0]}.{sys.version_info[1]}"
+    for python in (sys.executable, f"/usr/bin/{version}"):
+        argv = [python, "-I", "-c", f"import sys; sys.path[:0] = {paths!r}; exec(sys.argv[1])"]
+        try:
+            ok = subprocess.run(
+                [*argv, "import lagent_like"], user=65534, group=65534, extra_groups=[], cwd="/"
+            )
+        except OSError:
+            continue
+        if ok.returncode == 0:
+            return argv
+    return []
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="switching to uid 65534 needs root")
+def test_an_ordinary_user_cannot_make_a_user_namespace_either() -> None:
+    argv = user_python()
+    if not argv:
+        pytest.skip("no Python here that uid 65534 can run with this checkout")
+    code = PRELUDE + f"check(libc.unshare({CLONE_NEWUSER}))"
+    proc = subprocess.run(
+        [*argv, AS_USER, code],
+        user=65534,
+        group=65534,
+        extra_groups=[],
+        cwd="/",
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={"PATH": "/usr/bin:/bin", "HOME": "/"},
+    )
+    assert proc.returncode == 0, proc.stderr
+    errmsg, disables_userns = json.loads(proc.stdout)
+    assert (errmsg.splitlines()[-1], disables_userns) == (EPERM_LINE, True)
+
+
 # --- what Python needs still works ------------------------------------------------------
 
 
