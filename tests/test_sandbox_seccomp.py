@@ -210,6 +210,19 @@ def test_ipython_code_cannot_make_a_user_namespace_or_a_memfd(ipython: IPythonIn
     assert text(ipython({"command": status})) == "'2'"
 
 
+def test_ipython_interactive_code_runs_filtered() -> None:
+    from lagent_like.tools.ipython_interactive import IPythonInteractive
+
+    shell = IPythonInteractive(timeout=10)
+    try:
+        ret = shell({"command": 'import os\nos.memfd_create("x")'})
+        assert ret.errmsg is not None and EPERM_LINE in ret.errmsg
+        status = "print(open('/proc/self/status').read().split('Seccomp:')[1].split()[0])"
+        assert text(shell({"command": status})).strip() == "2"
+    finally:
+        shell.close()
+
+
 # --- as an ordinary user ------------------------------------------------------------------
 
 #: Run as uid 65534: a sandbox of its own (bubblewrap's user namespace), attacked the same way.

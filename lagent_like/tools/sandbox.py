@@ -16,6 +16,9 @@ fresh unprivileged uid before any user code runs, so ``RLIMIT_NPROC`` applies an
 capability is left (user namespaces would map the code to host root, which is exempt
 from process limits). As another user, bubblewrap makes a user namespace per sandbox,
 which gives each sandbox its own process count.
+
+In both modes the worker then loads a system-call filter (:mod:`._seccomp`) before
+any user code runs: no user namespace, mount, ``bpf``, ``io_uring``, ``memfd_create``...
 """
 
 from __future__ import annotations
