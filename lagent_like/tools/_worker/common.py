@@ -63,19 +63,26 @@ def apply_limits(limits: dict[str, Optional[int]]) -> None:
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
 
 
-def become(uid: Optional[int]) -> None:
+def become(uid: Optional[int], syscall_filter: Optional[str] = None) -> None:
     """Give up every privilege before user code runs.
 
     As root inside a privileged sandbox, switch to ``uid`` (a fresh one per job or
     session: distinct users share no process count, keyring or file); that clears every
-    capability. Then ``no_new_privs``: no set-uid program can give any back.
+    capability. Then ``no_new_privs``: no set-uid program can give any back. Last, the
+    sandbox's system-call filter (hex, from the configuration), when there is one: a
+    failure to load it raises, so no user code runs unfiltered.
     """
+    if syscall_filter:
+        # Imported while still root: the fresh uid may not traverse the worker's mount.
+        from .syscall_filter import install
     if uid is not None and os.geteuid() == 0:
         os.setgroups([])
         os.setresgid(uid, uid, uid)
         os.setresuid(uid, uid, uid)
     if not _has_no_new_privs():  # bubblewrap has set it already
         prctl(_PR_SET_NO_NEW_PRIVS, 1)
+    if syscall_filter:
+        install(syscall_filter)
 
 
 def _has_no_new_privs() -> bool:
@@ -137,7 +144,7 @@ def enter_session(config: dict[str, Any]) -> None:
     for fd in (0, 1, 2):
         os.dup2(devnull, fd)
     apply_limits(config)
-    become(config.get("uid"))
+    become(config.get("uid"), config.get("syscall_filter"))
 
 
 def serve_session(config: dict[str, Any], answer: Answer) -> None:

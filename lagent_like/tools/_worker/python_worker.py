@@ -42,6 +42,7 @@ import tempfile
 import time
 import traceback
 
+from . import syscall_filter
 from .common import Capture, apply_limits, become, send_frame, undumpable
 
 # Annotations only (postponed): importing ``typing`` would slow every sandbox's start.
@@ -147,7 +148,7 @@ def child(config: dict[str, Any], job_fd: int, reply_fd: int, workdir: str, uid:
         # This job's own directory: an earlier job's uid or mode bits do not carry over.
         os.chown(workdir, uid, uid)
         os.chmod(workdir, 0o700)
-    become(uid)
+    become(uid, config.get("syscall_filter"))
     os.chdir(workdir)
     os.environ["HOME"] = os.environ["TMPDIR"] = workdir
     tempfile.tempdir = workdir
@@ -265,6 +266,8 @@ def main(config: dict[str, Any]) -> None:
 
         prctl(36, 1)  # PR_SET_CHILD_SUBREAPER: the job's orphans come to us to reap
     control = socket.socket(fileno=config["control_fd"])
+    if config.get("syscall_filter"):
+        syscall_filter.prepare(config["syscall_filter"])
     # What the zygote holds now is shared by every job: keep the collector from touching
     # (and so copying) those pages in each forked child.
     gc.freeze()
