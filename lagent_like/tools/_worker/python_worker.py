@@ -42,8 +42,7 @@ import tempfile
 import time
 import traceback
 
-from . import ipc
-from .common import MAX_DESCRIPTORS, Capture, apply_limits, become, send_frame, undumpable
+from .common import Capture, apply_limits, become, send_frame, undumpable
 
 # Annotations only (postponed): importing ``typing`` would slow every sandbox's start.
 TYPE_CHECKING = False
@@ -78,6 +77,8 @@ def describe_error(exc: BaseException, job: dict[str, Any]) -> str:
     elif isinstance(exc, OSError) and exc.errno == errno.EFBIG:
         text += f"\n(the file size limit is {job['max_file_mb']} MB)"
     elif isinstance(exc, OSError) and exc.errno == errno.EMFILE:
+        from .common import MAX_DESCRIPTORS
+
         text += f"\n(the open-file limit is {MAX_DESCRIPTORS})"
     elif isinstance(exc, OSError) and exc.errno in (errno.ENETUNREACH, errno.ECONNREFUSED):
         if not job["network"]:
@@ -146,13 +147,12 @@ def child(config: dict[str, Any], job_fd: int, reply_fd: int, workdir: str, uid:
     signal.signal(signal.SIGINT, signal.default_int_handler)
     with os.fdopen(job_fd, "rb") as stream:
         job = dict(json.loads(stream.read()), **config["job"])
+    confine_ipc(config, uid)
     apply_limits(config["limits"])
-    ipc.prefer_oom_kill()
     if uid is not None:
         # This job's own directory: an earlier job's uid or mode bits do not carry over.
         os.chown(workdir, uid, uid)
         os.chmod(workdir, 0o700)
-        ipc.fresh_namespace(config["limits"]["memory_mb"])  # root's to make, before the drop
     become(uid)
     os.chdir(workdir)
     os.environ["HOME"] = os.environ["TMPDIR"] = workdir
@@ -169,6 +169,16 @@ def child(config: dict[str, Any], job_fd: int, reply_fd: int, workdir: str, uid:
     except BaseException:
         os._exit(70)
     os._exit(0)
+
+
+def confine_ipc(config: dict[str, Any], uid: int | None) -> None:
+    """Make the job the kernel's first victim when memory runs out and, as root (``uid``
+    set), give it an IPC namespace of its own (see :mod:`.ipc`)."""
+    from . import ipc  # loaded by the zygote's ``main``: this is a dictionary lookup
+
+    ipc.prefer_oom_kill()
+    if uid is not None:
+        ipc.fresh_namespace(config["limits"]["memory_mb"])
 
 
 def kill_rest(config: dict[str, Any], pid: int) -> None:
@@ -304,6 +314,8 @@ def run_job(
     for path in scratch:
         empty(path)
     if config["sandboxed"]:
+        from . import ipc
+
         ipc.remove_objects()
     else:
         empty(workdir)
@@ -317,6 +329,8 @@ def main(config: dict[str, Any]) -> None:
     """Serve jobs until the parent closes the control socket."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     undumpable()
+    from . import ipc
+
     ipc.libc()  # loaded once here rather than in every job
     if not config["sandboxed"]:
         from .common import prctl
