@@ -9,6 +9,7 @@ process, no file in ``/tmp`` or ``/dev/shm``, no SysV object in the host's names
 
 from __future__ import annotations
 
+import itertools
 import json
 import logging
 import os
@@ -145,6 +146,38 @@ def test_prepare_refuses_a_directory_that_is_no_cgroup(tmp_path: Path) -> None:
     assert os.listdir(tmp_path) == []
 
 
+@pytest.mark.parametrize(
+    ("delegated", "mounted", "euid", "expected"),
+    [
+        pytest.param(True, False, 1000, "{root}", id="delegated-by-the-environment"),
+        pytest.param(False, True, 0, "{root}/lagent_like", id="root-on-a-cgroup2-host"),
+        pytest.param(False, False, 0, "no cgroup v2 hierarchy is mounted (a cgroup v1 host)", id="v1-host"),
+        pytest.param(
+            False,
+            True,
+            1000,
+            "not root, and LAGENT_LIKE_CGROUP names no delegated cgroup v2 directory",
+            id="not-root-not-delegated",
+        ),
+    ],
+)
+def test_support_finds_where_sandboxes_get_their_cgroups(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, delegated: bool, mounted: bool, euid: int, expected: str
+) -> None:
+    root = cgroup_tree(tmp_path / "cg")
+    if delegated:
+        monkeypatch.setenv("LAGENT_LIKE_CGROUP", str(root))
+    else:
+        monkeypatch.delenv("LAGENT_LIKE_CGROUP", raising=False)
+    monkeypatch.setattr(_cgroup, "cgroup2_mounts", lambda: [str(root)] if mounted else [])
+    monkeypatch.setattr(_cgroup.os, "geteuid", lambda: euid)
+    found = _cgroup.support.__wrapped__()
+    if expected.startswith("{root}"):
+        assert found == _cgroup.CgroupSupport(expected.format(root=root))
+    else:
+        assert found == _cgroup.CgroupSupport(None, expected)
+
+
 @pytest.fixture
 def fake_cgroups(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """Sandboxes get their cgroups under a temporary tree; removing one removes its files
@@ -200,6 +233,19 @@ def test_a_sandbox_cgroup_that_cannot_be_made_is_none_and_logged(
         assert _cgroup.sandbox_cgroup(100, 4, 8) is None
     [record] = caplog.records
     assert record.getMessage().startswith(f"lagent_like: no cgroup for this sandbox ({fake_cgroups}): ")
+
+
+def test_a_cgroup_left_under_this_pid_by_an_earlier_process_is_stepped_over(
+    fake_cgroups: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(_cgroup, "_counter", itertools.count(1))
+    (fake_cgroups / f"{os.getpid()}-1").mkdir()
+    group = _cgroup.sandbox_cgroup(100, 4, 8)
+    assert group is not None
+    assert group.path == str(fake_cgroups / f"{os.getpid()}-2")
+    assert (Path(group.path) / "memory.max").read_text() == str(116 * MB)
+    group.remove()
+    assert sorted(path.name for path in sandbox_cgroups(fake_cgroups)) == [f"{os.getpid()}-1"]
 
 
 # --- the fallback, on this machine ----------------------------------------------------

@@ -232,14 +232,20 @@ def sandbox_cgroup(memory_mb: Optional[int], max_processes: Optional[int], disk_
     parent = notice().parent
     if parent is None:
         return None
-    name = f"{os.getpid()}-{next(_counter)}"
     memory = None if memory_mb is None else (memory_mb + 2 * disk_mb) * _MB
     pids = None if max_processes is None else max_processes + OWN_PROCESSES
-    try:
-        return Cgroup(os.path.join(parent, name), memory, pids)
-    except OSError as exc:
-        _warn("lagent_like: no cgroup for this sandbox (%s): %s", parent, exc)
-        return None
+    problem: Optional[OSError] = None
+    for _ in range(3):
+        path = os.path.join(parent, f"{os.getpid()}-{next(_counter)}")
+        try:
+            return Cgroup(path, memory, pids)
+        except FileExistsError as exc:
+            problem = exc  # left by an earlier process of the same pid (a container's restart)
+        except OSError as exc:
+            problem = exc
+            break
+    _warn("lagent_like: no cgroup for this sandbox (%s): %s", parent, problem)
+    return None
 
 
 def describe_bound(
