@@ -199,11 +199,11 @@ def test_each_sandbox_gets_a_cgroup_with_its_limits_joined_before_it_starts(fake
         assert answer(run_py(tool, "6 * 7")) == "42"
         [group] = sandbox_cgroups(fake_cgroups)
         assert group.name == f"{os.getpid()}-{group.name.split('-')[1]}"
-        assert (group / "memory.max").read_text() == str((300 + 2 * 32) * MB)
+        assert (group / "memory.max").read_text() == str((300 + 2 * 32 + 64) * MB)
         assert (group / "pids.max").read_text() == str(16 + _cgroup.OWN_PROCESSES)
         assert (group / "cgroup.procs").read_text() == "0"  # written by bwrap's process itself
         assert tool.memory_bound == (
-            f"a cgroup per sandbox under {fake_cgroups}: memory.max 364 MB (its processes, the files "
+            f"a cgroup per sandbox under {fake_cgroups}: memory.max 428 MB (its processes, the files "
             "in /mnt/data and /dev/shm, memfd files and shared memory together), pids.max 20"
         )
     finally:
@@ -243,7 +243,7 @@ def test_a_cgroup_left_under_this_pid_by_an_earlier_process_is_stepped_over(
     group = _cgroup.sandbox_cgroup(100, 4, 8)
     assert group is not None
     assert group.path == str(fake_cgroups / f"{os.getpid()}-2")
-    assert (Path(group.path) / "memory.max").read_text() == str(116 * MB)
+    assert (Path(group.path) / "memory.max").read_text() == str((100 + 2 * 8 + 64) * MB)
     group.remove()
     assert sorted(path.name for path in sandbox_cgroups(fake_cgroups)) == [f"{os.getpid()}-1"]
 

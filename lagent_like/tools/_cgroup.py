@@ -41,6 +41,9 @@ CONTROLLERS = ("memory", "pids")
 #: Processes of a sandbox that are not the code's (``bwrap``, its init, the worker).
 OWN_PROCESSES = 4
 
+#: Memory of those processes, in MB, so that the code keeps all of ``memory_mb``.
+OWN_MEMORY_MB = 64
+
 _MB = 1024 * 1024
 
 #: ``os.rmdir``, a seam for tests on a plain directory laid out as a cgroup tree
@@ -222,17 +225,23 @@ def _value(limit: Optional[int]) -> str:
 _counter = itertools.count(1)
 
 
+def sandbox_memory_mb(memory_mb: int, disk_mb: int) -> int:
+    """A sandbox's ``memory.max`` in MB: the code's, both ``tmpfs`` mounts, the sandbox's own."""
+    return memory_mb + 2 * disk_mb + OWN_MEMORY_MB
+
+
 def sandbox_cgroup(memory_mb: Optional[int], max_processes: Optional[int], disk_mb: int) -> Optional[Cgroup]:
     """A new cgroup for one sandbox, or ``None`` where sandboxes get none.
 
-    Its ``memory.max`` is ``memory_mb`` plus both ``tmpfs`` mounts (``2 * disk_mb``): the
-    sandbox's whole memory, files in ``/mnt/data`` and ``/dev/shm``, ``memfd`` files and
-    SysV segments included. ``pids.max`` is ``max_processes`` plus the sandbox's own.
+    Its ``memory.max`` is ``memory_mb`` plus both ``tmpfs`` mounts (``2 * disk_mb``) plus
+    :data:`OWN_MEMORY_MB`: the sandbox's whole memory, files in ``/mnt/data`` and
+    ``/dev/shm``, ``memfd`` files and SysV segments included. ``pids.max`` is
+    ``max_processes`` plus the sandbox's own.
     """
     parent = notice().parent
     if parent is None:
         return None
-    memory = None if memory_mb is None else (memory_mb + 2 * disk_mb) * _MB
+    memory = None if memory_mb is None else sandbox_memory_mb(memory_mb, disk_mb) * _MB
     pids = None if max_processes is None else max_processes + OWN_PROCESSES
     problem: Optional[OSError] = None
     for _ in range(3):
@@ -257,7 +266,11 @@ def describe_bound(
         return f"no sandbox: {per_process} per process (RLIMIT_AS), nothing per call"
     found = support()
     if found.parent is not None:
-        memory = "no memory limit" if memory_mb is None else f"memory.max {memory_mb + 2 * disk_mb} MB"
+        memory = (
+            "no memory limit"
+            if memory_mb is None
+            else f"memory.max {sandbox_memory_mb(memory_mb, disk_mb)} MB"
+        )
         pids = "no process limit" if max_processes is None else f"pids.max {max_processes + OWN_PROCESSES}"
         return (
             f"a cgroup per sandbox under {found.parent}: {memory} (its processes, the files in "
