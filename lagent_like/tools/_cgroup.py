@@ -52,10 +52,18 @@ _rmdir: Callable[[str], None] = os.rmdir
 
 
 def _warn(message: str, *args: object) -> None:
-    """Log on ``lagent_like.sandbox`` (``logging`` imported only when there is something to say)."""
+    """Log a warning on ``lagent_like.sandbox``, for the application's logging to show.
+
+    As a library should, it adds a ``NullHandler``: without a logging configuration
+    nothing is printed (a command's stderr stays its own); :attr:`memory_bound` of each
+    interpreter says the same. ``logging`` is imported only when there is something to say.
+    """
     import logging
 
-    logging.getLogger("lagent_like.sandbox").warning(message, *args)
+    logger = logging.getLogger("lagent_like.sandbox")
+    if not logger.handlers:
+        logger.addHandler(logging.NullHandler())
+    logger.warning(message, *args)
 
 
 @dataclass(frozen=True)
