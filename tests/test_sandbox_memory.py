@@ -417,6 +417,9 @@ LEFTOVERS = [
         id="deep-tree-mode-000",
     ),
     pytest.param(
+        "import os\nopen('/mnt/data/f', 'w').close()\nos.chmod('/mnt/data', 0)\n'made'", id="workdir-mode-000"
+    ),
+    pytest.param(
         "import os\nos.makedirs('/mnt/data/a/b/c')\nopen('/mnt/data/a/b/c/f', 'w').close()\n"
         "for p in ('/mnt/data/a/b/c', '/mnt/data/a/b', '/mnt/data/a'):\n    os.chmod(p, 0)\n'made'",
         id="nested-mode-000",

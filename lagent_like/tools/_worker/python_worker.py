@@ -216,6 +216,10 @@ def empty(path: str) -> None:
     descriptors the zygote may hold, directories of mode ``000`` and entries it cannot
     remove; none of that may stop the zygote that serves the next call.
     """
+    # The job may have taken its own rights on the directory away (mode 000), which
+    # stops its owner when the sandbox runs in a user namespace (no capabilities).
+    with contextlib.suppress(OSError):
+        os.chmod(path, stat.S_IMODE(os.stat(path).st_mode) | stat.S_IRWXU)
     try:
         os.chdir(path)
     except OSError:
