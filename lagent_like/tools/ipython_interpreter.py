@@ -212,6 +212,14 @@ class IPythonInterpreter(BaseAction):
             with worker.lock:
                 worker.stop()
 
+    @property
+    def memory_bound(self) -> str:
+        """The memory bound that holds for a session's code on this machine (docs/isolation.rst)."""
+        from ._cgroup import describe_bound
+
+        limits, spec = self._limits, self._spec
+        return describe_bound(spec.isolation, limits.memory_mb, limits.max_processes, spec.disk_mb)
+
     def close(self) -> None:
         """Stop every session's process. The tool stays usable: a later call starts afresh."""
         stop_all(self._workers, self._workers_lock)

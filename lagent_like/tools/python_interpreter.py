@@ -212,6 +212,14 @@ class PythonInterpreter(BaseAction):
             return "the interpreter's sandbox failed; it was replaced, please try again"
         return str(reply.get("error", "the code failed"))
 
+    @property
+    def memory_bound(self) -> str:
+        """The memory bound that holds for the code on this machine (docs/isolation.rst)."""
+        from ._cgroup import describe_bound
+
+        spec = self._pool.spec
+        return describe_bound(spec.isolation, self.memory_mb, self.max_processes, spec.disk_mb)
+
     def close(self) -> None:
         """Stop every sandbox of this interpreter. Calls after this fail."""
         self._finalizer()

@@ -176,6 +176,9 @@ class Pool:
         self.config = config
         self.idle: list[Zygote] = []
         self.count = 0
+        #: Sandboxes started so far: a call that needed a new one (the first, or after a
+        #: sandbox was lost) counts one.
+        self.started = 0
         self.closed = False
         self.cond = threading.Condition()
 
@@ -192,6 +195,7 @@ class Pool:
                 worker.kill()
                 self.count -= 1
             self.count += 1
+            self.started += 1
         try:
             return Zygote(self.spec, self.config)
         except BaseException:

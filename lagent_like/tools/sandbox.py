@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Optional
 
 from ..exceptions import SandboxUnavailableError
+from . import _cgroup
 from .worker_io import wait_readable
 
 if TYPE_CHECKING:
@@ -108,6 +109,7 @@ def make_spec(owner: str, settings: SandboxSettings) -> SandboxSpec:
             raise ValueError(f"{owner}: read_only_paths must be absolute, got {path!r}")
     if isolation == "sandbox":
         ensure_available(owner)
+        _cgroup.notice()  # says once, at the first tool, when memory is bounded per process only
     return SandboxSpec(isolation, bool(settings["network"]), int(disk_mb), tuple(read_only_paths))
 
 
@@ -257,12 +259,16 @@ class Worker:
     Args:
         proc: the process started (``bwrap`` in a sandbox).
         init: a pidfd of the sandbox's PID 1, opened while it surely ran.
+        cgroup: the sandbox's cgroup, removed once the sandbox is gone.
     """
 
-    def __init__(self, proc: subprocess.Popen[bytes], init: Optional[int]) -> None:
+    def __init__(
+        self, proc: subprocess.Popen[bytes], init: Optional[int], cgroup: Optional[_cgroup.Cgroup] = None
+    ) -> None:
         self.proc = proc
         self.pid = proc.pid
         self._init = init
+        self._cgroup = cgroup
 
     def poll(self) -> Optional[int]:
         return self.proc.poll()
@@ -292,6 +298,9 @@ class Worker:
                 select.select([init], [], [], 10.0)
             finally:
                 os.close(init)
+        cgroup, self._cgroup = self._cgroup, None
+        if cgroup is not None:
+            cgroup.remove()
 
 
 def _sandbox_init(info_fd: int) -> Optional[int]:
@@ -350,8 +359,12 @@ def start_worker(
 
         config["syscall_filter"] = program_hex()
     info_r: Optional[int] = None
+    cgroup: Optional[_cgroup.Cgroup] = None
     fds = list(pass_fds)
     if sandboxed:
+        # PythonInterpreter nests its limits under "limits"; an IPython session's are flat.
+        limits = config.get("limits", config)
+        cgroup = _cgroup.sandbox_cgroup(limits.get("memory_mb"), limits.get("max_processes"), spec.disk_mb)
         bwrap = bwrap_path()
         assert bwrap is not None  # ensure_available ran when the tool was made
         info_r, info_w = os.pipe()
@@ -379,6 +392,7 @@ def start_worker(
         start_new_session=True,
         cwd=cwd,
         env=env,
+        preexec_fn=cgroup.join if cgroup is not None else None,
     )
     try:
         if sandboxed:
@@ -388,9 +402,11 @@ def start_worker(
     except BaseException:
         if info_r is not None:
             os.close(info_r)
+        if cgroup is not None:
+            cgroup.remove()
         raise
     finally:
         if info_r is not None:
             os.close(fds[-1])
     # Read now, while PID 1 surely runs: its pid cannot have been reused by another process.
-    return Worker(proc, _sandbox_init(info_r) if info_r is not None else None)
+    return Worker(proc, _sandbox_init(info_r) if info_r is not None else None, cgroup)

@@ -25,6 +25,10 @@ _PR_SET_NO_NEW_PRIVS = 38
 
 _MB = 1024 * 1024
 
+#: Descriptors a worker process may hold (a common default soft limit), fixed as the hard
+#: one too: each open pipe or socket pins kernel buffers that no memory limit counts.
+MAX_DESCRIPTORS = 1024
+
 
 def prctl(option: int, value: int) -> None:
     """Call ``prctl(option, value)``; ignore failures (a best effort on top of the sandbox)."""
@@ -43,7 +47,7 @@ def apply_limits(limits: dict[str, Optional[int]]) -> None:
     """Set soft and hard rlimits: the code (not root in the host) cannot raise them again.
 
     ``limits`` holds ``memory_mb``, ``cpu_seconds``, ``max_processes`` and ``max_file_mb``
-    (``None`` for no limit).
+    (``None`` for no limit); open descriptors are capped at :data:`MAX_DESCRIPTORS`.
     """
     table = [
         (resource.RLIMIT_AS, limits.get("memory_mb"), _MB),
@@ -51,6 +55,7 @@ def apply_limits(limits: dict[str, Optional[int]]) -> None:
         (resource.RLIMIT_NPROC, limits.get("max_processes"), 1),
         (resource.RLIMIT_FSIZE, limits.get("max_file_mb"), _MB),
         (resource.RLIMIT_CORE, 0, 1),
+        (resource.RLIMIT_NOFILE, MAX_DESCRIPTORS, 1),
     ]
     for which, value, unit in table:
         if value is None:

@@ -34,9 +34,9 @@ import os
 import random  # noqa: F401
 import re  # noqa: F401
 import secrets
-import shutil
 import signal
 import socket
+import stat
 import sys
 import tempfile
 import time
@@ -48,6 +48,7 @@ from .common import Capture, apply_limits, become, send_frame, undumpable
 # Annotations only (postponed): importing ``typing`` would slow every sandbox's start.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Iterator
     from typing import Any
 
 #: The directories the code may write to inside the sandbox, emptied after every job.
@@ -76,6 +77,10 @@ def describe_error(exc: BaseException, job: dict[str, Any]) -> str:
         text += f"\n(the process limit is {job['max_processes']})"
     elif isinstance(exc, OSError) and exc.errno == errno.EFBIG:
         text += f"\n(the file size limit is {job['max_file_mb']} MB)"
+    elif isinstance(exc, OSError) and exc.errno == errno.EMFILE:
+        from .common import MAX_DESCRIPTORS
+
+        text += f"\n(the open-file limit is {MAX_DESCRIPTORS})"
     elif isinstance(exc, OSError) and exc.errno in (errno.ENETUNREACH, errno.ECONNREFUSED):
         if not job["network"]:
             text += "\n(network access is disabled for this tool)"
@@ -143,6 +148,7 @@ def child(config: dict[str, Any], job_fd: int, reply_fd: int, workdir: str, uid:
     signal.signal(signal.SIGINT, signal.default_int_handler)
     with os.fdopen(job_fd, "rb") as stream:
         job = dict(json.loads(stream.read()), **config["job"])
+    confine_ipc(config, uid)
     apply_limits(config["limits"])
     if uid is not None:
         # This job's own directory: an earlier job's uid or mode bits do not carry over.
@@ -164,6 +170,16 @@ def child(config: dict[str, Any], job_fd: int, reply_fd: int, workdir: str, uid:
     except BaseException:
         os._exit(70)
     os._exit(0)
+
+
+def confine_ipc(config: dict[str, Any], uid: int | None) -> None:
+    """Make the job the kernel's first victim when memory runs out and, as root (``uid``
+    set), give it an IPC namespace of its own (see :mod:`.ipc`)."""
+    from . import ipc  # loaded by the zygote's ``main``: this is a dictionary lookup
+
+    ipc.prefer_oom_kill()
+    if uid is not None:
+        ipc.fresh_namespace(config["limits"]["memory_mb"])
 
 
 def kill_rest(config: dict[str, Any], pid: int) -> None:
@@ -194,18 +210,69 @@ def reap(block: bool) -> None:
 
 
 def empty(path: str) -> None:
-    """Remove everything inside ``path`` (all writers are dead by now)."""
+    """Remove everything inside ``path`` (all writers are dead by now); never raises.
+
+    Iterative, walking by ``chdir`` rather than by path or descriptor: a job may leave a
+    tree deeper than Python's recursion limit, longer than ``PATH_MAX`` or than the
+    descriptors the zygote may hold, directories of mode ``000`` and entries it cannot
+    remove; none of that may stop the zygote that serves the next call.
+    """
+    # The job may have taken its own rights on the directory away (mode 000), which
+    # stops its owner when the sandbox runs in a user namespace (no capabilities).
+    with contextlib.suppress(OSError):
+        os.chmod(path, stat.S_IMODE(os.stat(path).st_mode) | stat.S_IRWXU)
     try:
-        names = os.listdir(path)
+        os.chdir(path)
     except OSError:
         return
-    for name in names:
-        full = os.path.join(path, name)
-        if os.path.isdir(full) and not os.path.islink(full):
-            shutil.rmtree(full, ignore_errors=True)
-        else:
-            with contextlib.suppress(OSError):
-                os.unlink(full)
+    try:
+        stack: list[tuple[Iterator[str], str]] = [(iter(listing()), "")]
+        while stack:
+            names, own = stack[-1]
+            for name in names:
+                if remove_or_enter(name):
+                    stack.append((iter(listing()), name))
+                    break
+            else:
+                stack.pop()
+                if stack:
+                    os.chdir("..")
+                    with contextlib.suppress(OSError):
+                        os.rmdir(own)
+    except OSError:
+        pass  # a directory changed under us (cannot happen: its writers are dead)
+    finally:
+        os.chdir("/")
+
+
+def listing() -> list[str]:
+    try:
+        return os.listdir(".")
+    except OSError:
+        return []
+
+
+def remove_or_enter(name: str) -> bool:
+    """Remove the entry ``name`` of the current directory; ``True`` when it is a directory
+    still holding entries, now the current directory."""
+    try:
+        if not stat.S_ISDIR(os.lstat(name).st_mode):
+            os.unlink(name)
+            return False
+    except OSError:
+        return False  # not ours to remove (nothing of the job's can be)
+    try:
+        os.rmdir(name)
+        return False
+    except OSError:
+        pass  # not empty, or not ours
+    with contextlib.suppress(OSError):
+        os.chmod(name, 0o700)  # a directory left at mode 000 (a real directory: checked above)
+    try:
+        os.chdir(name)
+    except OSError:
+        return False
+    return True
 
 
 def wait_for(pid: int, timeout: float) -> tuple[int | None, bool]:
@@ -251,8 +318,14 @@ def run_job(
             status = 0
     for path in scratch:
         empty(path)
-    if not config["sandboxed"]:
-        shutil.rmtree(workdir, ignore_errors=True)
+    if config["sandboxed"]:
+        from . import ipc
+
+        ipc.remove_objects()
+    else:
+        empty(workdir)
+        with contextlib.suppress(OSError):
+            os.rmdir(workdir)
     done = {"timed_out": timed_out, "status": status}
     control.sendall(json.dumps(done).encode())
 
@@ -261,6 +334,9 @@ def main(config: dict[str, Any]) -> None:
     """Serve jobs until the parent closes the control socket."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     undumpable()
+    from . import ipc
+
+    ipc.libc()  # loaded once here rather than in every job
     if not config["sandboxed"]:
         from .common import prctl
 
