@@ -185,10 +185,9 @@ def _memo(executor: Any, session: str, value: Optional[str] = None) -> str:
 
 
 @needs_mcp
-@pytest.mark.parametrize("executor_class", EXECUTORS)
-def test_end_session_ends_that_sessions_mcp_session_only(executor_class: Any) -> None:
+def test_end_session_ends_that_sessions_mcp_session_only() -> None:
     with _memo_toolkit(shared_session=False) as toolkit:
-        executor = executor_class([toolkit])
+        executor = ActionExecutor([toolkit])
         assert _memo(executor, "a", "secret of a") == "secret of a"
         assert _memo(executor, "b") == "None"  # b has an MCP session of its own
         assert _memo(executor, "b", "b's") == "b's"
@@ -202,7 +201,7 @@ def test_end_session_ends_that_sessions_mcp_session_only(executor_class: Any) ->
 @needs_mcp
 def test_a_shared_mcp_session_serves_every_session_and_outlives_end_session() -> None:
     with _memo_toolkit(shared_session=True) as toolkit:
-        executor = ActionExecutor([toolkit])
+        executor = AsyncActionExecutor([toolkit])  # its calls carry their session too
         assert _memo(executor, "a", "shared") == "shared"
         assert _memo(executor, "b") == "shared"
         executor.end_session("a")
