@@ -107,6 +107,15 @@ def test_end_session_tells_every_tool_and_survives_one_that_fails(
     assert executor.session_state("b") == {"x": 2}
 
 
+def test_a_ray_replica_ends_the_session_in_its_copy_of_the_tool() -> None:
+    from lagent_like.ray.replica import ToolWorker
+
+    keeper = Keeper()
+    replica = ToolWorker(keeper, slots=1)  # the actor's body; Ray is not needed to run it
+    asyncio.run(replica.end_session("a"))
+    assert keeper.ended == ["a"]
+
+
 def test_an_async_end_session_hook_is_refused_at_definition() -> None:
     with pytest.raises(
         ToolDefinitionError,
@@ -163,6 +172,22 @@ def test_end_session_kills_that_sessions_sandbox_and_leaves_the_others(
     assert fresh.errmsg is not None and fresh.errmsg.endswith("NameError: name 'x' is not defined")
     executor.end_session("b")
     assert host_pids_with(markers["b"]) == set()
+
+
+@needs_sandbox
+@pytest.mark.skipif(importlib.util.find_spec("IPython") is None, reason="needs the [ipython] extra")
+def test_end_session_stops_that_sessions_shell_of_an_ipython_manager() -> None:
+    from lagent_like.tools.ipython_manager import IPythonInteractiveManager
+
+    manager = IPythonInteractiveManager()
+    try:
+        assert [r.errmsg for r in manager(["x = 1", "x = 2"], session_ids=[0, 1])] == [None, None]
+        ActionExecutor([manager]).end_session("0")
+        first, second = manager(["x", "x"], session_ids=[0, 1])
+    finally:
+        manager.close()
+    assert first.errmsg is not None and first.errmsg.endswith("NameError: name 'x' is not defined")
+    assert _text(second) == "2"
 
 
 # -- MCP sessions ----------------------------------------------------------------------

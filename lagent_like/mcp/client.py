@@ -81,9 +81,10 @@ class MCPToolkit(BaseAction, register=False):
     Each executor session has an MCP session of its own (opened on its first call, ended
     by ``executor.end_session(id)``), so conversations never share the server's state.
     Calls are forwarded by a background thread; when the server dies, the call gives
-    ``HTTP_ERROR`` and the next call reconnects (starting the command again). A result whose structured content breaks the tool's own output
-    schema is an ``API_ERROR`` record; the connection stays. ``close()`` (or ``with
-    MCPToolkit(...) as mcp:``) ends every session and server process.
+    ``HTTP_ERROR`` and the next call reconnects (starting the command again). A result
+    whose structured content breaks the tool's own output schema is an ``API_ERROR``
+    record; the connection stays. ``close()`` (or ``with MCPToolkit(...) as mcp:``)
+    ends every session and server process.
 
     Args:
         command: the program that runs a stdio MCP server, e.g. ``'python'``.
