@@ -112,7 +112,8 @@ def _tool_with_pattern(pattern: object) -> object:
         pytest.param(
             "(a)\\1",
             r"'pattern' '\(a\)\\\\1' cannot be run in linear time \(google-re2\): "
-            r"invalid escape sequence: \\1 \(lookaround and backreferences",
+            r"invalid escape sequence: \\1 \(lookaround and backreferences need backtracking, which could hang a "
+            r"call\); rewrite it in RE2's syntax, or give the tool validation='off' to leave its arguments unchecked$",
             id="backreference",
         ),
         pytest.param(
@@ -138,16 +139,49 @@ def test_pattern_that_cannot_run_in_linear_time_is_refused_at_definition(
         _tool_with_pattern(pattern)
 
 
+@needs_re2
+@pytest.mark.parametrize(
+    "pattern",
+    [
+        pytest.param("^(?=a)a", id="lookahead-that-re2-cannot-run"),
+        pytest.param("^\\p{L}+$", id="re2-syntax-that-python-re-cannot-read"),
+    ],
+)
+def test_a_tool_whose_validation_is_off_keeps_a_pattern_it_never_matches(pattern: str) -> None:
+    from lagent_like.actions.schema_tool import SchemaTool
+
+    schema = {
+        "type": "object",
+        "properties": {"s": {"type": "string", "pattern": pattern}},
+        "required": ["s"],
+    }
+    tool = SchemaTool({"name": "probe", "parameters": schema}, lambda s: s, validation="off")
+    assert ActionExecutor([tool])("probe", '{"s": "b1"}').format_result() == "b1"
+
+
+def test_a_pattern_no_engine_can_read_is_refused_even_when_validation_is_off() -> None:
+    from lagent_like.actions.schema_tool import SchemaTool
+
+    schema = {"type": "object", "properties": {"s": {"type": "string", "pattern": "[a-"}}, "required": ["s"]}
+    with pytest.raises(
+        ToolDefinitionError, match=r"'pattern' '\[a-' does not compile: unterminated character set"
+    ):
+        SchemaTool({"name": "probe", "parameters": schema}, lambda s: s, validation="off")
+
+
 def test_pattern_without_google_re2_is_refused_at_definition_naming_the_extra(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setitem(sys.modules, "re2", None)  # import re2 now raises ImportError
     compile_pattern.cache_clear()
     try:
+        with pytest.raises(ToolDefinitionError, match=r"'pattern' '\[a-' does not compile: unterminated"):
+            _tool_with_pattern("[a-")
         with pytest.raises(
             ToolDefinitionError,
             match=r"'pattern' '\^\[0-9\]\+\$' cannot be checked in bounded "
-            r"time without google-re2: install it with pip install 'lagent-like\[patterns\]'",
+            r"time without google-re2: install it with pip install 'lagent-like\[patterns\]' \(Python's re can "
+            r"backtrack for hours on one value\), or give the tool validation='off' to leave its arguments unchecked$",
         ):
             _tool_with_pattern("^[0-9]+$")
     finally:
@@ -156,13 +190,18 @@ def test_pattern_without_google_re2_is_refused_at_definition_naming_the_extra(
 
 @needs_re2
 @pytest.mark.parametrize(
-    ("value", "state"),
+    ("pattern", "value", "state"),
     [
-        pytest.param("123", ActionStatusCode.SUCCESS, id="ascii-digits"),
-        pytest.param("\u0663", ActionStatusCode.ARGS_ERROR, id="arabic-indic-digit-is-not-backslash-d"),
-        pytest.param("1\n", ActionStatusCode.ARGS_ERROR, id="dollar-is-the-very-end"),
+        pytest.param("^\\d+$", "123", ActionStatusCode.SUCCESS, id="ascii-digits"),
+        pytest.param(
+            "^\\d+$", "\u0663", ActionStatusCode.ARGS_ERROR, id="arabic-indic-digit-is-not-backslash-d"
+        ),
+        pytest.param("^\\d+$", "1\n", ActionStatusCode.ARGS_ERROR, id="dollar-is-the-very-end"),
+        pytest.param("^\\p{L}+$", "h\u00e9llo", ActionStatusCode.SUCCESS, id="unicode-letter-class"),
+        pytest.param("^\\p{L}+$", "h1", ActionStatusCode.ARGS_ERROR, id="unicode-letter-class-refuses"),
+        pytest.param("^a", "a\ud800", ActionStatusCode.SUCCESS, id="lone-surrogate-is-searched-not-a-crash"),
     ],
 )
-def test_pattern_reads_the_ecma_dialect(value: str, state: ActionStatusCode) -> None:
-    executor = ActionExecutor([_tool_with_pattern("^\\d+$")])
+def test_pattern_reads_the_ecma_dialect(pattern: str, value: str, state: ActionStatusCode) -> None:
+    executor = ActionExecutor([_tool_with_pattern(pattern)])
     assert executor("probe", json.dumps({"s": value})).state == state

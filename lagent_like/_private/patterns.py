@@ -19,48 +19,82 @@ from __future__ import annotations
 
 import functools
 import re
-from typing import Any, Callable, Union
+from typing import Any, Callable, NamedTuple, Optional, Union
 
-__all__ = ["PatternSearch", "compile_pattern"]
+__all__ = ["PatternProblem", "PatternSearch", "compile_pattern"]
 
 #: A compiled pattern's ``search``: a truthy match where the pattern occurs in the text.
 PatternSearch = Callable[[str], Any]
 
+#: How to keep a tool whose pattern cannot be honoured: leave its arguments unchecked.
+_UNCHECKED = "or give the tool validation='off' to leave its arguments unchecked"
+
 #: What replaces a pattern that cannot be honoured: why, for the tool's definition error.
 _MISSING = (
     "cannot be checked in bounded time without google-re2: install it with "
-    "pip install 'lagent-like[patterns]' (Python's re can backtrack for hours on one value)"
+    "pip install 'lagent-like[patterns]' (Python's re can backtrack for hours on one value), "
+    f"{_UNCHECKED}"
 )
 
 
+class PatternProblem(NamedTuple):
+    """Why a pattern cannot be honoured.
+
+    Attributes:
+        reason: a sentence starting with a verb, for "'pattern' '<text>' <reason>".
+        syntax: no engine can read the pattern (else the engine cannot run it).
+    """
+
+    reason: str
+    syntax: bool
+
+
 @functools.lru_cache(maxsize=512)
-def compile_pattern(text: str) -> Union[PatternSearch, str]:
+def compile_pattern(text: str) -> Union[PatternSearch, PatternProblem]:
     """``text`` as a search function running in linear time, or why it cannot be one.
 
     Args:
         text: a JSON Schema pattern (searched, not anchored: JSON Schema's rule).
 
     Returns:
-        The compiled pattern's ``search``, or a sentence (starting with a verb, for
-        "'pattern' '<text>' ...") saying why the pattern cannot be honoured: it does
-        not compile, it needs backtracking, or google-re2 is missing.
+        A function telling whether the pattern occurs in a string, or why the pattern
+        cannot be honoured: it does not compile, it needs backtracking, or google-re2
+        is missing.
     """
-    try:
-        re.compile(text)  # compiling never backtracks; a syntax error is named as such
-    except re.error as exc:
-        return f"does not compile: {exc}"
     try:
         import re2
     except ImportError:
-        return _MISSING
+        return _syntax_error(text) or PatternProblem(_MISSING, syntax=False)
     options = re2.Options()
     options.log_errors = False  # RE2 would print every refusal to stderr
     options.never_capture = True  # only whether it matches is asked: faster, same answer
     try:
-        search: PatternSearch = re2.compile(text, options).search
+        # Bytes in and out: the str API maps every match back to character offsets,
+        # three times slower, and cannot encode a lone surrogate (valid in JSON).
+        found = re2.compile(_utf8(text), options).search
     except re2.error as exc:
-        return f"cannot be run in linear time (google-re2): {_reason(exc)}"
+        return _syntax_error(text) or PatternProblem(
+            f"cannot be run in linear time (google-re2): {_reason(exc)}", syntax=False
+        )
+
+    def search(value: str) -> bool:
+        return found(_utf8(value)) is not None
+
     return search
+
+
+def _utf8(text: str) -> bytes:
+    """``text`` in UTF-8, a lone surrogate (``"\\ud800"`` in JSON) kept as its three bytes."""
+    return text.encode("utf-8", "surrogatepass")
+
+
+def _syntax_error(text: str) -> Optional[PatternProblem]:
+    """Why Python's ``re`` cannot read ``text`` either (compiling never backtracks), if it cannot."""
+    try:
+        re.compile(text)
+    except re.error as exc:
+        return PatternProblem(f"does not compile: {exc}", syntax=True)
+    return None
 
 
 def _reason(exc: Exception) -> str:
@@ -69,4 +103,4 @@ def _reason(exc: Exception) -> str:
     reason = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else str(raw)
     if "perl operator" in reason or ("escape sequence: \\" in reason and reason[-1:].isdigit()):
         reason += " (lookaround and backreferences need backtracking, which could hang a call)"
-    return reason
+    return f"{reason}; rewrite it in RE2's syntax, {_UNCHECKED}"

@@ -141,12 +141,23 @@ class SessionLinks:
     callers' threads; the links themselves run on the toolkit's loop.
 
     Args:
-        make: a new, unopened link.
+        transport, target, connect_timeout, on_connect: each link's (see :class:`ServerLink`).
+        on_message: the handler of server notifications, called with the link they came by.
         shared: one link serves every session, and ending a session leaves it open.
     """
 
-    def __init__(self, make: Callable[[], ServerLink], shared: bool) -> None:
-        self._make = make
+    def __init__(
+        self,
+        transport: Callable[[], AbstractAsyncContextManager[Any]],
+        target: str,
+        connect_timeout: Optional[float],
+        on_message: Callable[[ServerLink, Any], Awaitable[None]],
+        on_connect: Callable[[ClientSession], Awaitable[None]],
+        shared: bool,
+    ) -> None:
+        self._link_args = (transport, target, connect_timeout)
+        self._on_message = on_message
+        self._on_connect = on_connect
         self._shared = shared
         self._links: dict[str, ServerLink] = {}
         self._lock = threading.Lock()
@@ -159,6 +170,15 @@ class SessionLinks:
             if link is None:
                 link = self._links[key] = self._make()
             return link
+
+    def _make(self) -> ServerLink:
+        """A new, unopened link; its notifications are handled with it."""
+
+        async def on_message(message: Any) -> None:
+            await self._on_message(link, message)
+
+        link = ServerLink(*self._link_args, on_message, self._on_connect)
+        return link
 
     def pop(self, session_id: str) -> Optional[ServerLink]:
         """Forget ``session_id``'s own link and return it (``None``: none, or links are shared)."""

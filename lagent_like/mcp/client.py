@@ -154,7 +154,9 @@ class MCPToolkit(BaseAction, register=False):
         self._connect_timeout = connect_timeout
         self._errlog = errlog
         self._target = url if url is not None else " ".join([str(command), *self._args])
-        self._links = SessionLinks(self._new_link, shared_session)
+        self._links = SessionLinks(
+            self._transport, self._target, connect_timeout, self._on_message, self._on_connect, shared_session
+        )
         self._closed = False
         self._wanted = set(include) if include is not None else None
         self._parser_class = parser
@@ -219,7 +221,9 @@ class MCPToolkit(BaseAction, register=False):
             }
             try:
                 # The server applies its schema's defaults: arguments go as the model sent them.
-                spec = schema_spec(definition, self._forwarder(tool.name), fill_defaults=False)
+                spec = schema_spec(
+                    definition, self._forwarder(tool.name), fill_defaults=False, validation=self._validation
+                )
             except ToolDefinitionError as exc:
                 logger().warning("MCP tool %r left out: %s", tool.name, exc)
                 skipped[tool.name] = str(exc)
@@ -243,15 +247,6 @@ class MCPToolkit(BaseAction, register=False):
         return forward
 
     # -- the connection (runs on the background loop) ----------------------------
-
-    def _new_link(self) -> ServerLink:
-        """A link for one session; its notifications are answered through it."""
-
-        async def on_message(message: Any) -> None:
-            await self._on_message(link, message)
-
-        link = ServerLink(self._transport, self._target, self._connect_timeout, on_message, self._on_connect)
-        return link
 
     def _transport(self) -> AbstractAsyncContextManager[Any]:
         if self._url is not None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Optional
 
-from .._private.patterns import PatternSearch, compile_pattern
+from .._private.patterns import PatternProblem, PatternSearch, compile_pattern
 from .._private.text import did_you_mean, preview
 from . import keyword_checks as kc
 from .families import COERCE, STRICT, Check, accept, is_number
@@ -30,16 +30,22 @@ class KeywordCompiler:
         json_numbers: ``number`` keeps integers as integers, as JSON Schema says (the
             schema is a tool's own); otherwise a number is built as a ``float`` (the
             schema is an annotation's).
+        patterns: ``pattern`` and ``patternProperties`` will be matched; ``False`` for
+            a tool whose own validation is ``"off"``: only their syntax is checked, and
+            a pattern the engine cannot run is no problem.
 
     Attributes:
         problems: every problem found so far, each starting with where it is
             (``parameters.properties.city``) and naming the keyword.
     """
 
-    def __init__(self, root: Mapping[str, Any], mode: str = COERCE, json_numbers: bool = False) -> None:
+    def __init__(
+        self, root: Mapping[str, Any], mode: str = COERCE, json_numbers: bool = False, patterns: bool = True
+    ) -> None:
         self.root = root
         self.mode = mode
         self.json_numbers = json_numbers
+        self.patterns = patterns
         self.problems: list[str] = []
         self._refs: dict[tuple[str, str], Check] = {}
 
@@ -142,8 +148,9 @@ class KeywordCompiler:
             self._problem(path, f"{key!r} must be a string, got {preview(text)}")
             return None
         search = compile_pattern(text)
-        if isinstance(search, str):
-            self._problem(path, f"{key!r} {text!r} {search}")
+        if isinstance(search, PatternProblem):
+            if self.patterns or search.syntax:  # unmatched patterns need only be readable
+                self._problem(path, f"{key!r} {text!r} {search.reason}")
             return None
         return search
 
