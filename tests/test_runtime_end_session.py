@@ -44,7 +44,7 @@ def _text(ret: ActionReturn) -> Any:
 # -- the hook --------------------------------------------------------------------------
 
 
-class Keeper(BaseAction):
+class Keeper(BaseAction, register=False):
     """Keeps something per session, as an interpreter keeps a process."""
 
     def __init__(self) -> None:
@@ -59,7 +59,7 @@ class Keeper(BaseAction):
         self.ended.append(session_id)
 
 
-class Breaker(BaseAction):
+class Breaker(BaseAction, register=False):
     """Fails to release its session."""
 
     def run(self) -> str:
@@ -70,7 +70,7 @@ class Breaker(BaseAction):
         raise RuntimeError("the disk is gone")
 
 
-class Meeting(BaseAction):
+class Meeting(BaseAction, register=False):
     """A toolkit whose model-facing API happens to be called end_session."""
 
     def __init__(self) -> None:
