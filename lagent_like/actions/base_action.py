@@ -17,6 +17,7 @@ from abc import ABCMeta
 from collections.abc import Sequence
 from typing import Any, Optional, Union
 
+from .._private.log import logger
 from ..exceptions import DefinitionWarning, ToolDefinitionError
 from ..registry import TOOL_REGISTRY
 from ..runtime.invoke import invoke
@@ -41,7 +42,13 @@ from .tool_state import state_of as state_of
 from .tool_state import unknown_api as unknown_api
 from .tool_state import validation_mode as validation_mode
 
-__all__ = ["TOOL_REGISTRY", "BaseAction", "ToolMeta", "tool_api"]  # TOOL_REGISTRY: Lagent 0.2's path
+__all__ = [
+    "TOOL_REGISTRY",
+    "BaseAction",
+    "ToolMeta",
+    "end_tool_session",
+    "tool_api",
+]  # TOOL_REGISTRY: Lagent 0.2's path
 
 
 def _collect_specs(cls: type) -> dict[str, ApiSpec]:
@@ -120,6 +127,19 @@ def _tool_description(cls: type, specs: dict[str, ApiSpec], run_attr: Any) -> di
     return description
 
 
+def _check_session_hook(cls: type, specs: dict[str, ApiSpec]) -> None:
+    """Refuse an ``end_session`` hook the executor could not run: it calls it without awaiting."""
+    hook = getattr(cls, "end_session", None)
+    if "end_session" not in specs and inspect.iscoroutinefunction(hook):
+        raise ToolDefinitionError(
+            f"{cls.__qualname__}.end_session",
+            [
+                "end_session must be a plain method: executor.end_session(id) calls it "
+                "without awaiting (start asynchronous cleanup from it if needed)"
+            ],
+        )
+
+
 class ToolMeta(ABCMeta):
     """Metaclass that turns a ``BaseAction`` subclass into a described, registered tool.
 
@@ -143,6 +163,7 @@ class ToolMeta(ABCMeta):
         if len(specs) == 0 and inspect.isfunction(run):
             specs["run"] = describe_function(run)
         cls.__tool_apis__ = specs
+        _check_session_hook(cls, specs)
         cls.__tool_description__ = _tool_description(cls, specs, run)
         for note in class_notes(cls):
             warnings.warn(
@@ -321,6 +342,18 @@ class BaseAction(metaclass=ToolMeta):
             return unknown_api(self, inputs, name)
         return invoke(route, inputs)
 
+    def end_session(self, session_id: str) -> None:
+        """Release what this tool keeps for session ``session_id``; a hook, nothing by default.
+
+        ``executor.end_session(id)`` calls it on every tool the executor holds (the MCP
+        server does so when a connection ends). A tool that keeps a process, a
+        connection or files per session overrides it; ending a session that never ran,
+        or ending one twice, must be harmless.
+
+        Args:
+            session_id: the ``ToolContext.session_id`` of the session that ended.
+        """
+
     def argument_checks(self, name: str = "run") -> tuple[dict[str, Validator], dict[str, Any]]:
         """How the parser checks the arguments of API ``name`` (a view of its spec).
 
@@ -335,6 +368,22 @@ class BaseAction(metaclass=ToolMeta):
             return {}, {}
         validators, exact, _ = spec.checks_in(validation_mode(self, name))
         return validators, exact
+
+
+def end_tool_session(action: BaseAction, session_id: str) -> None:
+    """Tell ``action`` that session ``session_id`` ended (:meth:`BaseAction.end_session`).
+
+    Never raises: one tool's failure must not keep the others from releasing theirs,
+    so it is logged. An ``end_session`` that is one of the tool's APIs (a
+    ``@tool_api`` the model calls) is not the hook and is not called.
+    """
+    cls = type(action)
+    if getattr(cls, "end_session", None) is BaseAction.end_session or "end_session" in cls.__tool_apis__:
+        return
+    try:
+        action.end_session(session_id)
+    except Exception as exc:  # noqa: BLE001 - reported, and the other tools still end theirs
+        logger().warning("ending session %r of tool %s failed: %s", session_id, action.name, exc)
 
 
 def __getattr__(name: str) -> Any:

@@ -185,7 +185,11 @@ def _parameter(key: str, prop: Any, root: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def schema_spec(
-    schema: Mapping[str, Any], handler: Callable[..., Any], *, fill_defaults: bool = True
+    schema: Mapping[str, Any],
+    handler: Callable[..., Any],
+    *,
+    fill_defaults: bool = True,
+    validation: Optional[str] = None,
 ) -> ApiSpec:
     """The :class:`ApiSpec` of a JSON-schema function definition run by ``handler``.
 
@@ -200,6 +204,8 @@ def schema_spec(
             :class:`SchemaTool` for ``ToolContext`` and ``raw_arguments`` handlers).
         fill_defaults: an omitted argument takes its property's ``default``; ``False``
             where the handler applies the defaults itself (an MCP server).
+        validation: the tool's own validation mode; with ``"off"`` no pattern is
+            matched, so one the engine cannot run is not refused.
 
     Raises:
         ToolDefinitionError: listing every reason the schema or handler cannot be honoured.
@@ -210,7 +216,7 @@ def schema_spec(
     if not isinstance(name, str) or not name:
         problems.append(f"'name' must be a non-empty string, got {preview(name)}")
     params = _parameters_of(function, problems)
-    compiler = SchemaCompiler(params, json_numbers=True)
+    compiler = SchemaCompiler(params, json_numbers=True, patterns=validation != fam.OFF)
     props: Mapping[str, Any] = params.get("properties", {})
     if not isinstance(props, Mapping):
         problems.append(f"parameters: 'properties' must map names to schemas, got {preview(props)}")
@@ -298,7 +304,7 @@ class SchemaTool(BaseAction, register=False):
         enable: Enable = True,
         validation: Optional[str] = None,
     ) -> None:
-        spec = schema_spec(schema, handler)
+        spec = schema_spec(schema, handler, validation=validation)
         self.__tool_handler__: Callable[..., Any] = handler
         super().__init__(parser=parser, enable=enable, apis=spec, validation=validation)
 

@@ -11,6 +11,7 @@ the toolkit's background loop.
 from __future__ import annotations
 
 import asyncio
+import threading
 from collections.abc import Awaitable
 from contextlib import AbstractAsyncContextManager, AsyncExitStack
 from dataclasses import dataclass, field
@@ -21,7 +22,7 @@ from mcp.client.session import ClientSession, MessageHandlerFnT
 from .._private.log import logger
 from ._wire import CLOSE_GRACE, CheckedSession, Connection, reason
 
-__all__ = ["MCPConnectionError", "ServerLink"]
+__all__ = ["MCPConnectionError", "ServerLink", "SessionLinks", "drop_all"]
 
 
 class MCPConnectionError(ConnectionError):
@@ -127,3 +128,77 @@ class ServerLink:
         except (asyncio.TimeoutError, Exception):  # noqa: BLE001 - a dying session has nothing more to say
             conn.task.cancel()
             await asyncio.gather(conn.task, return_exceptions=True)
+
+
+class SessionLinks:
+    """A toolkit's links to its server: one per executor session, or one shared by all.
+
+    An MCP session has state on the server (an interpreter's names, a browser page, the
+    memo of a ``ToolContext``): two executor sessions sharing one would see each
+    other's. So each executor session gets a link of its own, opened on its first
+    call and ended with the session (``executor.end_session``); ``shared`` keeps the
+    single link of a stateless server instead. The table is read and changed from the
+    callers' threads; the links themselves run on the toolkit's loop.
+
+    Args:
+        transport, target, connect_timeout, on_connect: each link's (see :class:`ServerLink`).
+        on_message: the handler of server notifications, called with the link they came by.
+        shared: one link serves every session, and ending a session leaves it open.
+    """
+
+    def __init__(
+        self,
+        transport: Callable[[], AbstractAsyncContextManager[Any]],
+        target: str,
+        connect_timeout: Optional[float],
+        on_message: Callable[[ServerLink, Any], Awaitable[None]],
+        on_connect: Callable[[ClientSession], Awaitable[None]],
+        shared: bool,
+    ) -> None:
+        self._link_args = (transport, target, connect_timeout)
+        self._on_message = on_message
+        self._on_connect = on_connect
+        self._shared = shared
+        self._links: dict[str, ServerLink] = {}
+        self._lock = threading.Lock()
+
+    def get(self, session_id: str) -> ServerLink:
+        """The link of ``session_id``, made on first use (the shared one when ``shared``)."""
+        key = "" if self._shared else session_id
+        with self._lock:
+            link = self._links.get(key)
+            if link is None:
+                link = self._links[key] = self._make()
+            return link
+
+    def _make(self) -> ServerLink:
+        """A new, unopened link; its notifications are handled with it."""
+
+        async def on_message(message: Any) -> None:
+            await self._on_message(link, message)
+
+        link = ServerLink(*self._link_args, on_message, self._on_connect)
+        return link
+
+    def pop(self, session_id: str) -> Optional[ServerLink]:
+        """Forget ``session_id``'s own link and return it (``None``: none, or links are shared)."""
+        if self._shared:
+            return None
+        with self._lock:
+            return self._links.pop(session_id, None)
+
+    def pop_all(self) -> list[ServerLink]:
+        """Forget every link and return them."""
+        with self._lock:
+            links, self._links = list(self._links.values()), {}
+        return links
+
+    def connected(self) -> list[str]:
+        """The sessions whose link is open right now, sorted (``[""]`` for the shared one)."""
+        with self._lock:
+            return sorted(key for key, link in self._links.items() if link.connected)
+
+
+async def drop_all(links: list[ServerLink]) -> None:
+    """End every connection of ``links`` at once and wait for them (failures are the links' own)."""
+    await asyncio.gather(*(link.drop() for link in links), return_exceptions=True)

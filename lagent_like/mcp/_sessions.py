@@ -17,8 +17,6 @@ from typing import TYPE_CHECKING, Any, Optional, Protocol
 import anyio
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
-from .._private.log import logger
-
 if TYPE_CHECKING:
     from mcp.server.context import ServerRequestContext
 
@@ -27,8 +25,6 @@ __all__ = ["ClientLimits", "Sessions", "client_key"]
 
 class _EndsSessions(Protocol):
     """An executor, either kind: what ``Sessions`` needs of it."""
-
-    actions: Any
 
     def end_session(self, session_id: str) -> None: ...
 
@@ -66,21 +62,8 @@ class Sessions:
         await anyio.to_thread.run_sync(self._end_now, session_id)
 
     def _end_now(self, session_id: str) -> None:
-        """End ``session_id`` in the executor and in every tool that keeps sessions.
-
-        Tools with an ``end_session`` method (``IPythonInterpreter`` reclaims the
-        session's process there) are told directly too: ending a session twice is
-        harmless, leaving a process behind is not.
-        """
+        """End ``session_id`` in the executor, which releases every tool's share of it."""
         self._executor.end_session(session_id)
-        for action in list(getattr(self._executor, "actions", {}).values()):
-            end = getattr(action, "end_session", None)
-            if not callable(end):
-                continue
-            try:
-                end(session_id)
-            except Exception as exc:  # noqa: BLE001 - one tool's failure must not keep the others'
-                logger().warning("ending session %s of %s failed: %s", session_id, action.name, exc)
 
 
 #: Where a connection's ``state`` keeps its executor session id.

@@ -45,10 +45,11 @@ from ..actions.parser import BaseParser, JsonParser  # noqa: E402
 from ..actions.schema_tool import schema_spec  # noqa: E402
 from ..actions.tool_state import Enable  # noqa: E402
 from ..exceptions import ToolDefinitionError  # noqa: E402
+from ..runtime.context import DEFAULT_SESSION, ToolContext  # noqa: E402
 from ..schema import ActionReturn, ActionStatusCode  # noqa: E402
 from ..spec.describe import ApiSpec, copy_description  # noqa: E402
 from ..types.families import check_mode  # noqa: E402
-from ._link import MCPConnectionError, ServerLink  # noqa: E402
+from ._link import MCPConnectionError, ServerLink, SessionLinks, drop_all  # noqa: E402
 from ._wire import (  # noqa: E402
     CLOSE_GRACE,
     BadResult,
@@ -77,11 +78,13 @@ class MCPToolkit(BaseAction, register=False):
     The tool list is read again on every (re)connection and when the server announces
     a change (``notifications/tools/list_changed``); the APIs then follow it, and
     listeners given to :meth:`on_tools_changed` (e.g. ``executor.refresh``) are told.
-    Calls are forwarded over one session owned by a background thread; when the server
-    dies, the call gives ``HTTP_ERROR`` and the next call reconnects (starting the
-    command again). A result whose structured content breaks the tool's own output
-    schema is an ``API_ERROR`` record; the connection stays. ``close()`` (or ``with
-    MCPToolkit(...) as mcp:``) ends the session and the server process.
+    Each executor session has an MCP session of its own (opened on its first call, ended
+    by ``executor.end_session(id)``), so conversations never share the server's state.
+    Calls are forwarded by a background thread; when the server dies, the call gives
+    ``HTTP_ERROR`` and the next call reconnects (starting the command again). A result
+    whose structured content breaks the tool's own output schema is an ``API_ERROR``
+    record; the connection stays. ``close()`` (or ``with MCPToolkit(...) as mcp:``)
+    ends every session and server process.
 
     Args:
         command: the program that runs a stdio MCP server, e.g. ``'python'``.
@@ -103,6 +106,8 @@ class MCPToolkit(BaseAction, register=False):
         errlog: where a stdio server's stderr goes (default ``sys.stderr``).
         parser: the parser that reads a model's arguments.
         enable: whether the executor offers and runs this toolkit.
+        shared_session: one MCP session for every executor session, never ended by
+            ``end_session`` (a stateless server: one connection, one process).
         validation: how arguments are checked before they are sent: ``"strict"`` (the
             default) refuses a value of the wrong JSON type instead of converting it, as
             the servers' own validators do (a ``"20"`` sent for an integer is the
@@ -132,6 +137,7 @@ class MCPToolkit(BaseAction, register=False):
         parser: type[BaseParser] = JsonParser,
         enable: Enable = True,
         validation: str = "strict",
+        shared_session: bool = False,
     ) -> None:
         if (command is None) == (url is None):
             raise ValueError(
@@ -148,8 +154,8 @@ class MCPToolkit(BaseAction, register=False):
         self._connect_timeout = connect_timeout
         self._errlog = errlog
         self._target = url if url is not None else " ".join([str(command), *self._args])
-        self._link = ServerLink(
-            self._transport, self._target, connect_timeout, self._on_message, self._on_connect
+        self._links = SessionLinks(
+            self._transport, self._target, connect_timeout, self._on_message, self._on_connect, shared_session
         )
         self._closed = False
         self._wanted = set(include) if include is not None else None
@@ -215,7 +221,9 @@ class MCPToolkit(BaseAction, register=False):
             }
             try:
                 # The server applies its schema's defaults: arguments go as the model sent them.
-                spec = schema_spec(definition, self._forwarder(tool.name), fill_defaults=False)
+                spec = schema_spec(
+                    definition, self._forwarder(tool.name), fill_defaults=False, validation=self._validation
+                )
             except ToolDefinitionError as exc:
                 logger().warning("MCP tool %r left out: %s", tool.name, exc)
                 skipped[tool.name] = str(exc)
@@ -232,8 +240,8 @@ class MCPToolkit(BaseAction, register=False):
         )
 
     def _forwarder(self, tool: str) -> Callable[..., ActionReturn]:
-        def forward(**arguments: Any) -> ActionReturn:
-            return self.call_tool(tool, arguments)
+        def forward(_lagent_like_context: ToolContext, **arguments: Any) -> ActionReturn:
+            return self.call_tool(tool, arguments, session_id=_lagent_like_context.session_id)
 
         forward.__name__ = f"mcp_{tool}"
         return forward
@@ -281,10 +289,10 @@ class MCPToolkit(BaseAction, register=False):
                     logger().warning("MCP toolkit %s: a tools-changed listener failed: %s", self.name, exc)
         self._listing = tools
 
-    async def _on_message(self, message: Any) -> None:
-        """The session's notifications: a changed tool list is read again, in the background."""
+    async def _on_message(self, link: ServerLink, message: Any) -> None:
+        """A session's notifications: a changed tool list is read again, in the background."""
         if isinstance(message, types.ToolListChangedNotification):
-            conn = self._link.connection
+            conn = link.connection
             if conn is None:
                 return
             # Not awaited here: the listing's answer arrives through the loop that is
@@ -302,19 +310,19 @@ class MCPToolkit(BaseAction, register=False):
     async def _first_listing(self) -> tuple[Optional[types.Implementation], Optional[str]]:
         """``(server info, instructions)`` of a fresh connection; the tools land in ``_listing``."""
         try:
-            session = await self._link.session()
-        except MCPConnectionError:
-            raise
+            session = await self._links.get(DEFAULT_SESSION).session()
         except Exception as exc:
+            if isinstance(exc, MCPConnectionError):
+                raise
             raise MCPConnectionError(
                 f"cannot connect to the MCP server {self._target}: {reason(exc)}"
             ) from exc
         return session.server_info, session.instructions
 
-    async def _acall(self, tool: str, arguments: dict[str, Any]) -> ActionReturn:
-        """Forward one call; every outcome, transport failures included, is a record."""
+    async def _acall(self, tool: str, arguments: dict[str, Any], link: ServerLink) -> ActionReturn:
+        """Forward one call over ``link``; every outcome, transport failures included, is a record."""
         try:
-            session = await self._link.session()
+            session = await link.session()
         except Exception as exc:  # noqa: BLE001 - an unreachable server is a result for the model
             return self._failure(arguments, f"cannot reach the MCP server {self._target}: {reason(exc)}")
         try:
@@ -334,13 +342,13 @@ class MCPToolkit(BaseAction, register=False):
                     ActionStatusCode.TIMEOUT,
                 )
             if exc.code == types.CONNECTION_CLOSED:
-                await self._link.drop(session)
+                await link.drop(session)
                 return self._failure(arguments, f"the connection to the MCP server {self._target} was lost")
             return self._record(
                 arguments, f"the MCP server refused the call: {exc.message}", ActionStatusCode.API_ERROR
             )
         except Exception as exc:  # noqa: BLE001 - transport errors take many forms
-            await self._link.drop(session)
+            await link.drop(session)
             return self._failure(arguments, f"the MCP call failed: {reason(exc)}")
         if result.is_error:
             return self._record(arguments, error_text(result), ActionStatusCode.API_ERROR)
@@ -379,35 +387,56 @@ class MCPToolkit(BaseAction, register=False):
 
     @property
     def connected(self) -> bool:
-        """Whether a session is open right now (it is reopened on the next call if not)."""
-        return self._link.connected
+        """Whether the default session is open right now (it is reopened on the next call if not)."""
+        return self._links.get(DEFAULT_SESSION).connected
 
-    def call_tool(self, tool: str, arguments: Optional[Mapping[str, Any]] = None) -> ActionReturn:
+    @property
+    def open_sessions(self) -> list[str]:
+        """The executor sessions whose MCP session is open right now, sorted (``[""]``: the shared one)."""
+        return self._links.connected()
+
+    def call_tool(
+        self, tool: str, arguments: Optional[Mapping[str, Any]] = None, *, session_id: str = DEFAULT_SESSION
+    ) -> ActionReturn:
         """Call server tool ``tool`` with ``arguments`` as given (no local checks); never raises.
 
-        The executor goes through the APIs instead, which check the arguments first.
+        The call goes over ``session_id``'s MCP session. The executor goes through the
+        APIs instead, which check the arguments first.
         """
         args = dict(arguments or {})
         if self._closed:
             return self._failure(args, f"the MCP toolkit {self.name!r} is closed")
         try:
-            ret: ActionReturn = self._loop.run(self._acall(tool, args), self._wait(connect=True, call=True))
+            call = self._acall(tool, args, self._links.get(session_id))
+            ret: ActionReturn = self._loop.run(call, self._wait(connect=True, call=True))
             return ret
         except Exception as exc:  # noqa: BLE001 - e.g. the wait ran out: still a record
             return self._record(
                 args, f"the MCP call did not complete: {reason(exc)}", ActionStatusCode.TIMEOUT
             )
 
+    def end_session(self, session_id: str) -> None:
+        """End executor session ``session_id``'s MCP session (its stdio server stops), if any.
+
+        A call running in it gets an ``HTTP_ERROR`` record; a later call opens a fresh one.
+        """
+        link = self._links.pop(session_id)
+        if link is not None and not self._closed:
+            self._end_links([link])
+
     def close(self) -> None:
-        """End the session (stopping a stdio server) and the background thread. Idempotent."""
+        """End every session (stopping stdio servers) and the background thread. Idempotent."""
         if self._closed:
             return
         self._closed = True
-        try:
-            self._loop.run(self._link.drop(), CLOSE_GRACE * 2)
-        except Exception as exc:  # noqa: BLE001 - closing must not fail
-            logger().info("closing the MCP toolkit %s: %s", self._target, reason(exc))
+        self._end_links(self._links.pop_all())
         self._loop.stop()
+
+    def _end_links(self, links: list[ServerLink]) -> None:
+        try:
+            self._loop.run(drop_all(links), CLOSE_GRACE * 2)
+        except Exception as exc:  # noqa: BLE001 - ending must not fail
+            logger().info("ending MCP sessions of %s: %s", self._target, reason(exc))
 
     def __enter__(self) -> MCPToolkit:
         return self

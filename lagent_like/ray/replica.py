@@ -23,7 +23,7 @@ import dataclasses
 import os
 from typing import TYPE_CHECKING, Any, Optional
 
-from ..actions.base_action import BaseAction, routes_of, settings_of, unknown_api
+from ..actions.base_action import BaseAction, end_tool_session, routes_of, settings_of, unknown_api
 from ..runtime.context import ToolContext
 from ..runtime.core import Outcome as CallOutcome
 from ..runtime.core import RunRequest, run_async
@@ -118,8 +118,10 @@ class ToolWorker:
                 self._cancelled.add(job_id)
 
     async def end_session(self, session_id: str) -> None:
-        """Forget the ``ToolContext.state`` of a session."""
+        """Forget the ``ToolContext.state`` of a session; the tool releases its share of it."""
         self._sessions.pop(session_id, None)
+        # In a thread: the tool may wait for a process to die, and calls go on meanwhile.
+        await asyncio.to_thread(end_tool_session, self._action, session_id)
 
     async def _run_one(self, job: Job) -> Outcome:
         job_id, key, args, session_id, call_id = job

@@ -23,7 +23,15 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, Callable, Optional, TypedDict, Union
 
 from .._private.text import as_text, close_matches, did_you_mean, preview
-from ..actions.base_action import BaseAction, routes_of, settings_of, state_of, unknown_api, validation_mode
+from ..actions.base_action import (
+    BaseAction,
+    end_tool_session,
+    routes_of,
+    settings_of,
+    state_of,
+    unknown_api,
+    validation_mode,
+)
 from ..actions.tool_state import EnableCheck, watch
 from ..exceptions import ToolDefinitionError, ToolNotFoundError
 from ..function_calling.executor import FunctionCallingMixin
@@ -256,9 +264,19 @@ class ExecutorBase(FunctionCallingMixin):
             return self._sessions.setdefault(session_id, {})
 
     def end_session(self, session_id: str) -> None:
-        """Forget a session's state."""
+        """End session ``session_id`` everywhere: forget its state, release every tool's share.
+
+        Each tool's :meth:`~lagent_like.BaseAction.end_session` runs (an
+        ``IPythonInterpreter`` kills the session's sandbox); a tool that fails there is
+        logged and the others still end theirs. A later call with the same id starts
+        afresh. Ending a session that never ran, or twice, is harmless.
+        """
         with self._lock:
             self._sessions.pop(session_id, None)
+            actions = list(self.actions.values())
+        # Outside the lock: a tool may wait for a process to die, and calls go on meanwhile.
+        for action in actions:
+            end_tool_session(action, session_id)
 
     def enable(self, name: str) -> None:
         """Offer and run tool ``name`` again."""

@@ -16,7 +16,8 @@ framed job per call and reads the framed reply bearing that job's nonce
 for a later answer. A call that runs past its timeout kills the whole sandbox (every
 process the code started included) and a fresh one takes its place; the model is told
 plainly that the session's state was lost, as it is when the worker dies on its own.
-:meth:`IPythonInterpreter.end_session` reclaims a session when its conversation ends.
+:meth:`IPythonInterpreter.end_session` reclaims a session when its conversation ends
+(``executor.end_session(id)`` calls it, as the MCP server does when a client leaves).
 """
 
 from __future__ import annotations
@@ -199,8 +200,8 @@ class IPythonInterpreter(BaseAction):
         """Reclaim session ``session_id`` now: kill its sandbox and every process in it.
 
         Its files go with the sandbox. A call running in it ends with an error saying the
-        session was restarted; a later call with the same id starts a fresh session. Call
-        it when a conversation (an MCP session, say) ends.
+        session was restarted; a later call with the same id starts a fresh session.
+        ``executor.end_session(session_id)`` calls it (the tool's session hook).
 
         Args:
             session_id: the session to end; one that never ran is left alone.

@@ -151,6 +151,13 @@ class IPythonInteractiveManager(BaseAction):
                 self._pool = ThreadPoolExecutor(self.max_workers, thread_name_prefix="ipython-manager")
             return self._pool
 
+    def end_session(self, session_id: str) -> None:
+        """Stop the shell of session ``session_id`` (``str`` of the id calls gave); others run on.
+
+        ``executor.end_session(session_id)`` calls it; a later command starts afresh.
+        """
+        self._shell.end_session(str(session_id))
+
     def reset(self) -> None:
         """Forget every session's names: their shells start afresh on their next command."""
         self.close()

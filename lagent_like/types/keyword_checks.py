@@ -11,10 +11,10 @@ parts of the value refuse with the path of the part.
 from __future__ import annotations
 
 import operator
-import re
 from collections.abc import Sized
 from typing import Any, Callable, Optional
 
+from .._private.patterns import PatternSearch
 from .families import ITSELF, Check, Refusal, describe_value, is_number, json_equal
 
 _COMPARE: dict[str, Callable[[Any, Any], bool]] = {
@@ -150,12 +150,12 @@ def unknown_key(names: list[str], top: bool) -> Unknown:
 
 
 def steps_of_key(
-    fields: dict[str, Check], patterns: list[tuple[re.Pattern[str], Check]], more: Optional[Check]
+    fields: dict[str, Check], patterns: list[tuple[PatternSearch, Check]], more: Optional[Check]
 ) -> Callable[[Any], Optional[list[Check]]]:
     """The checks of an object's key: its property's, its patterns', else ``more`` (``None``: unknown)."""
 
     def steps_of(key: Any) -> Optional[list[Check]]:
-        steps = [f for p, f in patterns if isinstance(key, str) and p.search(key)]
+        steps = [f for search, f in patterns if isinstance(key, str) and search(key)]
         if key in fields:
             steps.insert(0, fields[key])
         elif not steps:

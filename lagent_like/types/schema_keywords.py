@@ -12,10 +12,10 @@ path of the part.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from typing import Any, Optional
 
+from .._private.patterns import PatternProblem, PatternSearch, compile_pattern
 from .._private.text import did_you_mean, preview
 from . import keyword_checks as kc
 from .families import COERCE, STRICT, Check, accept, is_number
@@ -30,16 +30,22 @@ class KeywordCompiler:
         json_numbers: ``number`` keeps integers as integers, as JSON Schema says (the
             schema is a tool's own); otherwise a number is built as a ``float`` (the
             schema is an annotation's).
+        patterns: ``pattern`` and ``patternProperties`` will be matched; ``False`` for
+            a tool whose own validation is ``"off"``: only their syntax is checked, and
+            a pattern the engine cannot run is no problem.
 
     Attributes:
         problems: every problem found so far, each starting with where it is
             (``parameters.properties.city``) and naming the keyword.
     """
 
-    def __init__(self, root: Mapping[str, Any], mode: str = COERCE, json_numbers: bool = False) -> None:
+    def __init__(
+        self, root: Mapping[str, Any], mode: str = COERCE, json_numbers: bool = False, patterns: bool = True
+    ) -> None:
         self.root = root
         self.mode = mode
         self.json_numbers = json_numbers
+        self.patterns = patterns
         self.problems: list[str] = []
         self._refs: dict[tuple[str, str], Check] = {}
 
@@ -134,14 +140,19 @@ class KeywordCompiler:
         pattern = self._pattern(schema.get("pattern"), path, "pattern") if "pattern" in schema else None
         if not low and high == float("inf") and pattern is None:
             return []
-        return [kc.sized_check(str, low, high, [] if pattern is None else [pattern.search])]
+        return [kc.sized_check(str, low, high, [] if pattern is None else [pattern])]
 
-    def _pattern(self, text: Any, path: str, key: str) -> Optional[re.Pattern[str]]:
-        try:
-            return re.compile(text)
-        except (re.error, TypeError) as exc:
-            self._problem(path, f"{key!r} {text!r} does not compile: {exc}")
+    def _pattern(self, text: Any, path: str, key: str) -> Optional[PatternSearch]:
+        """``text``'s linear-time search (see :mod:`.._private.patterns`), else a problem."""
+        if not isinstance(text, str):
+            self._problem(path, f"{key!r} must be a string, got {preview(text)}")
             return None
+        search = compile_pattern(text)
+        if isinstance(search, PatternProblem):
+            if self.patterns or search.syntax:  # unmatched patterns need only be readable
+                self._problem(path, f"{key!r} {text!r} {search.reason}")
+            return None
+        return search
 
     def _arrays(self, schema: Mapping[str, Any], path: str) -> list[Check]:
         low, high = self._counts(schema, "minItems", "maxItems", path)
@@ -229,9 +240,7 @@ class KeywordCompiler:
         steps_of = kc.steps_of_key(fields, patterns, more)
         return [kc.object_check(steps_of, required, kc.unknown_key(list(props), top), top)]
 
-    def _pattern_properties(
-        self, schema: Mapping[str, Any], path: str
-    ) -> list[tuple[re.Pattern[str], Check]]:
+    def _pattern_properties(self, schema: Mapping[str, Any], path: str) -> list[tuple[PatternSearch, Check]]:
         raw = schema.get("patternProperties", {})
         if not isinstance(raw, Mapping):
             self._problem(path, f"'patternProperties' must map patterns to schemas, got {preview(raw)}")
