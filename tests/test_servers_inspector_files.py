@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 import pytest
 
@@ -121,7 +121,31 @@ def test_a_link_out_of_a_named_directory_is_not_followed(tmp_path: Path, served:
     }
 
 
-def test_a_file_swapped_for_a_link_after_the_result_is_refused(tmp_path: Path, served: Path) -> None:
+def _swap_for_a_link(report: Path, secret: Path) -> str:
+    report.symlink_to(secret)
+    return _outside(report, report.parent)
+
+
+def _swap_for_a_fifo(report: Path, secret: Path) -> str:
+    os.mkfifo(report)  # opening it for reading would block until a writer came
+    return "the result file report.txt is not a regular file"
+
+
+def _remove(report: Path, secret: Path) -> str:
+    return "the result file report.txt is gone"
+
+
+@pytest.mark.parametrize(
+    ("swap", "status"),
+    [
+        pytest.param(_swap_for_a_link, 403, id="link-out"),
+        pytest.param(_swap_for_a_fifo, 403, id="fifo"),
+        pytest.param(_remove, 404, id="removed"),
+    ],
+)
+def test_a_file_swapped_after_the_result_is_refused(
+    tmp_path: Path, served: Path, swap: Callable[[Path, Path], str], status: int
+) -> None:
     secret = tmp_path / "secret.txt"
     secret.write_text("secret")
     report = served / "report.txt"
@@ -129,9 +153,9 @@ def test_a_file_swapped_for_a_link_after_the_result_is_refused(tmp_path: Path, s
     with InspectorServer(ActionExecutor([FilesPointer(str(report))]), files_dirs=[str(served)]) as server:
         [item] = _call(server)
         report.unlink()
-        report.symlink_to(secret)
+        message = swap(report, secret)
         refused = _get(server, item["href"])
-    assert (refused.status_code, refused.json()) == (403, {"error": _outside(report, served), "status": 403})
+    assert (refused.status_code, refused.json()) == (status, {"error": message, "status": status})
 
 
 def test_a_file_inside_a_named_directory_is_sent_as_a_download(served: Path) -> None:

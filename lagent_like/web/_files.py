@@ -75,11 +75,12 @@ class ResultFiles:
         """The open file of ``key``, its name, its size and the media type to send.
 
         The path is checked again (a link swapped in since the result named it is
-        refused) and its last component is opened without following a link.
+        refused), its last component is opened without following a link, and only a
+        regular file is sent.
 
         Raises:
-            InspectorError: no result named that id (404), or the file is now outside
-                the served directories (403).
+            InspectorError: no result named that id, or the file is gone (404); the
+                file is now outside the served directories, or not a regular file (403).
         """
         path = self._by_key.get(key)
         if path is None:
@@ -88,7 +89,8 @@ class ResultFiles:
         if real != path or not any(_inside(real, root) for root in self.roots()):
             raise InspectorError(403, self._outside(path))
         try:
-            fd = os.open(real, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+            # Non-blocking: a FIFO swapped in must not hang the server's loop on open.
+            fd = os.open(real, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
         except OSError:
             raise InspectorError(404, f"the result file {os.path.basename(path)} is gone") from None
         info = os.fstat(fd)
