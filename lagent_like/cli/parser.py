@@ -12,6 +12,7 @@ import argparse
 from typing import Any, Callable, Optional
 
 from .. import __version__
+from .._private.connection_gate import DEFAULT_HEAD_TIMEOUT, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_PER_PEER
 from .common import EXPORTS, PROG
 from .serve import MCP_TOKEN_ENV
 
@@ -137,23 +138,25 @@ def _add_serve_mcp(commands: argparse._SubParsersAction[argparse.ArgumentParser]
     serve.add_argument(
         "--max-connections",
         type=_positive(int),
-        default=256,
+        default=DEFAULT_MAX_CONNECTIONS,
         metavar="N",
-        help="HTTP: connections open at once; more are answered 503 (default 256)",
+        help=f"HTTP: connections open at once; more are answered 503 (default {DEFAULT_MAX_CONNECTIONS})",
     )
     serve.add_argument(
         "--max-connections-per-peer",
         type=_positive(int),
-        default=64,
+        default=DEFAULT_MAX_PER_PEER,
         metavar="N",
-        help="HTTP: connections open at once from one address; more are answered 429 (default 64)",
+        help="HTTP: connections open at once from one address; more are answered 429 "
+        f"(default {DEFAULT_MAX_PER_PEER})",
     )
     serve.add_argument(
         "--head-timeout",
         type=_positive(float),
-        default=10.0,
+        default=DEFAULT_HEAD_TIMEOUT,
         metavar="SECONDS",
-        help="HTTP: time a connection has to send each request head, else 408 (default 10)",
+        help="HTTP: time a connection has to send each request head, else 408 "
+        f"(default {DEFAULT_HEAD_TIMEOUT:g})",
     )
 
 
