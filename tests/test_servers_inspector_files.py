@@ -250,6 +250,11 @@ def test_a_files_dir_that_is_not_a_directory_is_refused_at_once(tmp_path: Path) 
         InspectorServer(ActionExecutor([FilesPointer()]), files_dirs=[str(tmp_path / "nope")])
 
 
+def test_one_files_dir_not_in_a_list_is_refused_at_once(served: Path) -> None:
+    with pytest.raises(TypeError, match=r"^files_dirs takes a list of directories, not one: files_dirs=\['"):
+        InspectorServer(ActionExecutor([FilesPointer()]), files_dirs=str(served))
+
+
 def test_inspect_refuses_a_files_dir_that_is_not_a_directory(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

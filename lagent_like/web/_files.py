@@ -40,10 +40,13 @@ class ResultFiles:
             ``None``) is allowed too, read whenever a result names a file.
 
     Raises:
+        TypeError: ``dirs`` is one path, not a list of them.
         ValueError: one of ``dirs`` is not a directory.
     """
 
     def __init__(self, dirs: Iterable[str], actions: Any) -> None:
+        if isinstance(dirs, (str, bytes, os.PathLike)):
+            raise TypeError(f"files_dirs takes a list of directories, not one: files_dirs=[{dirs!r}]")
         given = [os.fspath(d) for d in dirs]
         for directory in given:
             if not os.path.isdir(directory):

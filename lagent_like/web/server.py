@@ -51,6 +51,7 @@ class InspectorServer:
         head_timeout: seconds a connection has to send each request head (else 408).
 
     Raises:
+        TypeError: ``files_dirs`` is one path, not a list of them.
         ValueError: one of ``files_dirs`` is not a directory, or a limit is not positive.
 
     Use ``with InspectorServer(...) as server:`` or :meth:`start` / :meth:`stop`;

@@ -72,6 +72,7 @@ class InspectorState:
             them (besides each tool's ``files_root``); files elsewhere are not served.
 
     Raises:
+        TypeError: ``files_dirs`` is one path, not a list of them.
         ValueError: one of ``files_dirs`` is not a directory.
     """
 
