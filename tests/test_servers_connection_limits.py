@@ -216,6 +216,21 @@ def _answered_before_the_deadline(target: Target, source: str) -> int:
 
 
 @pytest.mark.parametrize("serve", SERVERS)
+def test_the_default_limits_hold_a_flood_of_half_sent_heads(serve: Serve, stack: ExitStack) -> None:
+    target = serve(stack)
+    held = [_connect(stack, target.port) for _ in range(64)]
+    for sock in held:
+        sock.sendall(HALF_HEAD)
+    over = {_read_until_closed(_connect(stack, target.port)) for _ in range(36)}
+    assert over == {
+        _refusal(
+            "429 Too Many Requests", f"too many connections from {ATTACKER}: this server takes 64 per address"
+        )
+    }
+    assert _answer(target, "127.0.0.3") == 200
+
+
+@pytest.mark.parametrize("serve", SERVERS)
 def test_connections_over_the_total_are_answered_503(serve: Serve, stack: ExitStack) -> None:
     target = serve(
         stack, "--max-connections", "6", "--max-connections-per-peer", "3", "--head-timeout", "600"
