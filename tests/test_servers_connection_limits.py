@@ -217,7 +217,8 @@ def _answered_before_the_deadline(target: Target, source: str) -> int:
 
 @pytest.mark.parametrize("serve", SERVERS)
 def test_the_default_limits_hold_a_flood_of_half_sent_heads(serve: Serve, stack: ExitStack) -> None:
-    target = serve(stack)
+    # The default caps; a long head timeout, so that no held head expires on a slow machine.
+    target = serve(stack, "--head-timeout", "600")
     held = [_connect(stack, target.port) for _ in range(64)]
     for sock in held:
         sock.sendall(HALF_HEAD)
