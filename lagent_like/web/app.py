@@ -152,10 +152,12 @@ def _file_headers(name: str) -> dict[str, str]:
     }
 
 
-def _chunks(opened: IO[bytes]) -> Iterator[bytes]:
-    # The file opened and checked once: what is sent is what was checked.
+def _chunks(opened: IO[bytes], size: int) -> Iterator[bytes]:
+    # The file opened and checked once: what is sent is what was checked, and no more
+    # than the Content-Length announced, should the file grow meanwhile.
     with opened:
-        while chunk := opened.read(65536):
+        while size > 0 and (chunk := opened.read(min(size, 65536))):
+            size -= len(chunk)
             yield chunk
 
 
@@ -210,7 +212,9 @@ class _Endpoints:
     async def files(self, request: Request) -> Response:
         opened, name, size, media = self.state.files.open(request.path_params["key"])
         return StreamingResponse(
-            _chunks(opened), media_type=media, headers={**_file_headers(name), "Content-Length": str(size)}
+            _chunks(opened, size),
+            media_type=media,
+            headers={**_file_headers(name), "Content-Length": str(size)},
         )
 
 
