@@ -35,6 +35,8 @@ TESTS = Path(__file__).resolve().parent
 ENV = {"PYTHONPATH": os.pathsep.join([str(TESTS), os.environ.get("PYTHONPATH", "")])}
 TOKEN_ENV = {"LAGENT_LIKE_MCP_TOKEN": mcp_tools.TOKEN}
 AUTH = {"Authorization": f"Bearer {mcp_tools.TOKEN}"}
+REQUIRED = "a bearer token is required (Authorization: Bearer <token>)"
+NOT_VALID = "the bearer token is not valid (use the token the server was given or printed at start)"
 #: Seconds any one test may wait for a server.
 LIMIT = 30
 
@@ -105,19 +107,11 @@ INITIALIZE = json.dumps(
 @pytest.mark.parametrize(
     ("headers", "status", "body"),
     [
-        pytest.param({}, 401, "a bearer token is required (Authorization: Bearer <token>)", id="no-token"),
-        pytest.param(
-            {"Authorization": "Bearer wrong"},
-            401,
-            "a bearer token is required (Authorization: Bearer <token>)",
-            id="wrong-token",
-        ),
-        pytest.param(
-            {"Authorization": f"Bearer {mcp_tools.TOKEN}x"},
-            401,
-            "a bearer token is required (Authorization: Bearer <token>)",
-            id="token-prefix",
-        ),
+        pytest.param({}, 401, REQUIRED, id="no-token"),
+        pytest.param({"Authorization": "Bearer wrong"}, 401, NOT_VALID, id="wrong-token"),
+        pytest.param({"Authorization": f"Bearer {mcp_tools.TOKEN}x"}, 401, NOT_VALID, id="token-prefix"),
+        pytest.param({"Authorization": "Basic abc"}, 401, REQUIRED, id="other-scheme"),
+        pytest.param({"Authorization": "Bearer "}, 401, REQUIRED, id="empty-bearer"),
         pytest.param(
             {"Host": "attacker.example", **AUTH}, 421, "Invalid Host header", id="rebound-host-with-token"
         ),
@@ -149,7 +143,9 @@ def test_http_server_refuses_requests_without_the_token_or_for_another_host(
             {"jsonrpc": "2.0", "id": None, "error": error},
         )
         if status == 401:
-            assert answer.getheader("WWW-Authenticate") == "Bearer"
+            # RFC 6750: a wrong token is named invalid_token; a missing one gets the bare challenge.
+            challenge = 'Bearer error="invalid_token"' if body == NOT_VALID else "Bearer"
+            assert answer.getheader("WWW-Authenticate") == challenge
     finally:
         connection.close()
 
@@ -178,7 +174,7 @@ def test_http_server_generates_and_prints_a_token_when_none_is_given() -> None:
         assert match is not None, rest
         with MCPToolkit(url=url, token=match.group(1), timeout=LIMIT) as toolkit:
             ret = toolkit.call_tool("McpEcho", {"text": "ok"})
-        with pytest.raises(MCPConnectionError, match="MCPError: HTTP 401: a bearer token is required"):
+        with pytest.raises(MCPConnectionError, match="MCPError: HTTP 401: the bearer token is not valid"):
             MCPToolkit(url=url, token=mcp_tools.TOKEN, timeout=LIMIT)
     finally:
         _stop(proc)

@@ -9,9 +9,10 @@ they cannot drift apart.
 from __future__ import annotations
 
 import argparse
-from typing import Optional
+from typing import Any, Callable, Optional
 
 from .. import __version__
+from .._private.connection_gate import DEFAULT_HEAD_TIMEOUT, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_PER_PEER
 from .common import EXPORTS, PROG
 from .serve import MCP_TOKEN_ENV
 
@@ -31,6 +32,21 @@ def _color_option(parser: argparse.ArgumentParser) -> None:
 
 def _port_option(parser: argparse.ArgumentParser, default: int, help: str) -> None:
     parser.add_argument("--port", type=int, default=default, metavar="N", help=help)
+
+
+def _positive(kind: Callable[[str], Any]) -> Callable[[str], Any]:
+    """An argparse type: ``kind`` of the text, refused (naming the value) unless above 0."""
+
+    def read(text: str) -> Any:
+        try:
+            value = kind(text)
+        except ValueError:
+            value = None
+        if value is None or not value > 0:
+            raise argparse.ArgumentTypeError(f"must be a number above 0, got {text!r}")
+        return value
+
+    return read
 
 
 def _flag(parser: argparse.ArgumentParser, flag: str, help: str) -> None:
@@ -119,6 +135,29 @@ def _add_serve_mcp(commands: argparse._SubParsersAction[argparse.ArgumentParser]
         metavar="N",
         help="calls of one client that run at once; more wait their turn (default 4, 0 for no limit)",
     )
+    serve.add_argument(
+        "--max-connections",
+        type=_positive(int),
+        default=DEFAULT_MAX_CONNECTIONS,
+        metavar="N",
+        help=f"HTTP: connections open at once; more are answered 503 (default {DEFAULT_MAX_CONNECTIONS})",
+    )
+    serve.add_argument(
+        "--max-connections-per-peer",
+        type=_positive(int),
+        default=DEFAULT_MAX_PER_PEER,
+        metavar="N",
+        help="HTTP: connections open at once from one address; more are answered 429 "
+        f"(default {DEFAULT_MAX_PER_PEER})",
+    )
+    serve.add_argument(
+        "--head-timeout",
+        type=_positive(float),
+        default=DEFAULT_HEAD_TIMEOUT,
+        metavar="SECONDS",
+        help="HTTP: time a connection has to send each request head, else 408 "
+        f"(default {DEFAULT_HEAD_TIMEOUT:g})",
+    )
 
 
 def _add_inspect(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -142,6 +181,13 @@ def _add_inspect(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
         "--mcp-token-file",
         metavar="FILE",
         help=f"--mcp URL: a file whose first line is the server's bearer token (default: ${MCP_TOKEN_ENV})",
+    )
+    _repeatable(
+        inspect,
+        "--files-dir",
+        metavar="DIR",
+        help="let the page download files that results name inside DIR (repeatable; default: none "
+        "but a tool's own, such as PPT's root)",
     )
     _repeatable(
         inspect,

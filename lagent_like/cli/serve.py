@@ -73,6 +73,9 @@ def cmd_serve_mcp(args: argparse.Namespace) -> int:
         token=token,
         allowed_hosts=args.allow_host,
         max_client_calls=args.max_client_calls or None,
+        max_connections=args.max_connections,
+        max_connections_per_peer=args.max_connections_per_peer,
+        head_timeout=args.head_timeout,
     )
     return 0
 
@@ -121,6 +124,9 @@ def cmd_inspect(args: argparse.Namespace) -> int:
 
     for path in args.trace:
         AgentResult.load(path)  # a bad trace file fails before any tool or server starts
+    for directory in args.files_dir:
+        if not os.path.isdir(directory):  # likewise
+            raise CliError(f"--files-dir {directory}: not a directory")
     # With only --mcp, the server's tools alone (not every registered tool).
     tools = (
         []
@@ -139,7 +145,14 @@ def cmd_inspect(args: argparse.Namespace) -> int:
             )
         allow_code = True if args.allow_code else _explicit_code_tools(args.tools, tools, web.runs_code)
         executor = ActionExecutor(actions=tools)
-        web.inspect(executor, port=args.port, allow_code=allow_code, traces=args.trace, out=sys.stdout)
+        web.inspect(
+            executor,
+            port=args.port,
+            allow_code=allow_code,
+            traces=args.trace,
+            files_dirs=args.files_dir,
+            out=sys.stdout,
+        )
     finally:
         for toolkit in toolkits:
             toolkit.close()

@@ -118,8 +118,8 @@ class HttpGuard:
     """ASGI middleware: refuse requests without the bearer token or addressed to another host.
 
     Answers ``421`` for a ``Host`` that is not the server's, ``403`` for a foreign
-    ``Origin`` and ``401`` (with ``WWW-Authenticate: Bearer``) for a missing or wrong
-    token; other requests go to ``app`` untouched.
+    ``Origin`` and ``401`` for a missing token (``WWW-Authenticate: Bearer``) or a wrong
+    one (``Bearer error="invalid_token"``, RFC 6750); other requests go to ``app`` untouched.
     """
 
     def __init__(self, app: App, token: str, allowed_hosts: frozenset[str]) -> None:
@@ -147,7 +147,7 @@ class HttpGuard:
         elif origin and not self._origin_allowed(origin.decode("latin-1")):
             await _refuse(send, 403, "Invalid Origin header")
         elif not hmac.compare_digest(authorization, self._expected):
-            await _refuse(send, 401, "a bearer token is required (Authorization: Bearer <token>)")
+            await _refuse_token(send, authorization)
         else:
             await self._app(scope, receive, send)
 
@@ -163,14 +163,28 @@ class HttpGuard:
 REFUSED = -32001
 
 
-async def _refuse(send: Send, status: int, message: str) -> None:
+#: The 401 answers: no bearer token at all, or one that is not the server's.
+TOKEN_REQUIRED = "a bearer token is required (Authorization: Bearer <token>)"
+TOKEN_NOT_VALID = "the bearer token is not valid (use the token the server was given or printed at start)"
+
+
+async def _refuse_token(send: Send, authorization: bytes) -> None:
+    scheme, _, given = authorization.partition(b" ")
+    if scheme.lower() == b"bearer" and given.strip():
+        # A client with a stale or mistyped token must learn that, not be told to add one.
+        await _refuse(send, 401, TOKEN_NOT_VALID, b'Bearer error="invalid_token"')
+    else:
+        await _refuse(send, 401, TOKEN_REQUIRED, b"Bearer")
+
+
+async def _refuse(send: Send, status: int, message: str, challenge: bytes = b"") -> None:
     # A JSON-RPC error body: MCP clients show its message (with the status in it)
     # instead of a bare "Server returned an error response".
     error = {"code": REFUSED, "message": f"HTTP {status}: {message}"}
     body = json.dumps({"jsonrpc": "2.0", "id": None, "error": error}).encode()
     headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
-    if status == 401:
-        headers.append((b"www-authenticate", b"Bearer"))
+    if challenge:
+        headers.append((b"www-authenticate", challenge))
     await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})
 

@@ -29,6 +29,12 @@ from mcp.server.stdio import stdio_server  # noqa: E402
 from mcp.shared.exceptions import MCPError  # noqa: E402
 
 from .. import __version__  # noqa: E402
+from .._private.connection_gate import (  # noqa: E402
+    DEFAULT_HEAD_TIMEOUT,
+    DEFAULT_MAX_CONNECTIONS,
+    DEFAULT_MAX_PER_PEER,
+    ConnectionGate,
+)
 from .._private.text import preview  # noqa: E402
 from ..actions.async_executor import AsyncActionExecutor  # noqa: E402
 from ..exceptions import ToolNotFoundError  # noqa: E402
@@ -308,6 +314,7 @@ def _serve_http(
     ready_message: bool,
     token: Optional[str],
     allowed_hosts: Sequence[str],
+    gate: ConnectionGate,
 ) -> None:
     import uvicorn
     from mcp.server.transport_security import TransportSecuritySettings
@@ -328,7 +335,8 @@ def _serve_http(
         if generated:
             # As Jupyter does: the operator copies it into the client's configuration.
             print(f"bearer token: {required}", file=sys.stderr, flush=True)
-    config = uvicorn.Config(guarded, log_level="warning", lifespan="on")
+    # The gate is outermost: a connection is counted and timed before any check runs.
+    config = uvicorn.Config(**gate.uvicorn_options(guarded), log_level="warning", lifespan="on")
     try:
         uvicorn.Server(config).run(sockets=[sock])
     finally:
@@ -347,6 +355,9 @@ def serve_mcp(
     allowed_hosts: Sequence[str] = (),
     max_client_calls: Optional[int] = DEFAULT_MAX_CLIENT_CALLS,
     queue_timeout: Optional[float] = DEFAULT_QUEUE_TIMEOUT,
+    max_connections: int = DEFAULT_MAX_CONNECTIONS,
+    max_connections_per_peer: int = DEFAULT_MAX_PER_PEER,
+    head_timeout: float = DEFAULT_HEAD_TIMEOUT,
 ) -> None:
     """Serve ``executor``'s tools over MCP until the client leaves (stdio) or the process stops.
 
@@ -367,13 +378,21 @@ def serve_mcp(
             proxy's), besides the bind address (and ``localhost`` for loopback addresses).
         max_client_calls: see :func:`build_mcp_server`.
         queue_timeout: see :func:`build_mcp_server`.
+        max_connections: HTTP connections open at once; more are answered 503 and closed
+            before anything is read.
+        max_connections_per_peer: HTTP connections open at once from one address; more
+            are answered 429 and closed.
+        head_timeout: seconds an HTTP connection has to send each request head (from
+            opening, or from its previous answer); a slower one is answered 408 and closed.
 
     Raises:
-        ValueError: ``transport`` is not ``'stdio'`` or ``'http'``, or a given token is empty.
+        ValueError: ``transport`` is not ``'stdio'`` or ``'http'``, a given token is empty,
+            or a connection limit is not positive.
         OSError: the HTTP address cannot be bound, or a token file cannot be read.
     """
     if transport not in TRANSPORTS:
         raise ValueError(f"transport must be one of {list(TRANSPORTS)}, got {transport!r}")
+    gate = ConnectionGate(max_connections, max_connections_per_peer, head_timeout)
     if isinstance(executor, Server):
         server = executor
     else:
@@ -383,4 +402,4 @@ def serve_mcp(
     if transport == "stdio":
         anyio.run(_serve_stdio, server)
     else:
-        _serve_http(server, host, port, ready_message, token, allowed_hosts)
+        _serve_http(server, host, port, ready_message, token, allowed_hosts, gate)

@@ -78,6 +78,11 @@ class PPT(BaseAction):
         self.location: Optional[str] = None
         self.theme: Optional[str] = None
 
+    @property
+    def files_root(self) -> Optional[str]:
+        """The directory whose files a viewer may serve (the inspector does): :attr:`root`."""
+        return self.root
+
     def _path(self, path: str, what: str) -> str:
         """``path`` made absolute, refused outside :attr:`root`."""
         full = os.path.realpath(path)

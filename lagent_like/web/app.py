@@ -13,27 +13,37 @@ from __future__ import annotations
 import hmac
 import json
 import secrets
+from collections.abc import Iterator
 from importlib import resources
-from typing import Any, Callable
+from typing import IO, Any, Callable, Optional
+from urllib.parse import quote
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.middleware import Middleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from .state import InspectorError, InspectorState, code_names
 
-__all__ = ["LOOPBACK_HOSTS", "MAX_BODY_BYTES", "build_app"]
+__all__ = ["LOOPBACK_HOSTS", "MAX_BODY_BYTES", "TOKEN_NOT_VALID", "TOKEN_REQUIRED", "build_app"]
 
 #: Host header values the server answers: a page must have been opened on loopback.
 LOOPBACK_HOSTS = ["127.0.0.1", "localhost"]
 #: The largest request body read (a trace upload or a call's arguments).
 MAX_BODY_BYTES = 20_000_000
 
-_WRONG_TOKEN = "missing or wrong token: open the URL that lagent-like inspect printed (it ends in ?token=...)"
+_OPEN_THE_URL = "open the URL that lagent-like inspect printed (it ends in ?token=...)"
+#: The 401 answers: no token at all, or one that is not this server's.
+TOKEN_REQUIRED = f"a bearer token is required: {_OPEN_THE_URL}"
+TOKEN_NOT_VALID = f"the bearer token is not valid: {_OPEN_THE_URL}"
+#: The 401 answer of a file route given the token in its URL only.
+FILE_TOKEN_IN_HEADER = (
+    "a bearer token is required in the Authorization header: files are sent to the page only, "
+    "never to a link that carries the token"
+)
 
 
 def _asset(name: str) -> str:
@@ -50,7 +60,7 @@ def _page_headers(nonce: str) -> dict[str, str]:
     # site may frame it: text from tools that slipped into the page would stay inert.
     policy = (
         f"default-src 'none'; script-src 'nonce-{nonce}'; style-src 'unsafe-inline'; "
-        "img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; "
+        "img-src 'self' data: blob:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; "
         "form-action 'none'"
     )
     return {
@@ -65,12 +75,20 @@ def _error(status: int, message: str) -> JSONResponse:
     return JSONResponse({"error": message, "status": status}, status_code=status)
 
 
-def _authorized(request: Request, token: str) -> bool:
-    given = request.query_params.get("token", "")
-    header = request.headers.get("authorization", "")
-    if header.lower().startswith("bearer "):
-        given = header[7:].strip()
-    return hmac.compare_digest(given.encode("utf-8", "replace"), token.encode("utf-8"))
+def _refusal(request: Request, token: str, in_url: bool = True) -> Optional[str]:
+    """Why ``request`` may not pass (``None`` when it carries ``token``).
+
+    The page's own URL carries the token (``in_url``); the page's script sends it as
+    ``Authorization: Bearer``, the only form the file route takes.
+    """
+    scheme, _, given = request.headers.get("authorization", "").partition(" ")
+    if scheme.lower() != "bearer" or not given.strip():
+        given = request.query_params.get("token", "") if in_url else ""
+        if not given:
+            return TOKEN_REQUIRED if in_url or "token" not in request.query_params else FILE_TOKEN_IN_HEADER
+    if hmac.compare_digest(given.strip().encode("utf-8", "replace"), token.encode("utf-8")):
+        return None
+    return TOKEN_NOT_VALID
 
 
 async def _json_body(request: Request) -> dict[str, Any]:
@@ -91,14 +109,15 @@ async def _json_body(request: Request) -> dict[str, Any]:
 Handler = Callable[[Request], Any]
 
 
-def _guarded(handler: Handler, token: str, page: bool = False) -> Handler:
+def _guarded(handler: Handler, token: str, page: bool = False, in_url: bool = True) -> Handler:
     """``handler`` behind the token check, with ``InspectorError`` turned into a JSON error."""
 
     async def endpoint(request: Request) -> Response:
-        if not _authorized(request, token):
+        refusal = _refusal(request, token, in_url)
+        if refusal is not None:
             if page:
-                return HTMLResponse(f"<!doctype html><title>401</title><p>{_WRONG_TOKEN}</p>", 401)
-            return _error(401, _WRONG_TOKEN)
+                return HTMLResponse(f"<!doctype html><title>401</title><p>{refusal}</p>", 401)
+            return _error(401, refusal)
         try:
             response: Response = await handler(request)
             return response
@@ -119,6 +138,27 @@ def _page_template(title: str) -> str:
     for marker, text in page_parts.items():
         template = template.replace(marker, text)
     return template
+
+
+def _file_headers(name: str) -> dict[str, str]:
+    # A download, never a document of this origin: no sniffing into HTML, and a
+    # sandbox (no script, no same-origin) should a browser render it all the same.
+    return {
+        "Content-Disposition": f"attachment; filename*=utf-8''{quote(name, safe='')}",
+        "X-Content-Type-Options": "nosniff",
+        "Content-Security-Policy": "sandbox",
+        "Cache-Control": "no-store",
+        "Referrer-Policy": "no-referrer",
+    }
+
+
+def _chunks(opened: IO[bytes], size: int) -> Iterator[bytes]:
+    # The file opened and checked once: what is sent is what was checked, and no more
+    # than the Content-Length announced, should the file grow meanwhile.
+    with opened:
+        while size > 0 and (chunk := opened.read(min(size, 65536))):
+            size -= len(chunk)
+            yield chunk
 
 
 class _Endpoints:
@@ -170,7 +210,12 @@ class _Endpoints:
         return JSONResponse({"id": self.state.ask(data.get("question"))}, 202)
 
     async def files(self, request: Request) -> Response:
-        return FileResponse(self.state.file(request.path_params["key"]))
+        opened, name, size, media = self.state.files.open(request.path_params["key"])
+        return StreamingResponse(
+            _chunks(opened, size),
+            media_type=media,
+            headers={**_file_headers(name), "Content-Length": str(size)},
+        )
 
 
 def build_app(state: InspectorState, token: str, title: str = "lagent-like inspector") -> Starlette:
@@ -182,7 +227,8 @@ def build_app(state: InspectorState, token: str, title: str = "lagent-like inspe
     ``POST /api/call`` ``{name, arguments, session_id?}``; ``GET /api/traces`` and
     ``GET /api/traces/{id}``; ``POST /api/traces`` a trace file's JSON ``{trace,
     title?}``; ``POST /api/ask`` ``{question}`` (with an agent); ``GET
-    /api/files/{n}`` a file a result named. Errors are ``{"error": text, "status":
+    /api/files/{id}`` a file a result named, from a served directory, as a download
+    (the token only in the ``Authorization`` header). Errors are ``{"error": text, "status":
     code}`` with that HTTP status.
     """
     endpoints = _Endpoints(state, _page_template(title))
@@ -194,7 +240,7 @@ def build_app(state: InspectorState, token: str, title: str = "lagent-like inspe
         Route("/api/traces", _guarded(endpoints.traces, token), methods=["GET", "POST"]),
         Route("/api/traces/{trace_id}", _guarded(endpoints.trace, token)),
         Route("/api/ask", _guarded(endpoints.ask, token), methods=["POST"]),
-        Route("/api/files/{key}", _guarded(endpoints.files, token)),
+        Route("/api/files/{key}", _guarded(endpoints.files, token, in_url=False)),
     ]
     middleware = [Middleware(TrustedHostMiddleware, allowed_hosts=LOOPBACK_HOSTS, www_redirect=False)]
     return Starlette(routes=routes, middleware=middleware)

@@ -15,6 +15,12 @@ import time
 from collections.abc import Collection, Iterable
 from typing import IO, Any, Optional, Union
 
+from .._private.connection_gate import (
+    DEFAULT_HEAD_TIMEOUT,
+    DEFAULT_MAX_CONNECTIONS,
+    DEFAULT_MAX_PER_PEER,
+    ConnectionGate,
+)
 from ..actions.action_executor import ActionExecutor
 from ..agents.react import ReAct
 from ..agents.trace import AgentResult
@@ -37,6 +43,16 @@ class InspectorServer:
             ``True`` all, ``False`` none, or a collection of tool names.
         traces: agent results or trace file paths to show on the Traces tab.
         agent: a ReAct agent over ``executor``; the page can then ask it questions.
+        files_dirs: directories whose files the page may download when a result names
+            them; a tool's ``files_root`` (the PPT tool's ``root``) is served too, and
+            no other file.
+        max_connections: connections open at once; more are answered 503 and closed.
+        max_connections_per_peer: connections open at once from one address (429).
+        head_timeout: seconds a connection has to send each request head (else 408).
+
+    Raises:
+        TypeError: ``files_dirs`` is one path, not a list of them.
+        ValueError: one of ``files_dirs`` is not a directory, or a limit is not positive.
 
     Use ``with InspectorServer(...) as server:`` or :meth:`start` / :meth:`stop`;
     :attr:`url` is the address to open.
@@ -51,8 +67,13 @@ class InspectorServer:
         allow_code: Union[bool, Collection[str]] = False,
         traces: Iterable[Union[AgentResult, str]] = (),
         agent: Optional[ReAct] = None,
+        files_dirs: Iterable[str] = (),
+        max_connections: int = DEFAULT_MAX_CONNECTIONS,
+        max_connections_per_peer: int = DEFAULT_MAX_PER_PEER,
+        head_timeout: float = DEFAULT_HEAD_TIMEOUT,
     ) -> None:
-        self.state = InspectorState(executor, allow_code=allow_code, agent=agent)
+        self.gate = ConnectionGate(max_connections, max_connections_per_peer, head_timeout)
+        self.state = InspectorState(executor, allow_code=allow_code, agent=agent, files_dirs=files_dirs)
         for trace in traces:
             if isinstance(trace, AgentResult):
                 self.state.add_trace(trace, f"run {len(self.state.traces()) + 1}")
@@ -88,7 +109,8 @@ class InspectorServer:
         # Built before the URL is known, so that the page's first load finds it ready.
         self.state.index_json()
         config = uvicorn.Config(
-            build_app(self.state, self.token),
+            # The gate counts and times each connection before the token is checked.
+            **self.gate.uvicorn_options(build_app(self.state, self.token)),
             host=HOST,
             port=self.requested_port,
             log_level="warning",
@@ -152,6 +174,7 @@ def inspect(
     allow_code: Union[bool, Collection[str]] = False,
     traces: Iterable[Union[AgentResult, str]] = (),
     agent: Optional[ReAct] = None,
+    files_dirs: Iterable[str] = (),
     block: bool = True,
     out: Optional[IO[str]] = None,
 ) -> InspectorServer:
@@ -164,6 +187,8 @@ def inspect(
             ``False`` none, or a collection of tool names.
         traces: agent results or trace files to show.
         agent: a ReAct agent the page may ask questions.
+        files_dirs: directories whose files the page may download when a result names
+            them (besides each tool's ``files_root``).
         block: serve until Ctrl-C (the default); ``False`` returns the running server
             at once (call its ``stop()``).
         out: where the URL is printed (default ``sys.stderr``).
@@ -171,7 +196,9 @@ def inspect(
     Returns:
         The server (already stopped when ``block`` is true).
     """
-    server = InspectorServer(executor, port=port, allow_code=allow_code, traces=traces, agent=agent).start()
+    server = InspectorServer(
+        executor, port=port, allow_code=allow_code, traces=traces, agent=agent, files_dirs=files_dirs
+    ).start()
     stream = out if out is not None else sys.stderr
     print(f"lagent-like inspector: open {server.url}", file=stream, flush=True)
     if block:

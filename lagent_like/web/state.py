@@ -11,7 +11,7 @@ import json
 import os
 import threading
 import time
-from collections.abc import Collection
+from collections.abc import Collection, Iterable
 from pathlib import Path
 from typing import Any, Optional, Union
 
@@ -21,17 +21,11 @@ from ..agents.react import ReAct
 from ..agents.trace import AgentResult, Turn
 from ..exceptions import ToolNotFoundError
 from ..schema import ActionReturn, ActionStatusCode, ActionValidCode
+from ._errors import InspectorError
+from ._files import ResultFiles
 from .catalogue import build_catalogue
 
 __all__ = ["InspectorError", "InspectorState"]
-
-
-class InspectorError(Exception):
-    """A request the inspector refuses: ``status`` is the HTTP status, the text says why."""
-
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
-        self.status = status
 
 
 #: Result item types whose content may be a local file the page shows or links to.
@@ -74,6 +68,12 @@ class InspectorState:
         allow_code: which code-executing tools the page may call: ``True`` all,
             ``False`` none, or a collection of tool names.
         agent: a ReAct agent over ``executor`` whose runs the page may start.
+        files_dirs: directories whose files the page may download when a result names
+            them (besides each tool's ``files_root``); files elsewhere are not served.
+
+    Raises:
+        TypeError: ``files_dirs`` is one path, not a list of them.
+        ValueError: one of ``files_dirs`` is not a directory.
     """
 
     def __init__(
@@ -81,6 +81,7 @@ class InspectorState:
         executor: ActionExecutor,
         allow_code: Union[bool, Collection[str]] = False,
         agent: Optional[ReAct] = None,
+        files_dirs: Iterable[str] = (),
     ) -> None:
         self.executor = executor
         self.allow_code = allow_code
@@ -89,7 +90,7 @@ class InspectorState:
         self._catalogue_json: Optional[str] = None
         self._index_json: Optional[str] = None
         self._traces: dict[str, _Trace] = {}
-        self._files: dict[str, str] = {}
+        self.files = ResultFiles(files_dirs, executor.actions)
         self._lock = threading.Lock()
         self._run_lock = threading.Lock()
 
@@ -164,7 +165,8 @@ class InspectorState:
 
         Returns:
             ``{'record': ActionReturn dict, 'repairs': list or None, 'seconds': float,
-            'items': result items with an ``href`` for local files}``.
+            'items': result items; a local file gets an ``href`` to download it when it
+            is inside a served directory, else ``not_served`` saying why}``.
 
         Raises:
             InspectorError: a malformed request (400), an unknown API (404), or a
@@ -200,31 +202,9 @@ class InspectorState:
             shown = json_value(item)
             content = item.get("content")
             if item.get("type") in _FILE_ITEMS and isinstance(content, str) and os.path.isfile(content):
-                shown["href"] = f"/api/files/{self._register_file(content)}"
+                shown.update(self.files.describe(content))
             items.append(shown)
         return items
-
-    def _register_file(self, path: str) -> str:
-        # Only files a result named can be fetched, by an opaque number, never by path.
-        real = os.path.realpath(path)
-        with self._lock:
-            for key, known in self._files.items():
-                if known == real:
-                    return key
-            key = str(len(self._files) + 1)
-            self._files[key] = real
-            return key
-
-    def file(self, key: str) -> str:
-        """The path of a file a result named, by its number.
-
-        Raises:
-            InspectorError: no result named such a file (404).
-        """
-        path = self._files.get(key)
-        if path is None or not os.path.isfile(path):
-            raise InspectorError(404, f"no result file number {key}")
-        return path
 
     # -- traces --------------------------------------------------------------------
 

@@ -294,6 +294,34 @@
     return h("div", { class: "try" }, form, rawForm);
   }
 
+  // Files come with the token in the Authorization header, never in a link (links
+  // leak to logs and history): the page fetches them and hands the browser a blob.
+  async function fileBlob(href) {
+    const response = await fetch(href, { headers: { Authorization: "Bearer " + TOKEN } });
+    if (!response.ok) {
+      let data;
+      try { data = await response.json(); } catch (e) { data = {}; }
+      throw new Error(data.error || `HTTP ${response.status}`);
+    }
+    return response.blob();
+  }
+
+  async function download(event, item) {
+    event.preventDefault();
+    try {
+      const blob = await fileBlob(item.href);
+      const url = URL.createObjectURL(new Blob([blob], { type: "application/octet-stream" }));
+      const name = String(item.content).split(/[\\/]/).pop() || "file";
+      const link = h("a", { href: url, download: name });
+      document.body.append(link);
+      link.click();
+      link.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 60000);
+    } catch (e) {
+      event.target.after(h("span", { class: "bad", role: "alert" }, " Error: " + e.message));
+    }
+  }
+
   async function call(name, argumentsValue, result) {
     result.replaceChildren(h("p", { class: "muted" }, "Calling " + name + "…"));
     const started = performance.now();
@@ -310,10 +338,13 @@
     return h("ol", { class: "items" }, items.map((item, i) => {
       const type = item.type || "text";
       if (type === "image" && item.href) {
-        return h("li", {}, `image: ${item.content}`, h("br"),
-          h("img", { class: "result", src: item.href + "?token=" + encodeURIComponent(TOKEN), alt: `image result ${i + 1}: ${item.content}` }));
+        const img = h("img", { class: "result", alt: `image result ${i + 1}: ${item.content}` });
+        fileBlob(item.href).then((blob) => { if (blob.type.startsWith("image/")) img.src = URL.createObjectURL(blob); })
+          .catch((e) => img.replaceWith(h("span", { class: "bad" }, "Error: " + e.message)));
+        return h("li", {}, `image: ${item.content}`, h("br"), img);
       }
-      if (item.href) return h("li", {}, `${type}: `, h("a", { href: item.href + "?token=" + encodeURIComponent(TOKEN), download: "" }, String(item.content)));
+      if (item.href) return h("li", {}, `${type}: `, h("a", { href: "#", onclick: (e) => download(e, item) }, String(item.content)));
+      if (item.not_served) return h("li", {}, `${type}: `, h("code", {}, String(item.content)), " ", h("span", { class: "muted" }, item.not_served));
       if (type === "text") return h("li", {}, "text:", h("pre", { tabindex: "0" }, String(item.content)));
       return h("li", {}, `${type}: `, h("code", {}, typeof item.content === "string" ? item.content : JSON.stringify(item.content)));
     }));
