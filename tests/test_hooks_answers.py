@@ -399,7 +399,7 @@ class NotCallable:
         ),
         pytest.param(
             KeywordRequired(),
-            r"^KeywordRequired\.before_action: .*missing a required argument: 'mode'$",
+            r"^KeywordRequired\.before_action: .*missing a required (keyword-only )?argument: 'mode'$",
             id="a required keyword-only parameter",
         ),
         pytest.param(
