@@ -12,6 +12,7 @@ The module checks at its end that nothing is left behind.
 from __future__ import annotations
 
 import errno
+import importlib.util
 import json
 import os
 import platform
@@ -210,6 +211,7 @@ def test_ipython_code_cannot_make_a_user_namespace_or_a_memfd(ipython: IPythonIn
     assert text(ipython({"command": status})) == "'2'"
 
 
+@pytest.mark.skipif(importlib.util.find_spec("IPython") is None, reason="needs the [ipython] extra")
 def test_ipython_interactive_code_runs_filtered() -> None:
     from lagent_like.tools.ipython_interactive import IPythonInteractive
 
