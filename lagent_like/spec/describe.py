@@ -17,6 +17,7 @@ from typing import Any, Callable, Optional, TypeVar
 from .._private.typing_compat import get_args, get_type_hints
 from ..exceptions import DefinitionWarning, ToolDefinitionError
 from ..runtime.context import ToolContext
+from ..types._pydantic import annotated_problems, field_description
 from ..types.json_schema import hoist_definitions, object_shape
 from . import docstrings
 from .api_spec import (
@@ -296,6 +297,8 @@ def _param(name: str, default: Any, documented: tuple[Optional[str], str], hint:
         type_name, enum, declared = type_info.name, type_info.enum, hint
         if type_info.label is not None:
             text = type_info.label
+        elif not text and type(hint) is not type:
+            text = field_description(hint) or text
         if type_name in _SHAPED and not is_plain(hint):
             shape = object_shape(hint)
     return _frozen(
@@ -343,6 +346,9 @@ def build_api_spec(func: Callable[..., Any], opts: DescribeOptions) -> ApiSpec:
         if var_keyword in resolved:
             hints[var_keyword] = resolved[var_keyword]
     extra = _EMPTY if var_keyword is None else hints.pop(var_keyword, _EMPTY)
+    for name, hint in hints.items():
+        if type(hint) is not type and hasattr(hint, "__metadata__"):  # Annotated[X, ...]
+            problems.extend(annotated_problems(name, hint))
     context_params = _context_params(hints)
     described = kept if opts is DEFAULT_OPTIONS else _selected(kept, opts, problems)
     if context_params:
