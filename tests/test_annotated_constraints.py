@@ -421,3 +421,16 @@ else:
 )
 def test_annotated_types_constraints_need_pydantic(block: str, printed: str) -> None:
     assert printed in _run(ANNOTATED_TYPES_ONLY.format(block=block))
+
+
+def test_a_field_as_the_default_is_refused_at_definition() -> None:
+    def take(n: int = Field(ge=1)) -> int:
+        """Take n."""
+        return n
+
+    with pytest.raises(
+        ToolDefinitionError,
+        match=r"parameter 'n' has Field\(\.\.\.\) as its default, which the tool would receive; "
+        r"write n: Annotated\[type, Field\(\.\.\.\)\] = default \(or no default\) instead",
+    ):
+        tool_api(take)

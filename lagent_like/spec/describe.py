@@ -18,7 +18,7 @@ from typing import Any, Callable, Optional, TypeVar
 from .._private.typing_compat import Annotated, get_args, get_type_hints
 from ..exceptions import DefinitionWarning, ToolDefinitionError
 from ..runtime.context import ToolContext
-from ..types._pydantic import annotated_problems, field_description
+from ..types._pydantic import annotated_problems, field_default_problems, field_description
 from ..types.json_schema import hoist_definitions, object_shape
 from . import docstrings
 from .api_spec import (
@@ -351,6 +351,7 @@ def build_api_spec(func: Callable[..., Any], opts: DescribeOptions) -> ApiSpec:
         if var_keyword in resolved:
             hints[var_keyword] = resolved[var_keyword]
     extra = _EMPTY if var_keyword is None else hints.pop(var_keyword, _EMPTY)
+    problems.extend(field_default_problems((name, default) for name, _, default in kept))
     for name, hint in hints.items():
         if type(hint) in _ANNOTATED:
             problems.extend(annotated_problems(name, hint))

@@ -29,6 +29,7 @@ from .families import STRICT, Check, Refusal, describe_value
 
 __all__ = [
     "annotated_problems",
+    "field_default_problems",
     "field_description",
     "is_model",
     "model_check",
@@ -121,6 +122,23 @@ def annotated_problems(name: str, annotation: Any) -> list[str]:
                 f"so rename the parameter instead"
             )
     return problems
+
+
+def field_default_problems(defaults: Iterable[tuple[str, Any]]) -> list[str]:
+    """Definition problems of parameters whose default is a pydantic ``Field(...)``.
+
+    Args:
+        defaults: ``(name, default)`` of each parameter.
+    """
+    fields = sys.modules.get("pydantic.fields")
+    if fields is None:  # no Field(...) can exist
+        return []
+    return [
+        f"parameter {name!r} has Field(...) as its default, which the tool would receive; "
+        f"write {name}: Annotated[type, Field(...)] = default (or no default) instead"
+        for name, default in defaults
+        if isinstance(default, fields.FieldInfo)
+    ]
 
 
 def _pydantic() -> Any:
