@@ -434,3 +434,27 @@ def test_a_field_as_the_default_is_refused_at_definition() -> None:
         r"write n: Annotated\[type, Field\(\.\.\.\)\] = default \(or no default\) instead",
     ):
         tool_api(take)
+
+
+@pytest.mark.parametrize(
+    ("mode", "arguments", "errmsg"),
+    [
+        pytest.param("coerce", '{"value": "3"}', None, id="coerce-pydantic-lax"),
+        pytest.param(
+            "strict",
+            '{"value": "3"}',
+            "Constrained.count: 'value' input should be a valid integer (got string '3')",
+            id="strict-pydantic-strict",
+        ),
+        pytest.param(
+            "strict",
+            '{"value": 0}',
+            "Constrained.count: 'value' input should be greater than or equal to 1 (got integer 0)",
+            id="strict-keeps-the-constraint",
+        ),
+        pytest.param("off", '{"value": 0}', None, id="off-checks-nothing"),
+    ],
+)
+def test_the_validation_mode_applies_to_constraints(mode: str, arguments: str, errmsg: Optional[str]) -> None:
+    ret = ActionExecutor([Constrained()], validation=mode)("Constrained.count", arguments)
+    assert (ret.state, ret.errmsg) == ((SUCCESS, None) if errmsg is None else (ARGS_ERROR, errmsg))
