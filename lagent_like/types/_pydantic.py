@@ -150,7 +150,10 @@ def _pydantic() -> Any:
 
 
 def _adapter(cls: Any) -> Any:
-    return _pydantic().TypeAdapter(cls)
+    pydantic = _pydantic()
+    if pydantic is None:  # annotated_types constraints below a parameter's top level
+        raise ImportError(f"{cls!r} has constraints only pydantic checks; install pydantic")
+    return pydantic.TypeAdapter(cls)
 
 
 def model_schema(cls: Any) -> dict[str, Any]:
