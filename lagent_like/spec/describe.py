@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import inspect
 import types
+import typing
 import warnings
 from collections.abc import Iterable, Mapping
 from typing import Any, Callable, Optional, TypeVar
 
-from .._private.typing_compat import get_args, get_type_hints
+from .._private.typing_compat import Annotated, get_args, get_type_hints
 from ..exceptions import DefinitionWarning, ToolDefinitionError
 from ..runtime.context import ToolContext
+from ..types._pydantic import annotated_problems, field_default_problems, field_description
 from ..types.json_schema import hoist_definitions, object_shape
 from . import docstrings
 from .api_spec import (
@@ -277,6 +279,10 @@ def _frozen(cls: type[_T], values: dict[str, Any]) -> _T:
     return instance
 
 
+#: The classes of ``Annotated[X, ...]`` (``typing``'s and, on old Pythons, ``typing_extensions``'s):
+#: a set lookup of the annotation's class costs other annotations nothing.
+_ANNOTATED = frozenset({type(Annotated[int, ""]), type(typing.Annotated[int, ""])})
+
 #: Lagent type words of parameters that may have keys to show (see ``Param.shape``).
 _SHAPED = frozenset({OBJECT, ARRAY})
 
@@ -296,6 +302,8 @@ def _param(name: str, default: Any, documented: tuple[Optional[str], str], hint:
         type_name, enum, declared = type_info.name, type_info.enum, hint
         if type_info.label is not None:
             text = type_info.label
+        elif not text and type(hint) in _ANNOTATED:
+            text = field_description(hint) or text
         if type_name in _SHAPED and not is_plain(hint):
             shape = object_shape(hint)
     return _frozen(
@@ -343,6 +351,10 @@ def build_api_spec(func: Callable[..., Any], opts: DescribeOptions) -> ApiSpec:
         if var_keyword in resolved:
             hints[var_keyword] = resolved[var_keyword]
     extra = _EMPTY if var_keyword is None else hints.pop(var_keyword, _EMPTY)
+    problems.extend(field_default_problems((name, default) for name, _, default in kept))
+    for name, hint in hints.items():
+        if type(hint) in _ANNOTATED:
+            problems.extend(annotated_problems(name, hint))
     context_params = _context_params(hints)
     described = kept if opts is DEFAULT_OPTIONS else _selected(kept, opts, problems)
     if context_params:

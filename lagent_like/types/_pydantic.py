@@ -7,20 +7,39 @@ refusal names every failing field path at once (``'addr.zip' ...; 'addr.street' 
 required``). The model's JSON Schema (fields, types, descriptions, required, defaults,
 ``$defs``) is what every export and the Lagent description show.
 
-Pydantic stays optional: nothing here imports it. A class can only be a pydantic model
-when pydantic was imported already (by the module defining the class), so
-``sys.modules`` answers without importing it.
+The same holds for ``Annotated`` metadata pydantic understands (``Field(ge=1)``,
+``annotated_types.Gt(0)``, ``StringConstraints``, an ``AfterValidator``...): the
+annotation's schema is pydantic's, with its constraints, and pydantic checks the
+argument. Strings in the metadata stay descriptions; other objects stay ignored.
+
+Pydantic stays optional: nothing here imports it unless an annotation needs it. A class
+can only be a pydantic model when pydantic was imported already (by the module defining
+the class), so ``sys.modules`` answers without importing it; ``annotated_types``
+constraints, which need no pydantic to be written, import it when a tool uses them.
 """
 
 from __future__ import annotations
 
+import importlib
 import sys
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, Optional
 
 from .families import STRICT, Check, Refusal, describe_value
 
-__all__ = ["is_model", "model_check", "model_schema", "validation_refusal"]
+__all__ = [
+    "annotated_problems",
+    "field_default_problems",
+    "field_description",
+    "is_model",
+    "model_check",
+    "model_schema",
+    "pydantic_metadata",
+    "validation_refusal",
+]
+
+#: Modules whose ``Annotated`` metadata is pydantic's to read (constraints, validators, ``Field``).
+_PYDANTIC_MODULES = ("pydantic", "annotated_types")
 
 
 def is_model(cls: Any) -> bool:
@@ -37,8 +56,104 @@ def is_model(cls: Any) -> bool:
     return dataclasses is not None and bool(dataclasses.is_pydantic_dataclass(cls))
 
 
+def pydantic_metadata(meta: Iterable[Any]) -> bool:
+    """Whether ``Annotated`` metadata holds something pydantic reads (never imports pydantic).
+
+    That is an object of pydantic or ``annotated_types`` (``Field(...)``, ``Gt(0)``,
+    ``StringConstraints``...), or, once pydantic is imported, any object with pydantic's
+    hooks. Strings (descriptions) and other objects are not.
+    """
+    for item in meta:
+        if isinstance(item, str):
+            continue
+        module = type(item).__module__
+        if module.partition(".")[0] in _PYDANTIC_MODULES:
+            return True
+        if "pydantic" in sys.modules and (
+            hasattr(item, "__get_pydantic_core_schema__") or hasattr(item, "__get_pydantic_json_schema__")
+        ):
+            return True
+    return False
+
+
+def _field_infos(annotation: Any) -> list[Any]:
+    """The pydantic ``FieldInfo`` objects in the top-level ``Annotated`` metadata of ``annotation``."""
+    fields = sys.modules.get("pydantic.fields")
+    meta = getattr(annotation, "__metadata__", None)
+    if fields is None or not isinstance(meta, tuple):
+        return []
+    return [item for item in meta if isinstance(item, fields.FieldInfo)]
+
+
+def field_description(annotation: Any) -> Optional[str]:
+    """The ``description`` of a ``Field(...)`` in ``Annotated[X, Field(description=...)]``, else ``None``."""
+    for info in _field_infos(annotation):
+        if info.description:
+            return str(info.description)
+    return None
+
+
+def annotated_problems(name: str, annotation: Any) -> list[str]:
+    """What a parameter's ``Annotated`` metadata asks that a tool cannot do, as definition problems.
+
+    ``Field(default=...)`` would leave the signature's default and the schema's apart,
+    and ``Field(alias=...)`` renames the argument the model writes away from the
+    parameter the tool receives; constraints pydantic reads cannot be checked without
+    pydantic.
+    """
+    meta = getattr(annotation, "__metadata__", None)
+    if not isinstance(meta, tuple) or not pydantic_metadata(meta):
+        return []
+    if _pydantic() is None:
+        return [
+            f"parameter {name!r} has constraints in Annotated that only pydantic checks; install pydantic"
+        ]
+    problems = []
+    undefined = sys.modules["pydantic_core"].PydanticUndefined
+    for info in _field_infos(annotation):
+        if info.default is not undefined or info.default_factory is not None:
+            problems.append(
+                f"parameter {name!r} has a default in Field(...); give it in the signature instead "
+                f"({name}: Annotated[..., Field(...)] = value)"
+            )
+        if info.alias or info.validation_alias:
+            problems.append(
+                f"parameter {name!r} has an alias in Field(...); a model writes the parameter's own name, "
+                f"so rename the parameter instead"
+            )
+    return problems
+
+
+def field_default_problems(defaults: Iterable[tuple[str, Any]]) -> list[str]:
+    """Definition problems of parameters whose default is a pydantic ``Field(...)``.
+
+    Args:
+        defaults: ``(name, default)`` of each parameter.
+    """
+    fields = sys.modules.get("pydantic.fields")
+    if fields is None:  # no Field(...) can exist
+        return []
+    return [
+        f"parameter {name!r} has Field(...) as its default, which the tool would receive; "
+        f"write {name}: Annotated[type, Field(...)] = default (or no default) instead"
+        for name, default in defaults
+        if isinstance(default, fields.FieldInfo)
+    ]
+
+
+def _pydantic() -> Any:
+    """The pydantic module, imported now if need be; ``None`` when it is not installed."""
+    try:
+        return sys.modules.get("pydantic") or importlib.import_module("pydantic")
+    except ImportError:
+        return None
+
+
 def _adapter(cls: Any) -> Any:
-    return sys.modules["pydantic"].TypeAdapter(cls)
+    pydantic = _pydantic()
+    if pydantic is None:  # annotated_types constraints below a parameter's top level
+        raise ImportError(f"{cls!r} has constraints only pydantic checks; install pydantic")
+    return pydantic.TypeAdapter(cls)
 
 
 def model_schema(cls: Any) -> dict[str, Any]:
@@ -54,17 +169,25 @@ def model_check(cls: Any, mode: str, top: bool = False) -> Check:
     own configuration says how strict it is. With ``top``, the value is a call's whole
     arguments (see :func:`validation_refusal`).
     """
-    error_class = sys.modules["pydantic"].ValidationError
     validate = _adapter(cls).validate_python
+    error_class = sys.modules["pydantic"].ValidationError
     strict = True if mode == STRICT else None
+    expected = f"a valid {_name_of(cls)}"
 
     def check(value: Any) -> Any:
         try:
             return validate(value, strict=strict)
         except error_class as exc:
-            return validation_refusal(exc.errors(include_url=False), value, f"a valid {cls.__name__}", top)
+            return validation_refusal(exc.errors(include_url=False), value, expected, top)
 
     return check
+
+
+def _name_of(annotation: Any) -> str:
+    """A model's name; an ``Annotated`` type (which has none) is said as the type it constrains."""
+    while not isinstance(annotation, type) and hasattr(annotation, "__origin__"):
+        annotation = annotation.__origin__
+    return str(getattr(annotation, "__name__", None) or annotation)
 
 
 def validation_refusal(

@@ -7,7 +7,8 @@ to their Lagent type name.
 Nested TypedDicts and dataclasses are inlined; a type that refers to itself becomes a
 plain ``object`` at the second visit instead of recursing forever. A pydantic model is
 described by its own schema (``_pydantic.py``), whose ``$defs`` :func:`hoist_definitions`
-moves to the top of the schema that holds it, where its ``$ref``s point.
+moves to the top of the schema that holds it, where its ``$ref``s point; so is an
+``Annotated`` type whose metadata pydantic reads (``Field(ge=1)``, ``Gt(0)``).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from ..spec.type_names import LITERAL_ORIGINS as _LITERAL_ORIGINS
 from ..spec.type_names import UNION_ORIGINS as _UNION_ORIGINS
 from ..spec.type_names import strip_annotated, typed_dict_fields
 from . import families as fam
-from ._pydantic import is_model, model_schema
+from ._pydantic import is_model, model_schema, pydantic_metadata
 
 Schema = dict[str, Any]
 
@@ -45,8 +46,9 @@ class PythonType:
         kind: ``'literal'`` (exact values), ``'enum'`` (a member from its value),
             ``'sequence'`` (built by ``build``), ``'tuple'`` (fixed items), ``'mapping'``
             (keys checked by ``key``), ``'fields'`` (a TypedDict or dataclass ``cls``),
-            ``'again'`` (``cls`` inside its own definition) or ``'instance'`` (an
-            ``isinstance`` check of ``cls``).
+            ``'again'`` (``cls`` inside its own definition), ``'instance'`` (an
+            ``isinstance`` check of ``cls``) or ``'model'`` (pydantic validates ``cls``:
+            a model, or an ``Annotated`` type whose metadata pydantic reads).
         cls: the class concerned.
         values: the ``Literal`` values.
         build: the sequence class.
@@ -153,7 +155,10 @@ def schema_of(annotation: Any, seen: frozenset[Any] = frozenset(), python: bool 
     says: the Python value to build. The validator compiles such schemas; they are
     never exported.
     """
-    annotation, _ = strip_annotated(annotation)
+    stripped, meta = strip_annotated(annotation)
+    if meta and pydantic_metadata(meta):  # Field(ge=1), Gt(0)...: pydantic describes and checks it
+        return _with(model_schema(annotation), python, PythonType("model", annotation))
+    annotation = stripped
     origin, args = get_origin(annotation), get_args(annotation)
     if origin in _UNION_ORIGINS:
         members = [schema_of(a, seen, python) for a in args]
