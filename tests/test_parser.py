@@ -291,6 +291,11 @@ _UNCLOSED = r"'\(' was never closed" if sys.version_info >= (3, 10) else "unexpe
             "(1.in [2])", r"^ParserPair: invalid tuple arguments: only Python literals are accepted", id="in"
         ),
         pytest.param(r"('C:\data', 2", rf"^ParserPair: invalid tuple arguments: {_UNCLOSED}", id="unclosed"),
+        pytest.param(
+            "\\\ud800",
+            r"^ParserPair: invalid tuple arguments: only Python literals are accepted \(UnicodeEncodeError\)",
+            id="backslash-and-lone-surrogate",
+        ),
     ],
 )
 def test_tuple_parser_refuses_broken_text_without_warning(text: str, message: str) -> None:

@@ -157,6 +157,8 @@ def _without_warnings(source: str) -> str:
             tokens.append(token)
     except (tokenize.TokenError, SyntaxError):
         pass  # the text breaks off (an open bracket or string): Python parses up to there too
+    except UnicodeError:
+        return source  # a lone surrogate (3.12+ tokenizes in C): literal_eval refuses it as such
     line_starts = [0]
     for line in io.StringIO(source):  # the lines tokenize read (split at "\n" only)
         line_starts.append(line_starts[-1] + len(line))
