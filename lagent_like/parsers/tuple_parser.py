@@ -151,14 +151,9 @@ def _without_warnings(source: str) -> str:
     import io
     import tokenize
 
-    tokens: list[tokenize.TokenInfo] = []
-    try:
-        for token in tokenize.generate_tokens(io.StringIO(source).readline):
-            tokens.append(token)
-    except (tokenize.TokenError, SyntaxError):
-        pass  # the text breaks off (an open bracket or string): Python parses up to there too
-    except UnicodeError:
-        return source  # a lone surrogate (3.12+ tokenizes in C): literal_eval refuses it as such
+    tokens = _tokens(source)
+    if tokens is None:
+        return source  # literal_eval refuses it as it is
     line_starts = [0]
     for line in io.StringIO(source):  # the lines tokenize read (split at "\n" only)
         line_starts.append(line_starts[-1] + len(line))
@@ -182,6 +177,27 @@ def _without_warnings(source: str) -> str:
         pieces += [source[done:start], replacement]
         done = end
     return "".join(pieces) + source[done:]
+
+
+def _tokens(source: str) -> Optional[list[Any]]:
+    """The tokens of ``source`` up to where it breaks off, or ``None`` where it cannot be tokenized.
+
+    Text that breaks off (an open bracket or string) gives its tokens up to there, as
+    Python parses up to there too. A lone surrogate gives ``None``: Python 3.12+
+    tokenizes in C, which raises ``UnicodeEncodeError`` on it.
+    """
+    import io
+    import tokenize
+
+    tokens: list[Any] = []
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(source).readline):
+            tokens.append(token)
+    except (tokenize.TokenError, SyntaxError):
+        pass
+    except UnicodeError:
+        return None
+    return tokens
 
 
 def _escape_literal(literal: str) -> str:
