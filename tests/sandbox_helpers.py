@@ -1,4 +1,5 @@
-"""Helpers for the interpreter tests: find, from the host, processes that sandboxed code started.
+"""Helpers for the interpreter tests: find, from the host, processes that sandboxed code started,
+and check that a test module leaves nothing behind.
 
 Code in a sandbox sees its own PID namespace, so the pids it reports mean nothing here.
 It starts its processes with a unique marker in their command line instead, and the
@@ -7,9 +8,11 @@ test looks for the marker in every host process's ``/proc/<pid>/cmdline``.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 import uuid
+from collections.abc import Iterator
 
 
 def new_marker() -> str:
@@ -59,3 +62,42 @@ def appeared_within(marker: str, seconds: float = 5.0) -> set[int]:
         time.sleep(0.01)
         found = host_pids_with(marker)
     return found
+
+
+def sysv_objects() -> list[str]:
+    """The host's SysV shared-memory segments, message queues and semaphore sets."""
+    rows = []
+    for kind in ("shm", "msg", "sem"):
+        with open(f"/proc/sysvipc/{kind}", encoding="ascii") as f:
+            rows += f.read().splitlines()[1:]
+    return rows
+
+
+def _children() -> set[int]:
+    """The pids whose parent is this process."""
+    children = set()
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat", "rb") as f:
+                    if int(f.read().rsplit(b")", 1)[1].split()[1]) == os.getpid():
+                        children.add(int(entry))
+            except OSError:
+                continue
+    return children
+
+
+@contextlib.contextmanager
+def nothing_left_behind() -> Iterator[None]:
+    """Assert that the block leaves no child process, no file and no SysV object behind."""
+    tmp, shm, children, objects = (
+        set(os.listdir("/tmp")),
+        set(os.listdir("/dev/shm")),
+        _children(),
+        sysv_objects(),
+    )
+    yield
+    assert {name for name in set(os.listdir("/tmp")) - tmp if name.startswith("lagent_like")} == set()
+    assert set(os.listdir("/dev/shm")) - shm == set()
+    assert _children() - children == set()
+    assert sysv_objects() == objects

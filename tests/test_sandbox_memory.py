@@ -20,6 +20,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from sandbox_helpers import nothing_left_behind
 
 from lagent_like import ActionReturn, ActionStatusCode
 from lagent_like.tools import _cgroup, sandbox
@@ -36,36 +37,10 @@ needs_sandbox = pytest.mark.skipif(
 as_root = pytest.mark.skipif(os.geteuid() != 0, reason="a fresh IPC namespace per job needs root")
 
 
-def sysv_objects() -> list[str]:
-    rows = []
-    for kind in ("shm", "msg", "sem"):
-        with open(f"/proc/sysvipc/{kind}", encoding="ascii") as f:
-            rows += f.read().splitlines()[1:]
-    return rows
-
-
-def snapshot() -> tuple[set[str], set[str], set[int], list[str]]:
-    children = set()
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat", "rb") as f:
-                    if int(f.read().rsplit(b")", 1)[1].split()[1]) == os.getpid():
-                        children.add(int(entry))
-            except OSError:
-                continue
-    return set(os.listdir("/tmp")), set(os.listdir("/dev/shm")), children, sysv_objects()
-
-
 @pytest.fixture(scope="module", autouse=True)
 def leaves_nothing_behind() -> Iterator[None]:
-    tmp, shm, children, objects = snapshot()
-    yield
-    after_tmp, after_shm, after_children, after_objects = snapshot()
-    assert {name for name in after_tmp - tmp if name.startswith("lagent_like")} == set()
-    assert after_shm - shm == set()
-    assert after_children - children == set()
-    assert after_objects == objects
+    with nothing_left_behind():
+        yield
 
 
 def run_py(tool: PythonInterpreter, code: str) -> ActionReturn:

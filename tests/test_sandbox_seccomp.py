@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from sandbox_helpers import nothing_left_behind
 
 from lagent_like import ActionReturn, ActionStatusCode
 from lagent_like.exceptions import SandboxUnavailableError
@@ -57,27 +58,10 @@ PRELUDE = (
 )
 
 
-def snapshot() -> tuple[set[str], set[str], set[int]]:
-    children = set()
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat", "rb") as f:
-                    if int(f.read().rsplit(b")", 1)[1].split()[1]) == os.getpid():
-                        children.add(int(entry))
-            except OSError:
-                continue
-    return set(os.listdir("/tmp")), set(os.listdir("/dev/shm")), children
-
-
 @pytest.fixture(scope="module", autouse=True)
 def leaves_nothing_behind() -> Iterator[None]:
-    tmp, shm, children = snapshot()
-    yield
-    after_tmp, after_shm, after_children = snapshot()
-    assert {name for name in after_tmp - tmp if name.startswith("lagent_like")} == set()
-    assert after_shm - shm == set()
-    assert after_children - children == set()
+    with nothing_left_behind():
+        yield
 
 
 @pytest.fixture(scope="module")
