@@ -19,3 +19,6 @@ def _restore_registry() -> Iterator[None]:
 
 # ``server``: a local HTTP server on 127.0.0.1 for the HTTP tools' tests.
 from local_http_server import server  # noqa: E402, F401 - a fixture, shared by import
+
+# ``guard``: refuses connections outside loopback, for tests that build hostile URLs.
+from net_guard import guard  # noqa: E402, F401 - a fixture, shared by import

@@ -18,6 +18,7 @@ from urllib.parse import parse_qs
 
 import pytest
 from local_http_server import LocalServer, Reply
+from net_guard import Guard
 
 from lagent_like import ActionExecutor, ActionStatusCode, AsyncActionExecutor
 from lagent_like.tools import bing_map
@@ -512,9 +513,12 @@ def test_web_browser_select_before_search_tells_the_model_to_search(server: Loca
         ),
     ],
 )
-def test_web_browser_open_url_refuses_local_addresses_by_default(url: str, expected: dict[str, str]) -> None:
+def test_web_browser_open_url_refuses_local_addresses_by_default(
+    guard: Guard, url: str, expected: dict[str, str]
+) -> None:
     ret = WebBrowser(searcher_type="GoogleSearch")({"url": url}, "open_url")
     assert (ret.state, output(ret)) == (ActionStatusCode.SUCCESS, expected)
+    assert guard.attempts == []  # refused before any connection
 
 
 def test_web_browser_open_url_reads_a_page_as_text(server: LocalServer) -> None:
