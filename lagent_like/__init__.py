@@ -14,9 +14,10 @@ import typing
 
 from . import actions, exceptions
 from ._private import lazy as _lazy
+from ._private.version import __version__
+from .context import ToolContext
 from .exceptions import *  # noqa: F403 - every exception, listed in exceptions.__all__
-from .langchain_tools import from_langchain, to_langchain_tools
-from .runtime.context import ToolContext
+from .langchain._convert import from_langchain, to_langchain_tools
 from .runtime.hooks import ApprovalHook, Hook, HookHandle
 from .runtime.settings import ToolSettings
 from .schema import ActionReturn, ActionStatusCode, ActionValidCode
@@ -25,7 +26,6 @@ if typing.TYPE_CHECKING:  # what __getattr__ imports on first use
     from .actions import *  # noqa: F403
     from .runtime.policies import CircuitBreaker, CircuitState, RetryPolicy
 
-__version__ = "0.1.0"
 
 __all__ = [
     "ActionReturn",

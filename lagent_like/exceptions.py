@@ -48,7 +48,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Optional
 
 if TYPE_CHECKING:
-    from .types.families import Refusal
+    from .types._families import Refusal
 
 __all__ = [
     "ArgumentError",
@@ -239,12 +239,6 @@ class ArgumentError(ModelInputError):
         self.value = value
         self.path = path
         self.parts = parts
-
-    def describe(self, name: str) -> str:
-        """``"'a' expected integer, got string 'x'"`` for parameter ``name``."""
-        from .types.families import Refusal
-
-        return Refusal(self.expected, self.value, self.path, parts=self.parts).describe(name, self.value)
 
 
 class ToolError(LagentLikeError):

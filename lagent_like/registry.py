@@ -41,20 +41,20 @@ ENTRY_POINT_GROUP = "lagent_like.tools"
 #: Lagent's tutorial (ArxivSearch, BINGMap, GoogleScholar, ...), then Lagent 0.5's
 #: ``Async*`` twins. Each is the class of that name in its module.
 BUILTIN_TOOLS: dict[str, str] = {
-    "BaseAction": "lagent_like.actions.base_action",
-    **dict.fromkeys(("InvalidAction", "NoAction", "FinishAction"), "lagent_like.actions.builtin_actions"),
+    "BaseAction": "lagent_like.toolkits._base_action",
+    **dict.fromkeys(("InvalidAction", "NoAction", "FinishAction"), "lagent_like.toolkits._builtin_actions"),
     **{
         f"{prefix}{name}": f"lagent_like.tools.{module}"
         for prefix in ("", "Async")
         for name, module in (
-            ("ArxivSearch", "arxiv_search"),
-            ("BINGMap", "bing_map"),
-            ("GoogleScholar", "google_scholar_search"),
-            ("GoogleSearch", "google_search"),
-            ("IPythonInterpreter", "ipython_interpreter"),
+            ("ArxivSearch", "web.arxiv_search"),
+            ("BINGMap", "web.bing_map"),
+            ("GoogleScholar", "web.google_scholar_search"),
+            ("GoogleSearch", "web.google_search"),
+            ("IPythonInterpreter", "interpreters.ipython_interpreter"),
             ("PPT", "ppt"),
-            ("PythonInterpreter", "python_interpreter"),
-            ("WebBrowser", "web_browser"),
+            ("PythonInterpreter", "interpreters.python_interpreter"),
+            ("WebBrowser", "web.web_browser"),
         )
     },
 }

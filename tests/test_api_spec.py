@@ -20,10 +20,10 @@ from lagent_like import (
     TupleParser,
     tool_api,
 )
-from lagent_like.actions.base_action import api_specs
-from lagent_like.actions.schema_tool import schema_spec
-from lagent_like.actions.tool_api import api_spec_of
-from lagent_like.spec.describe import NO_DEFAULT
+from lagent_like.spec._describe import NO_DEFAULT
+from lagent_like.toolkits._base_action import api_specs
+from lagent_like.toolkits._schema_tool import schema_spec
+from lagent_like.toolkits._tool_api import api_spec_of
 
 
 @tool_api

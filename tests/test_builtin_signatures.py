@@ -15,18 +15,18 @@ from typing import Any
 
 import pytest
 
-from lagent_like.actions.base_action import state_of
 from lagent_like.actions.parser import JsonParser, TupleParser
-from lagent_like.tools.arxiv_search import ArxivSearch, AsyncArxivSearch
-from lagent_like.tools.bing_map import AsyncBINGMap, BINGMap
-from lagent_like.tools.google_scholar_search import AsyncGoogleScholar, GoogleScholar
-from lagent_like.tools.google_search import AsyncGoogleSearch, GoogleSearch
-from lagent_like.tools.ipython_interactive import AsyncIPythonInteractive, IPythonInteractive
-from lagent_like.tools.ipython_interpreter import AsyncIPythonInterpreter, IPythonInterpreter
-from lagent_like.tools.ipython_manager import IPythonInteractiveManager
+from lagent_like.toolkits._base_action import state_of
+from lagent_like.tools.interpreters.ipython_interactive import AsyncIPythonInteractive, IPythonInteractive
+from lagent_like.tools.interpreters.ipython_interpreter import AsyncIPythonInterpreter, IPythonInterpreter
+from lagent_like.tools.interpreters.ipython_manager import IPythonInteractiveManager
+from lagent_like.tools.interpreters.python_interpreter import AsyncPythonInterpreter, PythonInterpreter
 from lagent_like.tools.ppt import PPT, AsyncPPT
-from lagent_like.tools.python_interpreter import AsyncPythonInterpreter, PythonInterpreter
-from lagent_like.tools.web_browser import AsyncWebBrowser, WebBrowser
+from lagent_like.tools.web.arxiv_search import ArxivSearch, AsyncArxivSearch
+from lagent_like.tools.web.bing_map import AsyncBINGMap, BINGMap
+from lagent_like.tools.web.google_scholar_search import AsyncGoogleScholar, GoogleScholar
+from lagent_like.tools.web.google_search import AsyncGoogleSearch, GoogleSearch
+from lagent_like.tools.web.web_browser import AsyncWebBrowser, WebBrowser
 
 TAIL = ("description", "parser", "enable")
 

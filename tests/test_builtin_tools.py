@@ -21,12 +21,13 @@ from local_http_server import LocalServer, Reply
 from net_guard import Guard
 
 from lagent_like import ActionExecutor, ActionStatusCode, AsyncActionExecutor
-from lagent_like.tools import bing_map
-from lagent_like.tools.bing_map import BINGMap
-from lagent_like.tools.google_scholar_search import GoogleScholar
-from lagent_like.tools.google_search import GoogleSearch
+from lagent_like.registry import BUILTIN_TOOLS
 from lagent_like.tools.ppt import PPT
-from lagent_like.tools.web_browser import SerperSearch, WebBrowser, page_text
+from lagent_like.tools.web import bing_map
+from lagent_like.tools.web.bing_map import BINGMap
+from lagent_like.tools.web.google_scholar_search import GoogleScholar
+from lagent_like.tools.web.google_search import GoogleSearch
+from lagent_like.tools.web.web_browser import SerperSearch, WebBrowser, page_text
 
 KEY = "bing-key/+=1"
 
@@ -529,7 +530,7 @@ def test_web_browser_open_url_reads_a_page_as_text(server: LocalServer) -> None:
 
 def test_a_body_over_the_size_cap_is_refused(server: LocalServer) -> None:
     server.replies["/p"] = Reply(200, "x" * 100_000, content_type="text/plain")
-    from lagent_like._private.http import http_request
+    from lagent_like._net.http import http_request
     from lagent_like.exceptions import ToolError
 
     with pytest.raises(
@@ -558,8 +559,8 @@ def test_every_builtin_has_an_async_twin_at_lagents_path_with_the_same_descripti
 ) -> None:
     mod = importlib.import_module(f"lagent_like.actions.{module}")
     sync, twin = getattr(mod, name), getattr(mod, f"Async{name}")
-    # Lagent's path re-exports the tool module's classes (``lagent_like.tools``).
-    assert twin.__module__ == sync.__module__ == f"lagent_like.tools.{module}"
+    # Lagent's path re-exports the tool module's classes (``lagent_like.tools.web``/``.interpreters``).
+    assert twin.__module__ == sync.__module__ == BUILTIN_TOOLS[name]
     assert issubclass(twin, sync)
     assert twin.__tool_description__ == {**sync.__tool_description__, "name": f"Async{name}"}
     assert all(inspect.iscoroutinefunction(getattr(twin, attr)) for attr in twin.__tool_apis__)
@@ -640,7 +641,7 @@ def test_builtin_and_twin_descriptions_are_the_ones_lagent_0_5_gives(name: str) 
 def test_async_google_search_takes_lagent_0_5s_coroutine_search_override(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from lagent_like.tools.google_search import AsyncGoogleSearch
+    from lagent_like.tools.web.google_search import AsyncGoogleSearch
 
     async def fake_search(self: Any, search_term: str, search_type: Any = None, **kwargs: Any) -> Any:
         return 200, {"answerBox": {"answer": "Beijing"}}
@@ -682,9 +683,9 @@ def test_ppt_without_the_extra_says_which_extra_to_install(
 def test_builtin_toolkits_announce_lagents_bare_object_result(tool_class: str, twin: str) -> None:
     """Their return annotations are Lagent's ``dict`` at run time (``tools/_api_types``): MCP's
     ``outputSchema`` is ``{'type': 'object'}``, not ``dict[str, Any]``'s."""
-    from lagent_like.actions.base_action import api_specs
-    from lagent_like.mcp._metadata import mcp_extras
+    from lagent_like.executors._exports import mcp_extras
     from lagent_like.registry import get_tool
+    from lagent_like.toolkits._base_action import api_specs
 
     tool = get_tool(twin + tool_class)
     extras = {key: mcp_extras(tool, key).get("outputSchema") for key in api_specs(tool)}
@@ -692,7 +693,7 @@ def test_builtin_toolkits_announce_lagents_bare_object_result(tool_class: str, t
 
 
 def test_google_search_announces_no_object_result() -> None:
-    from lagent_like.mcp._metadata import mcp_extras
+    from lagent_like.executors._exports import mcp_extras
 
     assert "outputSchema" not in mcp_extras(GoogleSearch(), "run")
 

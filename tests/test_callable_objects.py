@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from lagent_like import ToolDefinitionError
-from lagent_like.actions.tool_api import describe_function
-from lagent_like.spec.api_spec import DescribeOptions
+from lagent_like.spec._api_spec import DescribeOptions
+from lagent_like.toolkits._tool_api import describe_function
 
 
 def repeat(text: str, times: int, sep: str = " ") -> str:

@@ -183,7 +183,7 @@ def test_gemini_export_uses_the_subset_gemini_accepts() -> None:
 
 
 def test_gemini_export_inlines_references_and_drops_what_it_cannot_say() -> None:
-    from lagent_like.function_calling.dialects import to_gemini_schema
+    from lagent_like.function_calling._dialects import to_gemini_schema
 
     schema = {
         "type": "object",

@@ -17,8 +17,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lagent_like import DefinitionWarning, tool_api
-from lagent_like.actions.tool_api import api_spec_of
-from lagent_like.spec import docstrings
+from lagent_like.spec import _docstrings as docstrings
+from lagent_like.toolkits._tool_api import api_spec_of
 
 LINES = [
     "Say hello.",

@@ -341,7 +341,7 @@ def test_the_faster_title_pattern_finds_what_docstring_parsers_own_finds(text: s
     # parser reads group 1 and the spans, which must be those of the library's pattern.
     from docstring_parser.google import GoogleParser
 
-    from lagent_like.spec import docstrings
+    from lagent_like.spec import _docstrings as docstrings
 
     ours = docstrings._parser("google").__self__
     library = GoogleParser(sections=list(ours.sections.values()))

@@ -16,10 +16,10 @@ import pytest
 from local_http_server import LocalServer, Reply
 
 from lagent_like import ActionExecutor, ActionStatusCode, JsonParser, ToolError
-from lagent_like._private.http import REDACTED, redact
+from lagent_like._net.http import REDACTED, redact
 from lagent_like.runtime.policies import RetryPolicy
-from lagent_like.tools.arxiv_search import NO_RESULT, ArxivSearch
-from lagent_like.tools.google_search import NO_KEY_MESSAGE, GoogleSearch
+from lagent_like.tools.web.arxiv_search import NO_RESULT, ArxivSearch
+from lagent_like.tools.web.google_search import NO_KEY_MESSAGE, GoogleSearch
 
 KEY = "sk-secret-123"
 
@@ -166,7 +166,7 @@ def test_importing_the_http_tools_does_not_import_requests() -> None:
     import sys
 
     code = (
-        "import sys, lagent_like.tools.arxiv_search, lagent_like.tools.google_search;"
+        "import sys, lagent_like.tools.web.arxiv_search, lagent_like.tools.web.google_search;"
         "print('requests' in sys.modules)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -11,7 +11,7 @@ from sandbox_helpers import appeared_within, host_pids_with, new_marker, sleeper
 
 from lagent_like import ActionExecutor, ActionStatusCode
 from lagent_like.schema import ActionReturn
-from lagent_like.tools import sandbox
+from lagent_like.tools.interpreters import _sandbox as sandbox
 
 pytestmark = [
     pytest.mark.skipif(importlib.util.find_spec("IPython") is None, reason="needs the [ipython] extra"),
@@ -26,7 +26,7 @@ API_ERROR = ActionStatusCode.API_ERROR
 
 @pytest.fixture
 def shell() -> Iterator[Any]:
-    from lagent_like.tools.ipython_interactive import IPythonInteractive
+    from lagent_like.tools.interpreters.ipython_interactive import IPythonInteractive
 
     tool = IPythonInteractive(timeout=2)
     yield tool
@@ -109,7 +109,7 @@ def test_the_shell_is_sandboxed_per_session(shell: Any) -> None:
 
 
 def test_the_sandbox_settings_go_to_ipython_interpreter_which_checks_them() -> None:
-    from lagent_like.tools.ipython_interactive import IPythonInteractive
+    from lagent_like.tools.interpreters.ipython_interactive import IPythonInteractive
 
     with pytest.raises(
         ValueError, match=r"^IPythonInteractive: isolation must be 'sandbox' or 'process', got 'vm'$"

@@ -15,7 +15,7 @@ from sandbox_helpers import appeared_within, gone_within, new_marker, sleeper
 from lagent_like import ActionExecutor, ActionStatusCode
 from lagent_like.actions.parser import JsonParser, TupleParser
 from lagent_like.schema import ActionReturn
-from lagent_like.tools.ipython_interpreter import IPythonInterpreter
+from lagent_like.tools.interpreters.ipython_interpreter import IPythonInterpreter
 
 SUCCESS = ActionStatusCode.SUCCESS
 API_ERROR = ActionStatusCode.API_ERROR

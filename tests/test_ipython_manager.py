@@ -10,7 +10,7 @@ import pytest
 from sandbox_helpers import appeared_within, host_pids_with, new_marker, sleeper
 
 from lagent_like import ActionReturn, ActionStatusCode
-from lagent_like.tools import sandbox
+from lagent_like.tools.interpreters import _sandbox as sandbox
 
 pytestmark = [
     pytest.mark.skipif(importlib.util.find_spec("IPython") is None, reason="needs the [ipython] extra"),
@@ -25,7 +25,7 @@ NAME_ERROR = "NameError: name 'x' is not defined"
 
 @pytest.fixture
 def manager() -> Iterator[Any]:
-    from lagent_like.tools.ipython_manager import IPythonInteractiveManager
+    from lagent_like.tools.interpreters.ipython_manager import IPythonInteractiveManager
 
     tool = IPythonInteractiveManager(max_workers=3, timeout=2)
     yield tool
@@ -130,7 +130,7 @@ def test_close_leaves_no_process_and_the_manager_starts_afresh(manager: Any) -> 
 
 
 def test_max_workers_must_be_a_positive_integer() -> None:
-    from lagent_like.tools.ipython_manager import IPythonInteractiveManager
+    from lagent_like.tools.interpreters.ipython_manager import IPythonInteractiveManager
 
     with pytest.raises(ValueError, match=r"^max_workers must be a positive integer, got 0$"):
         IPythonInteractiveManager(max_workers=0)

@@ -93,7 +93,7 @@ def test_lagent_05_paths_give_the_same_objects() -> None:
 
 def test_a_missing_name_on_a_lagent_path_is_an_attribute_error() -> None:
     with pytest.raises(ImportError, match="cannot import name 'Nothing'"):
-        from lagent_like.actions.base_action import Nothing  # type: ignore[attr-defined]  # noqa: F401
+        from lagent_like.toolkits._base_action import Nothing  # type: ignore[attr-defined]  # noqa: F401
 
 
 # Lagent's sentences, v0.2.0 to v0.5 (lagent/actions/parser.py).

@@ -9,7 +9,7 @@ from typing import Any, Optional
 import pytest
 
 from lagent_like import ActionExecutor, ActionReturn, ActionStatusCode, AsyncActionExecutor, Hook, RetryPolicy
-from lagent_like.parsers.lenient_json import TruncatedJSON, loads_lenient
+from lagent_like.parsers._lenient_json import TruncatedJSON, loads_lenient
 
 
 def lenient_echo(text: str, flag: bool = False, note: Optional[str] = None) -> str:
@@ -138,7 +138,7 @@ def test_deep_nesting_is_refused_not_crashing() -> None:
 
 
 def test_json5_fallback_reads_the_same_values(monkeypatch: pytest.MonkeyPatch) -> None:
-    from lagent_like.parsers import lenient_json
+    from lagent_like.parsers import _lenient_json as lenient_json
 
     monkeypatch.setattr(lenient_json, "_decoder", lenient_json._json5_decode)
     assert loads_lenient("{'a': True, b: [1,],}").value == {"a": True, "b": [1]}

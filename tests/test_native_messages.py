@@ -23,7 +23,7 @@ import pytest
 from lagent_like import ActionExecutor, AsyncActionExecutor, BaseAction, ToolError, tool_api
 from lagent_like.agents import ReAct
 from lagent_like.agents.trace_render import format_turn
-from lagent_like.runtime.messages import alias_renamer
+from lagent_like.runtime._messages import alias_renamer
 
 
 class NativeKit(BaseAction, register=False):

@@ -19,7 +19,7 @@ from lagent_like import (
     TupleParser,
     tool_api,
 )
-from lagent_like.parsers.arguments import Repaired
+from lagent_like.parsers._arguments import Repaired
 
 
 class ParserWeather(BaseAction):
@@ -404,22 +404,22 @@ def test_a_reader_can_be_made_for_another_validation_mode(parser: type[BaseParse
     made = parser(ParserModes())
     text = '{"n": "3"}' if parser is JsonParser else "('3',)"
     assert made.reader("plain")(text) == {"n": 3}
-    assert made.reader("plain", validation="coerce") is made.reader("plain")
-    strict = made.reader("plain", validation="strict")
-    assert strict is made.reader("plain", validation="strict")
+    assert made.reader("plain", "coerce") is made.reader("plain")
+    strict = made.reader("plain", "strict")
+    assert strict is made.reader("plain", "strict")
     refused = strict(text)
     assert isinstance(refused, ParseError)
     assert refused.err_msg == "ParserModes.plain: 'n' expected integer, got string '3'"
-    assert made.reader("plain", validation="off")(text) == {"n": "3"}
-    # The API's own mode wins over the one given, and the tool's own does too.
-    assert made.reader("own", validation="strict")(text) == {"n": "3"}
+    assert made.reader("plain", "off")(text) == {"n": "3"}
+    # Without a mode, the one the action resolved: the API's own, else the tool's.
+    assert made.reader("own")(text) == {"n": "3"}
     tool_strict = parser(ParserModes(validation="strict"))
-    assert isinstance(tool_strict.reader("plain", validation="coerce")(text), ParseError)
+    assert isinstance(tool_strict.reader("plain")(text), ParseError)
 
 
 def test_a_reader_for_an_unknown_mode_or_api_is_refused() -> None:
     made = JsonParser(ParserModes())
     with pytest.raises(ToolDefinitionError, match=r"^JsonParser: validation must be one of"):
-        made.reader("plain", validation="lax")
+        made.reader("plain", "lax")
     with pytest.raises(ParseError, match=r"^ParserModes has no API 'plian'\. Did you mean 'plain'\?"):
-        made.reader("plian", validation="strict")
+        made.reader("plian", "strict")

@@ -9,6 +9,8 @@ from typing import Any, Optional
 
 import pytest
 
+from lagent_like.types._families import Refusal
+
 pydantic = pytest.importorskip("pydantic", reason="pydantic (the 'test' extra) is not installed")
 from pydantic import BaseModel, ConfigDict, Field  # noqa: E402
 from pydantic.dataclasses import dataclass as pydantic_dataclass  # noqa: E402
@@ -365,7 +367,7 @@ def test_a_models_validator_raises_one_argument_error_naming_each_field() -> Non
     validators, _ = PdKit().argument_checks("ship")
     with pytest.raises(ArgumentError, match=r"^a valid PdAddr$") as info:
         validators["addr"]({"zip": "x"})
-    assert info.value.describe("addr") == (
+    assert Refusal.of(info.value).describe("addr", info.value.value) == (
         "'addr.street' is required; "
         "'addr.zip' input should be a valid integer, unable to parse string as an integer (got string 'x')"
     )

@@ -21,7 +21,7 @@ from sandbox_helpers import gone_within, host_pids_with, new_marker, sleeper
 
 from lagent_like import ActionReturn, ActionStatusCode
 from lagent_like.registry import get_tool_cls
-from lagent_like.tools.python_interpreter import PythonInterpreter
+from lagent_like.tools.interpreters.python_interpreter import PythonInterpreter
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
 

@@ -137,7 +137,7 @@ def test_the_shipped_tools_are_listed_in_order_but_imported_on_first_lookup() ->
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert out.stdout.splitlines() == [
         "ArxivSearch AsyncWebBrowser []",
-        "ArxivSearch True ['lagent_like.tools.arxiv_search']",
+        "ArxivSearch True ['lagent_like.tools.web.arxiv_search']",
         "20 8",
     ]
 

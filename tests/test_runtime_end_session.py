@@ -22,7 +22,7 @@ from sandbox_helpers import appeared_within, host_pids_with, new_marker, sleeper
 from lagent_like import ActionExecutor, AsyncActionExecutor, BaseAction, tool_api
 from lagent_like.exceptions import ToolDefinitionError
 from lagent_like.schema import ActionReturn
-from lagent_like.tools import sandbox
+from lagent_like.tools.interpreters import _sandbox as sandbox
 
 EXECUTORS = [
     pytest.param(ActionExecutor, id="sync-executor"),
@@ -143,7 +143,7 @@ needs_sandbox = pytest.mark.skipif(
 
 @pytest.fixture
 def ipython() -> Iterator[Any]:
-    from lagent_like.tools.ipython_interpreter import IPythonInterpreter
+    from lagent_like.tools.interpreters.ipython_interpreter import IPythonInterpreter
 
     tool = IPythonInterpreter(timeout=20)
     yield tool
@@ -177,7 +177,7 @@ def test_end_session_kills_that_sessions_sandbox_and_leaves_the_others(
 @needs_sandbox
 @pytest.mark.skipif(importlib.util.find_spec("IPython") is None, reason="needs the [ipython] extra")
 def test_end_session_stops_that_sessions_shell_of_an_ipython_manager() -> None:
-    from lagent_like.tools.ipython_manager import IPythonInteractiveManager
+    from lagent_like.tools.interpreters.ipython_manager import IPythonInteractiveManager
 
     manager = IPythonInteractiveManager()
     try:

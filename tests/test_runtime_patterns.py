@@ -148,7 +148,7 @@ def test_pattern_that_cannot_run_in_linear_time_is_refused_at_definition(
     ],
 )
 def test_a_tool_whose_validation_is_off_keeps_a_pattern_it_never_matches(pattern: str) -> None:
-    from lagent_like.actions.schema_tool import SchemaTool
+    from lagent_like.toolkits._schema_tool import SchemaTool
 
     schema = {
         "type": "object",
@@ -160,7 +160,7 @@ def test_a_tool_whose_validation_is_off_keeps_a_pattern_it_never_matches(pattern
 
 
 def test_a_pattern_no_engine_can_read_is_refused_even_when_validation_is_off() -> None:
-    from lagent_like.actions.schema_tool import SchemaTool
+    from lagent_like.toolkits._schema_tool import SchemaTool
 
     schema = {"type": "object", "properties": {"s": {"type": "string", "pattern": "[a-"}}, "required": ["s"]}
     with pytest.raises(

@@ -29,9 +29,9 @@ from sandbox_helpers import (
 
 from lagent_like import ActionExecutor, ActionReturn, ActionStatusCode
 from lagent_like.exceptions import SandboxUnavailableError
-from lagent_like.tools import sandbox
-from lagent_like.tools.ipython_interpreter import IPythonInterpreter
-from lagent_like.tools.python_interpreter import PythonInterpreter
+from lagent_like.tools.interpreters import _sandbox as sandbox
+from lagent_like.tools.interpreters.ipython_interpreter import IPythonInterpreter
+from lagent_like.tools.interpreters.python_interpreter import PythonInterpreter
 
 pytestmark = pytest.mark.skipif(
     sandbox._probe() is not None, reason=f"no sandbox on this machine: {sandbox._probe()}"

@@ -23,9 +23,10 @@ import pytest
 from sandbox_helpers import nothing_left_behind
 
 from lagent_like import ActionReturn, ActionStatusCode
-from lagent_like.tools import _cgroup, sandbox
-from lagent_like.tools.ipython_interpreter import IPythonInterpreter
-from lagent_like.tools.python_interpreter import PythonInterpreter
+from lagent_like.tools.interpreters import _cgroup
+from lagent_like.tools.interpreters import _sandbox as sandbox
+from lagent_like.tools.interpreters.ipython_interpreter import IPythonInterpreter
+from lagent_like.tools.interpreters.python_interpreter import PythonInterpreter
 
 MB = 1024 * 1024
 SUCCESS = ActionStatusCode.SUCCESS

@@ -27,9 +27,10 @@ from sandbox_helpers import nothing_left_behind
 
 from lagent_like import ActionReturn, ActionStatusCode
 from lagent_like.exceptions import SandboxUnavailableError
-from lagent_like.tools import _seccomp, sandbox
-from lagent_like.tools.ipython_interpreter import IPythonInterpreter
-from lagent_like.tools.python_interpreter import PythonInterpreter
+from lagent_like.tools.interpreters import _sandbox as sandbox
+from lagent_like.tools.interpreters import _seccomp
+from lagent_like.tools.interpreters.ipython_interpreter import IPythonInterpreter
+from lagent_like.tools.interpreters.python_interpreter import PythonInterpreter
 
 pytestmark = pytest.mark.skipif(
     sandbox._probe() is not None, reason=f"no sandbox on this machine: {sandbox._probe()}"
@@ -197,7 +198,7 @@ def test_ipython_code_cannot_make_a_user_namespace_or_a_memfd(ipython: IPythonIn
 
 @pytest.mark.skipif(importlib.util.find_spec("IPython") is None, reason="needs the [ipython] extra")
 def test_ipython_interactive_code_runs_filtered() -> None:
-    from lagent_like.tools.ipython_interactive import IPythonInteractive
+    from lagent_like.tools.interpreters.ipython_interactive import IPythonInteractive
 
     shell = IPythonInteractive(timeout=10)
     try:
@@ -214,8 +215,8 @@ def test_ipython_interactive_code_runs_filtered() -> None:
 #: Run as uid 65534: a sandbox of its own (bubblewrap's user namespace), attacked the same way.
 AS_USER = (
     "import json, sys\n"
-    "from lagent_like.tools import sandbox\n"
-    "from lagent_like.tools.python_interpreter import PythonInterpreter\n"
+    "from lagent_like.tools.interpreters import _sandbox as sandbox\n"
+    "from lagent_like.tools.interpreters.python_interpreter import PythonInterpreter\n"
     "argv = sandbox._bwrap_argv(sandbox.bwrap_path(), sandbox.SandboxSpec(), pid1=True)\n"
     "tool = PythonInterpreter(answer_expr=None)\n"
     "ret = tool(json.dumps({'command': sys.argv[2]}))\n"
@@ -318,7 +319,7 @@ def test_what_python_needs_still_works(python: PythonInterpreter, code: str, ans
 #: program and makes each call with zero arguments.
 PROBE = """
 import ctypes, json, os, sys
-from lagent_like.tools._worker.syscall_filter import install
+from lagent_like.tools.interpreters._worker.syscall_filter import install
 program, calls = sys.argv[1], json.loads(sys.argv[2])
 libc = ctypes.CDLL(None, use_errno=True)
 os.setgroups([]); os.setresgid(65534, 65534, 65534); os.setresuid(65534, 65534, 65534)

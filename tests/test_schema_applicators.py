@@ -14,8 +14,8 @@ import pytest
 
 from lagent_like import ActionExecutor, SchemaTool, ToolDefinitionError, tool_from_schema
 from lagent_like.schema import ActionStatusCode
-from lagent_like.types.families import Refusal
-from lagent_like.types.schema_validation import SchemaCompiler
+from lagent_like.types._families import Refusal
+from lagent_like.types._schema_compiler import SchemaCompiler
 
 SUCCESS = ActionStatusCode.SUCCESS
 ARGS_ERROR = ActionStatusCode.ARGS_ERROR

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from lagent_like import ActionExecutor, ActionStatusCode, ToolDefinitionError, tool_from_schema
-from lagent_like.actions.schema_tool import SchemaTool
+from lagent_like.toolkits._schema_tool import SchemaTool
 
 SUCCESS = ActionStatusCode.SUCCESS
 ARGS_ERROR = ActionStatusCode.ARGS_ERROR

@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 
 from lagent_like.actions.action_executor import ActionExecutor
 from lagent_like.actions.parser import JsonParser, TupleParser
-from lagent_like.actions.schema_tool import SchemaTool, tool_from_schema
 from lagent_like.exceptions import ToolDefinitionError
 from lagent_like.schema import ActionReturn, ActionStatusCode
+from lagent_like.toolkits._schema_tool import SchemaTool, tool_from_schema
 
 ARGS_ERROR = ActionStatusCode.ARGS_ERROR
 SUCCESS = ActionStatusCode.SUCCESS

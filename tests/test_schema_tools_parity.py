@@ -26,9 +26,9 @@ from lagent_like import (
     tool_api,
     tool_from_schema,
 )
-from lagent_like.actions.base_action import BaseAction, api_specs
-from lagent_like.actions.schema_tool import schema_spec
 from lagent_like.schema import ActionStatusCode
+from lagent_like.toolkits._base_action import BaseAction, api_specs
+from lagent_like.toolkits._schema_tool import schema_spec
 
 SUCCESS = ActionStatusCode.SUCCESS
 ARGS_ERROR = ActionStatusCode.ARGS_ERROR

@@ -19,9 +19,9 @@ import pytest
 from fake_openai_server import FakeOpenAIServer
 
 from lagent_like import ActionStatusCode, ModelClientError, ModelHTTPError
-from lagent_like._private.http import REDACTED, redact
+from lagent_like._net.http import REDACTED, redact
 from lagent_like.llms import OpenAIChat
-from lagent_like.tools.google_search import GoogleSearch
+from lagent_like.tools.web.google_search import GoogleSearch
 
 #: A key as a file gives it: a trailing newline, and characters URL-encoding changes.
 FILE_KEY = "sk-live/9+x=\n"

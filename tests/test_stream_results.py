@@ -27,8 +27,8 @@ from lagent_like import (
     BaseAction,
     tool_api,
 )
-from lagent_like.actions.base_action import routes_of
 from lagent_like.agents import AgentResult, ReAct
+from lagent_like.toolkits._base_action import routes_of
 
 EXECUTORS = [pytest.param(ActionExecutor, id="sync"), pytest.param(AsyncActionExecutor, id="async")]
 

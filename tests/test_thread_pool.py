@@ -14,7 +14,7 @@ import time
 import pytest
 
 from lagent_like import ActionExecutor, ActionStatusCode, AsyncActionExecutor, BaseAction
-from lagent_like.runtime.pool import DaemonThreadPool
+from lagent_like.runtime._pool import DaemonThreadPool
 
 MAX_WORKERS = 2
 SLOW_SECONDS = 1.0

@@ -8,8 +8,8 @@ from typing import Any, Callable
 import pytest
 
 from lagent_like import BaseAction, DefinitionWarning, ToolDefinitionError, tool_api
-from lagent_like.actions.tool_api import api_spec_of
 from lagent_like.cli.lint import LintFinding, lint_action
+from lagent_like.toolkits._tool_api import api_spec_of
 
 
 def args_none() -> str:

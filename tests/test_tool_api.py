@@ -10,7 +10,7 @@ import pytest
 from typing_extensions import Annotated
 
 from lagent_like import DefinitionWarning, ToolDefinitionError, tool_api
-from lagent_like.actions.tool_api import api_spec_of
+from lagent_like.toolkits._tool_api import api_spec_of
 
 
 def key_order(value: Any) -> Any:

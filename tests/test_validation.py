@@ -24,7 +24,7 @@ from lagent_like import (
     tool_api,
 )
 from lagent_like._private.json_values import json_value
-from lagent_like.types.validation import Invalid, Refusal, check_of
+from lagent_like.types._validation import Invalid, Refusal, check_of
 
 
 class ValPoint(TypedDict):
@@ -376,7 +376,7 @@ def test_argument_checks_accept_and_coerce(case: Accepted) -> None:
 def test_argument_checks_refuse_with_a_message_naming_parameter_type_and_value(case: Refused) -> None:
     with pytest.raises(Invalid) as info:
         _check(case)
-    assert info.value.describe(case.param) == case.message
+    assert Refusal.of(info.value).describe(case.param, info.value.value) == case.message
 
 
 @pytest.mark.parametrize("case", _check_params(REFUSED))
@@ -576,7 +576,10 @@ def test_nested_paths_accumulate_indexes() -> None:
     validators, _ = ValNested().argument_checks("grid")
     with pytest.raises(Invalid) as info:
         validators["rows"]([[1], [2, "x"]])
-    assert info.value.describe("rows") == "'rows[1][1]' expected integer, got string 'x'"
+    assert (
+        Refusal.of(info.value).describe("rows", info.value.value)
+        == "'rows[1][1]' expected integer, got string 'x'"
+    )
 
 
 class ValLevel(enum.Enum):
@@ -605,7 +608,10 @@ def test_enum_with_integer_values_refuses_a_boolean() -> None:
     validators, _ = ValLevels().argument_checks("set_level")
     with pytest.raises(Invalid) as info:
         validators["level"](True)
-    assert info.value.describe("level") == "'level' expected one of [1, 2], got boolean true"
+    assert (
+        Refusal.of(info.value).describe("level", info.value.value)
+        == "'level' expected one of [1, 2], got boolean true"
+    )
 
 
 def test_dataclass_parameter_accepts_an_instance() -> None:
@@ -651,7 +657,7 @@ def test_unhashable_items_for_a_set_are_refused_naming_the_parameter() -> None:
     validators, _ = ValBag().argument_checks("keep")
     with pytest.raises(Invalid) as info:
         validators["items"]([[1]])
-    assert info.value.describe("items").startswith("'items")
+    assert Refusal.of(info.value).describe("items", info.value.value).startswith("'items")
 
 
 def test_argument_checks_of_an_unknown_api_are_empty() -> None:
@@ -714,7 +720,10 @@ def test_a_refused_argument_raises_the_one_public_argument_error() -> None:
         validators["point"]({"x": 1, "y": "b"})
     assert isinstance(info.value, ModelInputError)
     assert (info.value.expected, info.value.value, info.value.path) == ("integer", "b", ".y")
-    assert info.value.describe("point") == "'point.y' expected integer, got string 'b'"
+    assert (
+        Refusal.of(info.value).describe("point", info.value.value)
+        == "'point.y' expected integer, got string 'b'"
+    )
     assert Invalid is ArgumentError
 
 
@@ -726,4 +735,4 @@ def test_a_refusal_and_its_argument_error_are_one_refused_argument() -> None:
     assert (error.expected, error.value, error.path) == ("integer", "x", "[1]")
     back = Refusal.of(error)
     assert repr(back) == repr(refusal) == "Refusal('integer', 'x', '[1]')"
-    assert back.describe("a", None) == error.describe("a") == "'a[1]' expected integer, got string 'x'"
+    assert back.describe("a", None) == "'a[1]' expected integer, got string 'x'"

@@ -571,8 +571,8 @@ def test_page_embeds_the_catalogue_safely_in_a_script() -> None:
 
 
 def test_the_interpreters_count_as_code_executing_tools() -> None:
-    from lagent_like.tools.ipython_interpreter import IPythonInterpreter
-    from lagent_like.tools.python_interpreter import PythonInterpreter
+    from lagent_like.tools.interpreters.ipython_interpreter import IPythonInterpreter
+    from lagent_like.tools.interpreters.python_interpreter import PythonInterpreter
     from lagent_like.web import runs_code
 
     assert runs_code(PythonInterpreter.__new__(PythonInterpreter))

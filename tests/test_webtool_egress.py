@@ -22,8 +22,8 @@ from local_http_server import LocalServer, Reply
 from net_guard import PUBLIC, Guard
 
 from lagent_like import ActionStatusCode
-from lagent_like._private.egress import AddressRule, guarded_session
-from lagent_like.tools.web_browser import SerperSearch, WebBrowser
+from lagent_like._net.egress import AddressRule, guarded_session
+from lagent_like.tools.web.web_browser import SerperSearch, WebBrowser
 
 
 def opened(tool: WebBrowser, url: str) -> Any:

@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from lagent_like.tools.worker_io import wait_readable, write_all
+from lagent_like.tools.interpreters._worker_io import wait_readable, write_all
 
 
 def test_write_all_writes_more_than_a_pipe_holds_while_the_reader_reads() -> None:

@@ -10,29 +10,30 @@ the package stays cheap, and the registry lists the tools in Lagent's order anyw
 from typing import TYPE_CHECKING, Any
 
 from .._private import lazy as _lazy
+from ..executors._action_executor import ActionExecutor
 
 # Lagent 0.2 exports the registry functions from this package too.
 from ..registry import BUILTIN_TOOLS, get_tool, get_tool_cls, list_tools
 from ..registry import TOOL_REGISTRY as TOOL_REGISTRY  # importable from here, as before
-from ..spec.describe import ApiSpec, Param
-from .action_executor import ActionExecutor
-from .base_action import BaseAction, ToolMeta, tool_api
+from ..spec._describe import ApiSpec, Param
+from ..toolkits._base_action import BaseAction, ToolMeta, tool_api
 from .parser import BaseParser, JsonParser, TupleParser
 
 if TYPE_CHECKING:  # what __getattr__ imports on first use (_LAZY)
-    from ..tools.arxiv_search import ArxivSearch, AsyncArxivSearch
-    from ..tools.bing_map import AsyncBINGMap, BINGMap
-    from ..tools.google_scholar_search import AsyncGoogleScholar, GoogleScholar
-    from ..tools.google_search import AsyncGoogleSearch, GoogleSearch
-    from ..tools.ipython_interpreter import AsyncIPythonInterpreter, IPythonInterpreter
+    from ..executors._async_executor import AsyncActionExecutor
+    from ..toolkits._async_mixin import AsyncActionMixin
+    from ..toolkits._base_action import ObjectToolkit
+    from ..toolkits._builtin_actions import FinishAction, InvalidAction, NoAction
+    from ..toolkits._function_tool import FunctionTool
+    from ..toolkits._schema_tool import SchemaTool, tool_from_schema
+    from ..tools.interpreters.ipython_interpreter import AsyncIPythonInterpreter, IPythonInterpreter
+    from ..tools.interpreters.python_interpreter import AsyncPythonInterpreter, PythonInterpreter
     from ..tools.ppt import PPT, AsyncPPT
-    from ..tools.python_interpreter import AsyncPythonInterpreter, PythonInterpreter
-    from ..tools.web_browser import AsyncWebBrowser, WebBrowser
-    from .async_executor import AsyncActionExecutor, AsyncActionMixin
-    from .builtin_actions import FinishAction, InvalidAction, NoAction
-    from .function_tool import FunctionTool
-    from .object_toolkit import ObjectToolkit
-    from .schema_tool import SchemaTool, tool_from_schema
+    from ..tools.web.arxiv_search import ArxivSearch, AsyncArxivSearch
+    from ..tools.web.bing_map import AsyncBINGMap, BINGMap
+    from ..tools.web.google_scholar_search import AsyncGoogleScholar, GoogleScholar
+    from ..tools.web.google_search import AsyncGoogleSearch, GoogleSearch
+    from ..tools.web.web_browser import AsyncWebBrowser, WebBrowser
 
 #: Names imported on first use, with their modules: the registered built-ins (but
 #: ``BaseAction``, imported above), what only some programs use, and Lagent 0.5's
@@ -40,13 +41,14 @@ if TYPE_CHECKING:  # what __getattr__ imports on first use (_LAZY)
 #: (they need IPython's extra) and register when first used (after the tutorial's tools).
 _LAZY: dict[str, str] = {
     **{name: module for name, module in BUILTIN_TOOLS.items() if name != "BaseAction"},
-    **dict.fromkeys(("AsyncActionExecutor", "AsyncActionMixin"), "lagent_like.actions.async_executor"),
-    "FunctionTool": "lagent_like.actions.function_tool",
-    "ObjectToolkit": "lagent_like.actions.object_toolkit",
-    **dict.fromkeys(("SchemaTool", "tool_from_schema"), "lagent_like.actions.schema_tool"),
-    "IPythonInteractive": "lagent_like.tools.ipython_interactive",
-    "AsyncIPythonInteractive": "lagent_like.tools.ipython_interactive",
-    "IPythonInteractiveManager": "lagent_like.tools.ipython_manager",
+    "AsyncActionExecutor": "lagent_like.executors._async_executor",
+    "AsyncActionMixin": "lagent_like.toolkits._async_mixin",
+    "FunctionTool": "lagent_like.toolkits._function_tool",
+    "ObjectToolkit": "lagent_like.toolkits._base_action",
+    **dict.fromkeys(("SchemaTool", "tool_from_schema"), "lagent_like.toolkits._schema_tool"),
+    "IPythonInteractive": "lagent_like.tools.interpreters.ipython_interactive",
+    "AsyncIPythonInteractive": "lagent_like.tools.interpreters.ipython_interactive",
+    "IPythonInteractiveManager": "lagent_like.tools.interpreters.ipython_manager",
 }
 
 __all__ = [

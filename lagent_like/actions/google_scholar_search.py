@@ -1,8 +1,8 @@
 """Lagent's import path ``lagent.actions.google_scholar_search``.
 
-The tool lives in :mod:`lagent_like.tools.google_scholar_search`.
+The tool lives in :mod:`lagent_like.tools.web.google_scholar_search`.
 """
 
-from ..tools.google_scholar_search import AsyncGoogleScholar, GoogleScholar
+from ..tools.web.google_scholar_search import AsyncGoogleScholar, GoogleScholar
 
 __all__ = ["AsyncGoogleScholar", "GoogleScholar"]

@@ -1,8 +1,8 @@
 """Lagent's import path ``lagent.actions.google_search``.
 
-The tool lives in :mod:`lagent_like.tools.google_search`.
+The tool lives in :mod:`lagent_like.tools.web.google_search`.
 """
 
-from ..tools.google_search import AsyncGoogleSearch, GoogleSearch
+from ..tools.web.google_search import AsyncGoogleSearch, GoogleSearch
 
 __all__ = ["AsyncGoogleSearch", "GoogleSearch"]

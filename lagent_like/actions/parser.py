@@ -8,9 +8,7 @@ modules of their own. ``ParseError`` is importable here as in Lagent.
 from __future__ import annotations
 
 from ..exceptions import ParseError as ParseError
-from ..parsers.base import BaseParser
-from ..parsers.base import render_outputs as render_outputs
-from ..parsers.json_parser import JsonParser
-from ..parsers.tuple_parser import TupleParser
+from ..parsers import BaseParser, JsonParser, TupleParser
+from ..parsers._base import render_outputs as render_outputs
 
 __all__ = ["BaseParser", "JsonParser", "TupleParser"]

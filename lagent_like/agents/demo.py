@@ -81,7 +81,9 @@ def run_demo(out: Optional[IO[str]] = None, color: bool = False) -> int:
         0 when the episode ended with a final answer, 1 otherwise.
     """
     # Imported here: ``lagent_like.agents.demo`` is only loaded by the command.
-    from ..actions import ActionExecutor, IPythonInterpreter, PythonInterpreter
+    from ..executors._action_executor import ActionExecutor
+    from ..tools.interpreters.ipython_interpreter import IPythonInterpreter
+    from ..tools.interpreters.python_interpreter import PythonInterpreter
     from . import ReAct
     from .trace_render import format_turn, paint
 

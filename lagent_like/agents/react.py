@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Optional
 
 from .._private.log import logger
 from ..exceptions import DefinitionError
-from ..function_calling.executor import _read_tool_call, tool_messages
-from ..runtime.messages import native_calls
+from ..executors._exports import _read_tool_call, tool_messages
+from ..runtime._messages import native_calls
 from ..schema import ActionReturn, ActionStatusCode, ActionValidCode
 from .prompts import (
     DEFAULT_SYSTEM_TEMPLATE,
@@ -34,7 +34,7 @@ from .react_parser import parse_react
 from .trace import TRACE_FORMAT, TRACE_VERSION, AgentResult, Message, Turn
 
 if TYPE_CHECKING:
-    from ..actions.action_executor import ActionExecutor
+    from ..executors._action_executor import ActionExecutor
 
 __all__ = ["AgentResult", "DEFAULT_NATIVE_TEMPLATE", "TRACE_FORMAT", "TRACE_VERSION", "ReAct", "Turn"]
 

@@ -64,7 +64,7 @@ def _observation(ret: Any, color: bool) -> str:
 
 def _tool_call_lines(turn: Any, color: bool) -> list[str]:
     """Each native tool call of ``turn`` with what the model got back for it."""
-    from ..function_calling.executor import tool_messages  # only native turns need it
+    from ..executors._exports import tool_messages  # only native turns need it
 
     calls = turn.tool_calls
     returns = list(turn.tool_returns or ())

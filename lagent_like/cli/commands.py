@@ -14,7 +14,7 @@ gives them that as a command (also ``python -m lagent_like``)::
     lagent-like -m mytools serve-mcp --tools Weather --transport http --port 8000
     lagent-like -m mytools inspect --port 8765
 
-``lint`` runs the schema doctor (:mod:`lagent_like.cli.lint`) over modules or tool names
+``lint`` runs the schema doctor (:mod:`lagent_like.lint._lint`) over modules or tool names
 (every registered tool but the built-ins when none is given). ``prompt`` prints what
 a model would be given (a ReAct system prompt or a function-calling export), ``demo``
 runs a recorded ReAct episode offline over the real interpreters, and ``chat`` runs
@@ -134,7 +134,7 @@ _FAILING = {False: frozenset({"error"}), True: frozenset({"error", "warning"})}
 
 def _cmd_lint(args: argparse.Namespace) -> int:
     # Imported here: only this command needs the doctor.
-    from .lint import format_findings, lint_targets
+    from ..lint._lint import format_findings, lint_targets
 
     if args.targets:
         allow_cwd_imports()

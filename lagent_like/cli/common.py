@@ -9,14 +9,14 @@ the same way, so those pieces live here once.
 from __future__ import annotations
 
 import importlib
-import inspect
 import json
 import os
 import sys
 from collections.abc import Sequence
 from typing import Any, Callable, Optional
 
-from .. import get_tool_cls, list_tools
+from ..registry import get_tool_cls, list_tools
+from ..toolkits._modules import module_functions
 
 __all__ = [
     "EXPORTS",
@@ -83,33 +83,10 @@ def import_modules(names: list[str]) -> list[Any]:
     return tools
 
 
-def module_functions(module: Any) -> list[Callable[..., Any]]:
-    """The function tools ``module`` defines, for ``-m`` and ``lint``.
-
-    The ``@tool_api`` functions it defines; if it defines none and no ``BaseAction``
-    subclass either (a module of plain function tools), its public functions.
-    """
-    from ..actions.base_action import BaseAction
-    from ..actions.tool_api import api_spec_of
-
-    own = [
-        (key, value)
-        for key, value in vars(module).items()
-        if getattr(value, "__module__", None) == module.__name__
-        and (inspect.isfunction(value) or isinstance(value, type))
-    ]
-    marked: list[Callable[..., Any]] = [
-        value for _, value in own if inspect.isfunction(value) and api_spec_of(value) is not None
-    ]
-    if marked or any(isinstance(value, type) and issubclass(value, BaseAction) for _, value in own):
-        return marked
-    return [value for key, value in own if inspect.isfunction(value) and not key.startswith("_")]
-
-
 def _function_tool(module: str, func: Callable[..., Any]) -> Any:
     """``FunctionTool(func)``; a function that cannot be described is a ``CliError``."""
-    from ..actions.function_tool import FunctionTool
     from ..exceptions import ToolDefinitionError
+    from ..toolkits._function_tool import FunctionTool
 
     try:
         return FunctionTool(func)

@@ -11,8 +11,8 @@ from __future__ import annotations
 import argparse
 from typing import Any, Callable, Optional
 
-from .. import __version__
 from .._private.connection_gate import DEFAULT_HEAD_TIMEOUT, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_PER_PEER
+from .._private.version import __version__
 from .common import EXPORTS, PROG
 from .serve import MCP_TOKEN_ENV
 

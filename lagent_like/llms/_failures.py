@@ -1,7 +1,7 @@
 """How the model client words a failed request: one exception per rung of the HTTP ladder.
 
-The ladder itself (:func:`lagent_like._private.http.send`) is shared with the web tools;
-this module turns its :class:`~lagent_like._private.http.HttpFailure` into the
+The ladder itself (:func:`lagent_like._net.http.send`) is shared with the web tools;
+this module turns its :class:`~lagent_like._net.http.HttpFailure` into the
 client's ``Model*Error`` exceptions, each naming the endpoint and the attempts made,
 and says which of them are worth another attempt.
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from .._private.http import HttpFailure, is_transient_status
+from .._net.http import HttpFailure, is_transient_status
 from ..exceptions import (
     ModelClientError,
     ModelConnectionError,

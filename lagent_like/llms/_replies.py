@@ -30,7 +30,7 @@ class ReplyReader:
     """Reads the 2xx answer of one call.
 
     Attributes:
-        where: the endpoint, as :func:`~lagent_like._private.http.display_url` shows it.
+        where: the endpoint, as :func:`~lagent_like._net.http.display_url` shows it.
         attempts: how many requests the call made (every exception says so).
         quote: makes a server's text fit to quote in an exception (one line, redacted,
             shortened).

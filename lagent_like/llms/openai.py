@@ -20,7 +20,7 @@ What it takes care of, so that agents do not have to:
 Reading a success answer (one body or a stream) is in :mod:`lagent_like.llms._replies`,
 and the variants of what servers send back (error bodies, server-sent events, message
 shapes) in :mod:`lagent_like.llms.chat_wire`; requests go through the HTTP
-failure ladder the web tools share (:mod:`lagent_like._private.http`), whose rungs
+failure ladder the web tools share (:mod:`lagent_like._net.http`), whose rungs
 :mod:`lagent_like.llms._failures` words as this client's exceptions; this module sends
 requests and decides what each answer means. ``requests`` is imported on first use, so
 importing this module stays cheap.
@@ -35,6 +35,7 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 
+from .._net.http import HttpFailure, display_url, excerpt, read_key, send
 from .._private.arg_checks import (
     check_arguments,
     is_count,
@@ -43,7 +44,6 @@ from .._private.arg_checks import (
     is_non_blank_str,
     is_positive_duration,
 )
-from .._private.http import HttpFailure, display_url, excerpt, read_key, send
 from .._private.log import logger
 from ..exceptions import ModelClientError, ModelHTTPError
 from ..runtime.policies import RetryPolicy
@@ -311,7 +311,7 @@ class OpenAIChat:
 
     def _request_headers(self, streaming: bool) -> dict[str, str]:
         # Imported here: the package may one day import this module while it is still loading.
-        from .. import __version__
+        from .._private.version import __version__
 
         headers = {
             "Content-Type": "application/json",

@@ -18,7 +18,7 @@ from typing import Any, Optional
 import mcp_types as types
 from mcp.client.session import ClientSession
 
-from ..spec.describe import copy_description
+from ..spec._describe import copy_description
 
 __all__ = [
     "CLOSE_GRACE",

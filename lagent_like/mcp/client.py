@@ -40,15 +40,15 @@ from mcp.shared._httpx_utils import create_mcp_http_client  # noqa: E402
 from mcp.shared.exceptions import MCPError  # noqa: E402
 
 from .._private.log import logger  # noqa: E402
-from ..actions.base_action import BaseAction, state_of  # noqa: E402
-from ..actions.parser import BaseParser, JsonParser  # noqa: E402
-from ..actions.schema_tool import schema_spec  # noqa: E402
-from ..actions.tool_state import Enable  # noqa: E402
+from ..context import DEFAULT_SESSION, ToolContext  # noqa: E402
 from ..exceptions import ToolDefinitionError  # noqa: E402
-from ..runtime.context import DEFAULT_SESSION, ToolContext  # noqa: E402
+from ..parsers import BaseParser, JsonParser  # noqa: E402
 from ..schema import ActionReturn, ActionStatusCode  # noqa: E402
-from ..spec.describe import ApiSpec, copy_description  # noqa: E402
-from ..types.families import check_mode  # noqa: E402
+from ..spec._describe import ApiSpec, copy_description  # noqa: E402
+from ..toolkits._base_action import BaseAction, state_of  # noqa: E402
+from ..toolkits._schema_tool import schema_spec  # noqa: E402
+from ..toolkits._tool_state import Enable  # noqa: E402
+from ..types._families import check_mode  # noqa: E402
 from ._link import MCPConnectionError, ServerLink, SessionLinks, drop_all  # noqa: E402
 from ._wire import (  # noqa: E402
     CLOSE_GRACE,

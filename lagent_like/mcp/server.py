@@ -28,7 +28,6 @@ from mcp.server.lowlevel import Server  # noqa: E402
 from mcp.server.stdio import stdio_server  # noqa: E402
 from mcp.shared.exceptions import MCPError  # noqa: E402
 
-from .. import __version__  # noqa: E402
 from .._private.connection_gate import (  # noqa: E402
     DEFAULT_HEAD_TIMEOUT,
     DEFAULT_MAX_CONNECTIONS,
@@ -36,13 +35,14 @@ from .._private.connection_gate import (  # noqa: E402
     ConnectionGate,
 )
 from .._private.text import preview  # noqa: E402
-from ..actions.async_executor import AsyncActionExecutor  # noqa: E402
+from .._private.version import __version__  # noqa: E402
 from ..exceptions import ToolNotFoundError  # noqa: E402
-from ..runtime.messages import mark_native  # noqa: E402
-from ..runtime.streaming import on_loop  # noqa: E402
+from ..executors._async_executor import AsyncActionExecutor  # noqa: E402
+from ..executors._exports import mcp_extras  # noqa: E402
+from ..runtime._messages import mark_native  # noqa: E402
+from ..runtime._streaming import on_loop  # noqa: E402
 from ..schema import ActionReturn, ActionStatusCode  # noqa: E402
 from ._http import HttpGuard, allowed_hosts_for, listen, resolve_token  # noqa: E402
-from ._metadata import mcp_extras  # noqa: E402
 from ._sessions import ClientLimits, Sessions, client_key  # noqa: E402
 
 if TYPE_CHECKING:
@@ -50,7 +50,7 @@ if TYPE_CHECKING:
 
     from mcp.server.context import ServerRequestContext
 
-    from ..actions.action_executor import ActionExecutor as _SyncExecutor
+    from ..executors._action_executor import ActionExecutor as _SyncExecutor
 
     # Either executor (siblings since the runtime was unified).
     ActionExecutor = Union[_SyncExecutor, AsyncActionExecutor]

@@ -28,19 +28,19 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any, Awaitable, Callable, Optional, Union
 
 from .._private.text import close_matches
-from ..actions.async_executor import AsyncActionExecutor
-from ..actions.base_action import BaseAction
-from ..runtime.core import call_core, drive_async
-from ..runtime.invoke import Route
+from ..executors._async_executor import AsyncActionExecutor
+from ..runtime._core import call_core, drive_async
+from ..runtime._invoke import Route
 from ..schema import ActionReturn
+from ..toolkits._base_action import BaseAction
 from .pool import ReplicaPool, replica_starter
 from .replica import import_ray, reason
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
 
-    from ..actions.action_executor import ExecutorOptions, ToolLike
-    from ..runtime.core import Outcome, RunRequest
+    from ..executors._action_executor import ExecutorOptions, ToolLike
+    from ..runtime._core import Outcome, RunRequest
 
 __all__ = ["RayActionExecutor"]
 
@@ -243,7 +243,7 @@ class RayActionExecutor(AsyncActionExecutor):
                 cannot be pickled for a Ray worker.
         """
         from ..exceptions import ToolDefinitionError
-        from ..runtime.intake import as_action
+        from ..executors._intake import as_action
 
         problems: list[str] = []
         added = as_action(action, "add_action", problems)

@@ -25,14 +25,14 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from .._private.log import logger
-from ..runtime.context import DEFAULT_SESSION
-from ..runtime.invoke import abandoned
+from ..context import DEFAULT_SESSION
+from ..runtime._invoke import abandoned
 from ..schema import ActionReturn, ActionStatusCode
 from .replica import Job, ToolWorker, import_ray, reason
 
 if TYPE_CHECKING:
-    from ..actions.base_action import BaseAction
-    from ..runtime.core import Outcome, RunRequest
+    from ..runtime._core import Outcome, RunRequest
+    from ..toolkits._base_action import BaseAction
 
 __all__ = ["ReplicaPool", "replica_starter"]
 

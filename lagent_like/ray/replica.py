@@ -23,14 +23,14 @@ import dataclasses
 import os
 from typing import TYPE_CHECKING, Any, Optional
 
-from ..actions.base_action import BaseAction, end_tool_session, routes_of, settings_of, unknown_api
-from ..runtime.context import ToolContext
-from ..runtime.core import Outcome as CallOutcome
-from ..runtime.core import RunRequest, run_async
+from ..context import ToolContext
+from ..runtime._core import Outcome as CallOutcome
+from ..runtime._core import RunRequest, run_async
 from ..schema import ActionReturn, ActionStatusCode
+from ..toolkits._base_action import BaseAction, end_tool_session, routes_of, settings_of, unknown_api
 
 if TYPE_CHECKING:
-    from ..runtime.pool import DaemonThreadPool
+    from ..runtime._pool import DaemonThreadPool
 
 __all__ = ["Job", "Outcome", "ToolWorker", "import_ray", "reason"]
 
@@ -78,7 +78,7 @@ class ToolWorker:
     """
 
     def __init__(self, action: BaseAction, slots: int) -> None:
-        from ..runtime.pool import DaemonThreadPool
+        from ..runtime._pool import DaemonThreadPool
 
         self._action = action
         # The tool's direct routes, with its own ``blocking`` setting (the executor's

@@ -14,7 +14,7 @@ from typing import Any, Optional
 from .._private.log import logger
 from ..exceptions import ToolError
 from ..schema import ActionReturn, ActionStatusCode
-from .invoke import Route, adopt, record
+from ._invoke import Route, adopt, record
 
 __all__ = ["HookFailed", "after_answered", "before_answered"]
 

@@ -11,7 +11,7 @@ The contract the executor follows (the meaning of Google ADK's tool callbacks):
 
 * ``before_action(name, args, context)`` runs before the tool. ``name`` is the
   canonical ``'Tool.api'`` (or ``'Tool'``) name, ``args`` the validated arguments,
-  ``context`` the call's :class:`~lagent_like.runtime.context.ToolContext` (opaque here).
+  ``context`` the call's :class:`~lagent_like.context.ToolContext` (opaque here).
   Returning ``None`` lets the call go on. Returning anything else answers the call
   instead of the tool, which is then not called: an
   :class:`~lagent_like.schema.ActionReturn` is the record, any other value (a dict, a

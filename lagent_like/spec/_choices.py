@@ -12,11 +12,11 @@ import re
 from typing import TYPE_CHECKING, Any, Literal, Optional
 
 from ..exceptions import ToolDefinitionError
-from .api_spec import NO_DEFAULT
+from ._api_spec import NO_DEFAULT
 
 if TYPE_CHECKING:
-    from .api_spec import Param
-    from .docstrings import DocInfo
+    from ._api_spec import Param
+    from ._docstrings import DocInfo
 
 __all__ = ["choice_annotations", "split_choices"]
 
@@ -72,8 +72,8 @@ def choice_annotations(
     Raises:
         ToolDefinitionError: a parameter's type refuses one of its choices.
     """
-    from ..types.families import Refusal
-    from ..types.validation import compile_check
+    from ..types._families import Refusal
+    from ..types._validation import compile_check
 
     problems = []
     found: dict[str, Any] = {}

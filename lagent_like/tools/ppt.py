@@ -15,12 +15,12 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Any, Optional
 
-from ..actions.base_action import BaseAction, tool_api
-from ..actions.parser import BaseParser, JsonParser
-from ..actions.tool_state import Enable
 from ..exceptions import ToolError
+from ..parsers import BaseParser, JsonParser
+from ..toolkits._base_action import BaseAction, tool_api
+from ..toolkits._tool_state import Enable
 from ._api_types import Dict
-from .async_twin import async_twin
+from ._async_twin import async_twin
 
 if TYPE_CHECKING:
     from pptx.presentation import Presentation

@@ -25,7 +25,7 @@ import sys
 from collections.abc import Iterable, Mapping
 from typing import Any, Optional
 
-from .families import STRICT, Check, Refusal, describe_value
+from ._families import STRICT, Check, Refusal, describe_value
 
 __all__ = [
     "annotated_problems",

@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable
 from typing import Any, Callable, Optional, Union
 
-from ..actions.action_executor import ActionExecutor
-from ..actions.base_action import BaseAction
+from ..executors._action_executor import ActionExecutor
+from ..toolkits._base_action import BaseAction
 
 __all__ = ["build_catalogue", "code_allowed", "runs_code"]
 
@@ -61,7 +61,7 @@ def _exports_by_api(executor: ActionExecutor) -> dict[str, dict[str, Any]]:
 
 def _findings(actions: Iterable[BaseAction]) -> dict[str, list[dict[str, str]]]:
     """Lint findings of ``actions`` as one set, by the API name they are about."""
-    from ..cli.lint import lint_actions
+    from ..lint._lint import lint_actions
 
     found: dict[str, list[dict[str, str]]] = {}
     for finding in lint_actions(list(actions)):

@@ -21,9 +21,9 @@ from .._private.connection_gate import (
     DEFAULT_MAX_PER_PEER,
     ConnectionGate,
 )
-from ..actions.action_executor import ActionExecutor
 from ..agents.react import ReAct
 from ..agents.trace import AgentResult
+from ..executors._action_executor import ActionExecutor
 from .app import build_app
 from .state import InspectorState
 

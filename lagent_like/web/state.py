@@ -16,10 +16,10 @@ from pathlib import Path
 from typing import Any, Optional, Union
 
 from .._private.json_values import json_value
-from ..actions.action_executor import ActionExecutor
 from ..agents.react import ReAct
 from ..agents.trace import AgentResult, Turn
 from ..exceptions import ToolNotFoundError
+from ..executors._action_executor import ActionExecutor
 from ..schema import ActionReturn, ActionStatusCode, ActionValidCode
 from ._errors import InspectorError
 from ._files import ResultFiles

@@ -1,0 +1,439 @@
+"""What ``ActionExecutor`` and ``AsyncActionExecutor`` share: tools, routes, settings.
+
+An executor flattens toolkits into ``Tool.api`` entries for the system prompt, exports
+the same tools for native function calling (OpenAI, Anthropic, MCP shapes, under legal
+alias names), routes a call by name or alias to the right action and API, and sends
+names it does not know to the built-in invalid/no/finish actions. All of that is
+written once here; the two executors add only how a call runs (plainly or awaited).
+
+Routing is a single dict lookup (:mod:`.routes`). Every route is resolved when the
+routes are built (whenever the tools, the settings or the hooks change): its
+validation mode, timeout, retry, breaker, formatter and cap, and whether a call may
+skip the call core. Nothing is resolved per call, and nothing is written onto the
+tools: a tool shared by several executors runs under each one's settings.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import sys
+import threading
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any, Callable, Optional, TypedDict, Union
+
+from .._private.text import as_text, close_matches, did_you_mean, preview
+from ..context import DEFAULT_SESSION, ToolContext
+from ..exceptions import ToolDefinitionError, ToolNotFoundError
+from ..runtime._core import NO_HOOKS, HookMethods
+from ..runtime._invoke import BreakerSlot, Route, invoke
+from ..runtime._messages import names_the_model_saw, too_long_record
+from ..runtime.hooks import HookHandle, HookList
+from ..runtime.settings import UNSET, ToolSettings
+from ..schema import ActionReturn
+from ..spec._describe import copy_description
+from ..toolkits._base_action import (
+    BaseAction,
+    end_tool_session,
+    routes_of,
+    settings_of,
+    state_of,
+    unknown_api,
+    validation_mode,
+)
+from ..toolkits._tool_state import EnableCheck, watch
+from ..types._families import COERCE, check_mode
+from ._exports import FunctionCallingMixin
+from ._intake import ToolLike, as_action, named_actions
+from ._routes import route_table
+
+if TYPE_CHECKING:
+    from ..runtime._pool import DaemonThreadPool
+    from ..runtime.policies import CircuitBreaker, RetryPolicy
+
+__all__ = ["ExecutorBase", "ExecutorOptions", "ToolLike"]
+
+
+class ExecutorOptions(TypedDict, total=False):
+    """The keyword-only settings of the executors, for subclasses that pass them on."""
+
+    timeout: Optional[float]
+    retry: Optional[RetryPolicy]
+    circuit_breaker: Optional[Callable[[], CircuitBreaker]]
+    error_formatter: Optional[Callable[[BaseException, ActionReturn], Optional[str]]]
+    max_output_chars: Optional[int]
+    max_argument_chars: Optional[int]
+    max_workers: Optional[int]
+    sleep: Optional[Callable[[float], Any]]
+    random: Optional[Callable[[], float]]
+    validation: Optional[str]
+
+
+def _run_builtin(action: BaseAction, command: Any) -> ActionReturn:
+    route = routes_of(action).get("run")
+    return invoke(route, command) if route is not None else unknown_api(action, command, "run")
+
+
+def _setting_property(name: str) -> Any:
+    """A read/write executor setting; writing it rebuilds the routes.
+
+    Whether a call may take the direct path depends on these settings.
+    """
+
+    def get(self: ExecutorBase) -> Any:
+        return self._settings[name]
+
+    def put(self: ExecutorBase, value: Any) -> None:
+        with self._lock:
+            self._settings[name] = value
+            self._rebuild_routes()
+
+    return property(get, put, doc=f"The executor's ``{name}`` (see the class docstring).")
+
+
+class ExecutorBase(FunctionCallingMixin):
+    """The tools, routes, settings, hooks and sessions of an executor (see the subclasses).
+
+    Args: as :class:`~lagent_like.ActionExecutor`.
+    """
+
+    def __init__(
+        self,
+        actions: Union[ToolLike, Iterable[ToolLike]],
+        invalid_action: Optional[BaseAction] = None,
+        no_action: Optional[BaseAction] = None,
+        finish_action: Optional[BaseAction] = None,
+        finish_in_action: bool = False,
+        *,
+        timeout: Optional[float] = None,
+        retry: Optional[RetryPolicy] = None,
+        circuit_breaker: Optional[Callable[[], CircuitBreaker]] = None,
+        error_formatter: Optional[Callable[[BaseException, ActionReturn], Optional[str]]] = None,
+        max_output_chars: Optional[int] = None,
+        max_argument_chars: Optional[int] = 1_000_000,
+        max_workers: Optional[int] = None,
+        sleep: Optional[Callable[[float], Any]] = None,
+        random: Optional[Callable[[], float]] = None,
+        validation: Optional[str] = None,
+    ) -> None:
+        self._validation = COERCE if validation is None else check_mode(validation, type(self).__name__)
+        self._settings = {
+            "timeout": timeout,
+            "retry": retry,
+            "circuit_breaker": circuit_breaker,
+            "error_formatter": error_formatter,
+            "max_output_chars": max_output_chars,
+        }
+        self._sleep = sleep
+        self.max_argument_chars = max_argument_chars
+        self._random = random
+        self._max_workers = max_workers or min(32, (os.cpu_count() or 1) + 4)
+        self._pool: Optional[DaemonThreadPool] = None
+        self._sessions: dict[str, dict[str, Any]] = {}
+        self._breakers: dict[str, BreakerSlot] = {}
+        self._lock = threading.RLock()
+        self._routes: dict[str, Route] = {}
+        self._hook_methods = NO_HOOKS
+        self._built = False
+        self._hooks = HookList(on_change=self.refresh)
+        # Imported here, not with the package: describing them imports docstring-parser.
+        from ..toolkits._builtin_actions import FinishAction, InvalidAction, NoAction
+
+        self.invalid_action = invalid_action if invalid_action is not None else InvalidAction()
+        self.no_action = no_action if no_action is not None else NoAction()
+        self.finish_action = finish_action if finish_action is not None else FinishAction()
+        self.actions = named_actions(actions, self.finish_action if finish_in_action else None)
+        self._names: dict[str, Route] = {}
+        self._aliases: dict[str, str] = {}
+        self._canonical: dict[str, str] = {}
+        self._exports: dict[str, tuple[tuple[Any, ...], list[dict[str, Any]]]] = {}
+        self._version = 0
+        self._built = True
+        self._rebuild_routes()
+
+    def _may_skip_core(self, route: Route, settings: ToolSettings) -> bool:
+        """Whether a call without hooks, policies or context may skip the call core.
+
+        The sync executor always may; the async one only where no thread is needed.
+        """
+        return True
+
+    def _route(self, action: BaseAction, name: str, own: Route) -> Route:
+        """The route of callable name ``name``: ``own`` with this executor's settings resolved."""
+        settings = settings_of(action)
+        timeout = self.timeout if settings.timeout is UNSET else settings.timeout
+        retry = self.retry if settings.retry is UNSET else settings.retry
+        factory = self.circuit_breaker if settings.circuit_breaker is UNSET else settings.circuit_breaker
+        breaker = None
+        if factory is not None:
+            breaker = self._breakers.get(name)
+            if breaker is None or breaker.factory is not factory:
+                breaker = self._breakers[name] = BreakerSlot(factory, name)
+        else:
+            self._breakers.pop(name, None)
+        # The mode is the route's: a tool shared by executors reads in each one's own.
+        mode = validation_mode(action, own.key, self._validation)
+        calm = timeout is None and retry is None and breaker is None and not own.context_params
+        return dataclasses.replace(
+            own,
+            read=state_of(action).parser.reader(own.key, mode),
+            label=name,
+            keep_valid=action is self.finish_action,
+            direct=calm and not self._hooks.hooks and self._may_skip_core(own, settings),
+            timeout=timeout,
+            retry=retry,
+            breaker=breaker,
+            formatter=self.error_formatter,
+            max_output_chars=self.max_output_chars,
+            blocking=settings.blocking,
+            random=self._random,
+            live=state_of(action) if type(action).enable is BaseAction.enable else action,
+        )
+
+    def _rebuild_routes(self) -> None:
+        # Built aside and swapped in whole, so a call never sees a half-built table.
+        table = route_table(self.actions.values(), self._route)
+        for action in self.actions.values():
+            watch(action, self)  # a setting changed through the tool then refreshes this executor
+        self._hook_methods = HookMethods.of(self._hooks.calls)
+        self._names, self._aliases, self._canonical, self._routes = table
+        self._version += 1
+
+    def refresh(self) -> None:
+        """Re-read the tools' runtime settings (``__tool_settings__``) after changing them."""
+        if not self._built:
+            return
+        with self._lock:
+            self._rebuild_routes()
+
+    timeout = _setting_property("timeout")
+    retry = _setting_property("retry")
+    circuit_breaker = _setting_property("circuit_breaker")
+    error_formatter = _setting_property("error_formatter")
+    max_output_chars = _setting_property("max_output_chars")
+
+    def _context(
+        self,
+        route: Route,
+        session_id: Optional[str],
+        call_id: Optional[str],
+        on_progress: Optional[Callable[[Any], Any]] = None,
+    ) -> ToolContext:
+        """The context of one call of ``route``."""
+        session = session_id if session_id is not None else DEFAULT_SESSION
+        state = self._sessions.get(session)
+        if state is None:
+            state = self.session_state(session)
+        return ToolContext(session, state, route.tool, route.key, call_id, self, on_progress)
+
+    def breaker_state(self, name: str) -> Optional[dict[str, Any]]:
+        """The circuit breaker of API ``name`` as a dict for monitoring, or ``None`` if it has none yet."""
+        slot = self._breakers.get(self._canonical.get(name, name))
+        breaker = slot.breaker if slot is not None else None
+        return breaker.snapshot() if breaker is not None else None
+
+    def _thread_pool(self) -> DaemonThreadPool:
+        # Imported here: concurrent.futures (and logging with it) costs milliseconds at
+        # import, and only timeouts and batches need threads.
+        from ..runtime._pool import DaemonThreadPool
+
+        if self._pool is None:
+            with self._lock:
+                if self._pool is None:
+                    self._pool = DaemonThreadPool(self._max_workers)
+        return self._pool
+
+    def register_hook(self, hook: Any) -> HookHandle:
+        """Run ``hook`` around every call from now on; ``handle.remove()`` stops it.
+
+        A hook has ``before_action(name, args, context)`` (return anything but ``None``
+        to answer without calling the tool) and/or ``after_action(name, record,
+        context)`` (return a replacement record or result; a parameter named ``output``
+        receives what the tool returned). Hooks run in registration order; one that
+        raises fails the call closed (see :mod:`lagent_like.runtime.hooks`).
+
+        Raises:
+            TypeError: ``hook`` has neither method.
+            ToolDefinitionError: a method cannot take the arguments it is called with.
+        """
+        return self._hooks.add(hook)
+
+    def session_state(self, session_id: str = DEFAULT_SESSION) -> dict[str, Any]:
+        """The state dict that calls of ``session_id`` see as ``ToolContext.state``."""
+        with self._lock:
+            return self._sessions.setdefault(session_id, {})
+
+    def end_session(self, session_id: str) -> None:
+        """End session ``session_id`` everywhere: forget its state, release every tool's share.
+
+        Each tool's :meth:`~lagent_like.BaseAction.end_session` runs (an
+        ``IPythonInterpreter`` kills the session's sandbox); a tool that fails there is
+        logged and the others still end theirs. A later call with the same id starts
+        afresh. Ending a session that never ran, or twice, is harmless.
+        """
+        with self._lock:
+            self._sessions.pop(session_id, None)
+            actions = list(self.actions.values())
+        # Outside the lock: a tool may wait for a process to die, and calls go on meanwhile.
+        for action in actions:
+            end_tool_session(action, session_id)
+
+    def enable(self, name: str) -> None:
+        """Offer and run tool ``name`` again."""
+        self._action_named(name).enable = True
+
+    def disable(self, name: str) -> None:
+        """Stop offering and running tool ``name``; calls already running finish."""
+        self._action_named(name).enable = False
+
+    def _action_named(self, name: str) -> BaseAction:
+        action = self.actions.get(name)
+        if action is None:
+            raise ToolNotFoundError(name, close_matches(name, self.actions), where="in this executor")
+        return action
+
+    def _route_of_call(
+        self, name: Any, command: Any, session_id: Optional[str] = None, call_id: Optional[str] = None
+    ) -> Union[Route, ActionReturn]:
+        """The route a call runs on, or the record of a call that runs on none.
+
+        No route: the argument string is too long, or the name is unknown or disabled.
+        """
+        if command.__class__ is str and len(command) > self._argument_limit:
+            return self._too_long(name, command)
+        try:
+            route = self._routes[name]
+        except (KeyError, TypeError):
+            return self._call_unrouted(name, command)
+        flag = route.live.enable
+        # One identity test on the common path; a callable ``enable`` is asked here.
+        if flag is not True and not self._enabled_for(route, flag, session_id, call_id):
+            return self._call_unrouted(name, command, route.action.name)
+        return route
+
+    def _enabled_for(
+        self, route: Route, flag: Any, session_id: Optional[str], call_id: Optional[str]
+    ) -> bool:
+        """Whether ``route``'s tool, whose ``enable`` reads ``flag``, takes this call."""
+        if isinstance(flag, EnableCheck):
+            return flag.ask(route.tool, self._context(route, session_id, call_id))
+        return bool(flag)
+
+    def _call_unrouted(self, name: Any, command: Any, disabled: Optional[str] = None) -> ActionReturn:
+        """The record of a call of no enabled route; ``disabled``: the tool that refused it."""
+        # Never through ``action(...)``: an AsyncActionMixin action would return a coroutine.
+        if isinstance(name, str):
+            tool, _, api = name.partition(".")
+            action = self.actions.get(tool)
+            if action is not None and disabled is None and action.enable:
+                # A known tool without that API (a routed API would not be here); valid OPEN.
+                return unknown_api(action, command, api or "run")
+            if name == self.no_action.name:
+                return _run_builtin(self.no_action, command)
+            if name == self.finish_action.name:
+                return _run_builtin(self.finish_action, command)
+        ret = _run_builtin(self.invalid_action, self._unknown_message(name, disabled))
+        ret.args = {"inputs": command, "name": name}
+        return ret
+
+    @property
+    def max_argument_chars(self) -> Optional[int]:
+        """Argument strings longer than this are refused before parsing (``None``: no limit)."""
+        return self._max_argument_chars
+
+    @max_argument_chars.setter
+    def max_argument_chars(self, value: Optional[int]) -> None:
+        self._max_argument_chars = value
+        # An int on the per-call path: one comparison, no None check.
+        self._argument_limit = sys.maxsize if value is None else value
+
+    def _too_long(self, name: Any, command: str) -> ActionReturn:
+        route = self._routes.get(name) if isinstance(name, str) else None
+        label = self._canonical.get(name, name) if route is not None else as_text(name)
+        tool = route.action.name if route is not None else None
+        return too_long_record(name, label, tool, command, self._argument_limit)
+
+    def _unknown_message(self, name: Any, disabled: Optional[str] = None) -> str:
+        shown = self.api_names()
+        if disabled is not None:
+            # Its enable check, asked with this call's context, said no: not available here.
+            shown = [n for n in shown if self._names[n].action.name != disabled]
+        available = names_the_model_saw(shown, self._aliases)
+        canonical = self._canonical.get(name, name) if isinstance(name, str) else None
+        tool = canonical.partition(".")[0] if canonical is not None else None
+        known = canonical in self.actions or tool in self.actions
+        head = f"Tool {preview(name)} is disabled." if known else f"Unknown tool {preview(name)}."
+        hint = did_you_mean(as_text(name), available)
+        return f"{head}{hint} Available tools: {', '.join(available) or 'none'}."
+
+    def get_actions_info(self) -> list[dict[str, Any]]:
+        """Descriptions of the enabled tools for a system prompt.
+
+        A toolkit contributes one entry per API, named ``'Tool.api'``. The entries are
+        copies; changing them changes nothing in the executor.
+        """
+        info = []
+        for action in self.actions.values():
+            if not action.enable:
+                continue
+            if action.is_toolkit:
+                for api in action.description["api_list"]:
+                    entry = copy_description(api)
+                    entry["name"] = f"{action.name}.{api['name']}"
+                    info.append(entry)
+            else:
+                info.append(copy_description(action.description))
+        return info
+
+    def api_names(self, only_enable: bool = True) -> list[str]:
+        """Callable names (``'Tool'`` and ``'Tool.api'``), as a model sees them."""
+        if not only_enable:
+            return list(self._names)
+        shown = set(self.action_names())  # a callable ``enable`` is asked once per tool
+        return [n for n, route in self._names.items() if route.action.name in shown]
+
+    def action_names(self, only_enable: bool = True) -> list[str]:
+        """Names of the actions held (only the enabled ones by default)."""
+        return [n for n, a in self.actions.items() if a.enable or not only_enable]
+
+    def is_valid(self, name: str) -> bool:
+        """Whether ``name`` (``'Tool'`` or ``'Tool.api'``) is held and enabled."""
+        action = self.actions.get(name)
+        if action is None:
+            route = self._routes.get(name)
+            action = route.action if route else None
+        return action is not None and action.enable
+
+    def add_action(self, action: ToolLike) -> None:
+        """Add ``action`` (an action or a function), replacing any action of the same name.
+
+        Raises:
+            ToolDefinitionError: ``action`` is neither an action nor a function, or one of
+                its call names is another tool's (the executor is then left unchanged).
+        """
+        problems: list[str] = []
+        tool = as_action(action, "add_action", problems)
+        if tool is None:
+            raise ToolDefinitionError("ActionExecutor", problems)
+        with self._lock:
+            previous = self.actions
+            self.actions = {**previous, tool.name: tool}
+            try:
+                self._rebuild_routes()
+            except ToolDefinitionError:
+                self.actions = previous
+                raise
+
+    def del_action(self, name: str) -> None:
+        """Remove the action called ``name``.
+
+        Raises:
+            ToolNotFoundError: no action has that name (a ``KeyError``).
+        """
+        with self._lock:
+            self._action_named(name)
+            self.actions = {n: a for n, a in self.actions.items() if n != name}
+            self._rebuild_routes()
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.actions or name in self._routes

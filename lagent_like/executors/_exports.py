@@ -1,0 +1,466 @@
+"""Native function calling for executors: schemas, exports, aliases, tool calls.
+
+Function-calling APIs (OpenAI, Anthropic, MCP) want each tool as a name, a
+description and a JSON Schema, and send back calls by name with JSON arguments. This
+mixin gives an executor those views of its tools, under names legal for those APIs,
+and runs a model's ``tool_calls`` through the executor's ordinary call path.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Optional
+
+from .._private.text import close_matches
+from ..exceptions import ToolNotFoundError
+from ..runtime._messages import alias_renamer
+from ..schema import ActionStatusCode
+from ..spec._describe import copy_description
+from ..spec._metadata import output_schema
+from ..toolkits._base_action import BaseAction, api_entry, api_specs
+
+if TYPE_CHECKING:
+    from ..schema import ActionReturn
+
+__all__ = ["FunctionCallingMixin", "mcp_extras"]
+
+
+def _api_named(action: BaseAction, name: str) -> dict[str, Any]:
+    api = api_entry(action, name[len(action.name) + 1 :])
+    return api if api is not None else {}
+
+
+def _field(obj: Any, key: str) -> Any:
+    return obj.get(key) if isinstance(obj, dict) else getattr(obj, key, None)
+
+
+#: Content blocks that are not calls (Anthropic text and thinking blocks, ...).
+_NOT_CALLS = frozenset(
+    (
+        "text",
+        "thinking",
+        "redacted_thinking",
+        "image",
+        "document",
+        "reasoning",
+        "message",
+        "output_text",
+        "refusal",
+    )
+)
+
+#: What ``run_tool_calls`` reads, for the message of a ``TypeError``.
+_EXPECTED = (
+    "expected an assistant message (an OpenAI chat message dict or ChatCompletionMessage, an "
+    "Anthropic Message or dict, an OpenAI Responses Response, a Gemini Content) or a list of its "
+    "tool calls or content blocks"
+)
+#: Containers of a message that people pass by mistake: where the message is in them.
+_WRAPPERS = (
+    ("choices", "completion.choices[0].message"),
+    ("candidates", "response.candidates[0].content"),
+)
+
+
+def _shown(value: Any) -> str:
+    return f"{type(value).__name__} {value!r}"[:80]
+
+
+def _is_call(obj: Any) -> bool:
+    """Whether ``obj`` looks like one tool call or content block of some provider."""
+    if _field(obj, "type") is not None:
+        return True
+    return any(_field(obj, key) is not None for key in ("function", "functionCall", "function_call"))
+
+
+def _checked_items(items: Sequence[Any]) -> Sequence[Any]:
+    """``items`` (tool calls or content blocks), or a ``TypeError`` for one that is neither."""
+    for index, item in enumerate(items):
+        if item is None or isinstance(item, (str, bytes, int, float, list, tuple)):
+            raise TypeError(f"run_tool_calls: item {index} is {_shown(item)}, not a tool call; {_EXPECTED}")
+        if _field(item, "role") is not None and _field(item, "type") is None:
+            raise TypeError(
+                f"run_tool_calls: item {index} is a chat message, not a tool call; pass one assistant "
+                "message, or its tool_calls"
+            )
+    return items
+
+
+def calls_in(message: Any) -> Sequence[Any]:
+    """The tool calls (or content blocks) of what ``run_tool_calls`` was given.
+
+    ``message`` may be a list of calls or blocks, one call, ``None`` (an OpenAI message
+    without calls), or a whole assistant message of any provider.
+
+    Raises:
+        TypeError: ``message`` is none of those; the message says what is expected.
+    """
+    if message is None:
+        return []
+    if isinstance(message, (list, tuple)):
+        return _checked_items(message)
+    if isinstance(message, (str, bytes, int, float)) or (isinstance(message, dict) and not message):
+        raise TypeError(f"run_tool_calls: got {_shown(message)}; {_EXPECTED}")
+    role = _field(message, "role")
+    if role is not None or _field(message, "type") == "message" or _field(message, "object") == "response":
+        return _calls_of_message(message, role)
+    if _is_call(message):
+        return [message]
+    for key, where in _WRAPPERS:
+        if _field(message, key) is not None:
+            raise TypeError(f"run_tool_calls: got a whole reply with {key!r}; pass {where}")
+    raise TypeError(f"run_tool_calls: got {_shown(message)}; {_EXPECTED}")
+
+
+def _calls_of_message(message: Any, role: Any) -> Sequence[Any]:
+    """The calls of one message: ``tool_calls`` (OpenAI), ``content`` blocks (Anthropic), ..."""
+    if role not in (None, "assistant", "model"):
+        raise TypeError(
+            f"run_tool_calls: got a {role!r} message, which calls no tools; pass the assistant's message"
+        )
+    for key in ("tool_calls", "content", "parts", "output"):
+        found = _field(message, key)
+        if isinstance(found, (list, tuple)):
+            return _checked_items(found)
+    # A text reply (content a string or None): no calls.
+    return []
+
+
+class _Call:
+    """One tool call of any provider, read from a dict or an SDK object.
+
+    Attributes:
+        kind: ``"openai"`` (Chat Completions), ``"responses"`` (OpenAI Responses
+            ``function_call`` items), ``"anthropic"`` (``tool_use`` blocks) or
+            ``"gemini"`` (``functionCall`` parts).
+        id: the provider's call id, returned with the result.
+        name: the tool name, ``None`` when the call has none.
+        arguments: a JSON string or a dict.
+        raw: the call as it was given.
+    """
+
+    __slots__ = ("arguments", "id", "kind", "name", "raw")
+
+    def __init__(self, raw: Any, kind: str, call_id: Any, name: Any, arguments: Any) -> None:
+        self.raw = raw
+        self.kind = kind
+        self.id = call_id
+        self.name = name if isinstance(name, str) else None
+        if isinstance(arguments, str) and not arguments.strip():
+            arguments = "{}"
+        self.arguments = arguments
+
+
+def _read_call(call: Any) -> Optional[_Call]:
+    """The call in ``call``, or ``None`` for a content block that is not a call."""
+    kind = _field(call, "type")
+    if kind == "tool_use":
+        return _Call(call, "anthropic", _field(call, "id"), _field(call, "name"), _field(call, "input"))
+    if kind == "function_call":
+        return _Call(
+            call, "responses", _field(call, "call_id"), _field(call, "name"), _field(call, "arguments")
+        )
+    if kind in _NOT_CALLS:
+        return None
+    gemini = _field(call, "functionCall") or _field(call, "function_call")
+    if gemini is not None:  # a Gemini part (dict or SDK object)
+        return _Call(
+            call, "gemini", _field(gemini, "id"), _field(gemini, "name"), _field(gemini, "args") or {}
+        )
+    function = _field(call, "function")
+    if function is None and kind is None and _field(call, "text") is not None:
+        return None  # a Gemini text part
+    name = _field(function, "name") if function is not None else None
+    arguments = _field(function, "arguments") if function is not None else None
+    return _Call(call, "openai", _field(call, "id"), name, arguments)
+
+
+def _read_tool_call(call: Any) -> tuple[Any, Optional[str], Any]:
+    """``(id, name, arguments)`` of a tool call of any provider (a dict or an object)."""
+    read = _read_call(call)
+    if read is None:
+        return None, None, None
+    return read.id, read.name, read.arguments
+
+
+def read_calls(tool_calls: Any) -> list[_Call]:
+    """The calls in ``tool_calls`` (see :func:`calls_in`); blocks that are not calls are left out.
+
+    Raises:
+        TypeError: ``tool_calls`` is neither calls nor a message that holds them.
+    """
+    return [c for c in map(_read_call, calls_in(tool_calls)) if c is not None]
+
+
+def _id_text(call_id: Any) -> Optional[str]:
+    return call_id if isinstance(call_id, str) else None
+
+
+#: What a call without a name should have looked like, by provider.
+_CALL_SHAPES = {
+    "anthropic": "{'type': 'tool_use', 'id': ..., 'name': ..., 'input': {...}}",
+    "responses": "{'type': 'function_call', 'call_id': ..., 'name': ..., 'arguments': ...}",
+}
+
+
+def _no_name(index: int, call: _Call) -> str:
+    shape = _CALL_SHAPES.get(call.kind)
+    if shape is not None:
+        return f"tool call {index} has no name; send {shape}"
+    return f"tool call {index} has no function name; send {{'function': {{'name': ..., 'arguments': ...}}}}"
+
+
+def call_results(calls: Sequence[_Call], records: Sequence[Optional[ActionReturn]]) -> list[dict[str, Any]]:
+    """One result per call, in the calling provider's shape.
+
+    OpenAI: ``{"role": "tool", "tool_call_id", "content"}``; Responses:
+    ``{"type": "function_call_output", "call_id", "output"}``; Anthropic:
+    ``{"type": "tool_result", "tool_use_id", "content", "is_error"}``; Gemini:
+    ``{"functionResponse": {"name", "response": {"result" or "error"}, "id"}}``, the result as
+    the JSON value its text spells (structured data, as Google ADK sends it). A ``None`` record
+    stands for a call without a name.
+    """
+    results = []
+    for index, (call, ret) in enumerate(zip(calls, records)):
+        failed = ret is None or ret.state != ActionStatusCode.SUCCESS
+        if ret is None:
+            content = _no_name(index, call)
+        else:
+            content = (ret.errmsg or "") if failed else ret.format_result()
+        if call.kind == "anthropic":
+            results.append(
+                {"type": "tool_result", "tool_use_id": call.id, "content": content, "is_error": failed}
+            )
+        elif call.kind == "responses":
+            results.append({"type": "function_call_output", "call_id": call.id, "output": content})
+        elif call.kind == "gemini":
+            response: dict[str, Any] = {
+                "name": call.name,
+                "response": {"error": content} if failed else {"result": _structured(content)},
+            }
+            if call.id is not None:
+                response["id"] = call.id
+            results.append({"functionResponse": response})
+        else:
+            results.append({"role": "tool", "tool_call_id": call.id, "content": content})
+    return results
+
+
+def _structured(text: str) -> Any:
+    """A result's text as the value it spells (what the tool returned), else the text.
+
+    Gemini takes a function's response as structured data, as Google ADK sends it:
+    JSON text is read back (a dict, a list, a number), and so are ``True`` and
+    ``False``, which is how a returned bool renders.
+    """
+    if text[:1] in _JSON_STARTS:
+        try:
+            return json.loads(text)
+        except ValueError:
+            pass
+    return _PYTHON_BOOLS.get(text, text)
+
+
+#: The first characters of JSON text a tool's return value renders as.
+_JSON_STARTS = frozenset('{["-0123456789tfn')
+_PYTHON_BOOLS = {"True": True, "False": False}
+
+
+def tool_messages(
+    tool_calls: Sequence[Any], records: Sequence[Optional[ActionReturn]]
+) -> list[dict[str, Any]]:
+    """:func:`call_results` of the calls among ``tool_calls`` (kept for callers of old)."""
+    return call_results(read_calls(tool_calls), records)
+
+
+def _not_found(name: str, known: Iterable[str]) -> ToolNotFoundError:
+    """The error for an API name or alias the executor does not know, with close matches."""
+    return ToolNotFoundError(name, close_matches(name, known), where="in this executor")
+
+
+class FunctionCallingMixin:
+    """Function-calling views of an executor's tools (mixed into both executors)."""
+
+    actions: dict[str, BaseAction]
+    _names: dict[str, Any]
+    _aliases: dict[str, str]
+    _canonical: dict[str, str]
+    _exports: dict[str, tuple[tuple[Any, ...], list[dict[str, Any]]]]
+    _version: int
+    #: ``(routes version, renamer)``: see :meth:`_named_as_given`.
+    _renamer: tuple[int, Optional[Callable[[str], str]]] = (-1, None)
+
+    def _named_as_given(self, records: Sequence[Optional[ActionReturn]]) -> None:
+        """Make the messages of natively made calls name the tools by their aliases.
+
+        ``records`` are changed in place: the records keep what the model was told.
+        """
+        version, rename = self._renamer
+        if version != self._version:
+            rename = alias_renamer(self._aliases)
+            self._renamer = (self._version, rename)
+        if rename is None:
+            return
+        for ret in records:
+            if ret is not None and ret.errmsg:
+                ret.errmsg = rename(ret.errmsg)
+
+    def alias_of(self, name: str) -> str:
+        """The function-calling name of ``name`` (itself when it is already legal).
+
+        Raises:
+            ToolNotFoundError: no API is called ``name``.
+        """
+        try:
+            return self._aliases[name]
+        except KeyError:
+            raise _not_found(name, self._names) from None
+
+    def canonical_name(self, name: str) -> str:
+        """The ``Tool.api`` name behind an alias (a canonical name maps to itself).
+
+        Raises:
+            ToolNotFoundError: no API has that name or alias.
+        """
+        if name in self._names:
+            return name
+        try:
+            return self._canonical[name]
+        except KeyError:
+            raise _not_found(name, self._canonical) from None
+
+    def json_schema(self, name: str) -> dict[str, Any]:
+        """The JSON Schema of the arguments of ``name`` (``'Tool'``, ``'Tool.api'`` or an alias).
+
+        Raises:
+            ToolNotFoundError: no API has that name or alias.
+        """
+        canonical = self.canonical_name(name)
+        action: BaseAction = self._names[canonical].action
+        return action.json_schema(canonical[len(action.name) + 1 :] if action.is_toolkit else "run")
+
+    def _exported(
+        self, shape: str, build: Callable[[str, str, dict[str, Any]], dict[str, Any]]
+    ) -> list[dict[str, Any]]:
+        # Cached until the set of actions or their enabled flags change; a callable
+        # ``enable`` is asked once per tool and export.
+        flags = tuple(a.enable for a in self.actions.values())
+        key = (self._version, flags)
+        cached = self._exports.get(shape)
+        if cached is None or cached[0] != key:
+            shown = {name for name, on in zip(self.actions, flags) if on}
+            entries = []
+            for name, route in self._names.items():
+                action = route.action
+                if action.name not in shown:
+                    continue
+                api = action.description if not action.is_toolkit else _api_named(action, name)
+                entries.append(build(self._aliases[name], api.get("description", ""), self.json_schema(name)))
+            cached = (key, entries)
+            self._exports[shape] = cached
+        copied: list[dict[str, Any]] = copy_description(cached[1])
+        return copied
+
+    def to_openai_tools(self, strict: bool = False) -> list[dict[str, Any]]:
+        """The enabled tools as OpenAI ``tools``: ``{"type": "function", "function": {...}}``.
+
+        Args:
+            strict: export for OpenAI's strict mode (``"strict": true``): every property
+                required, optional ones nullable (a ``null`` from the model then means
+                "use the Python default"), ``additionalProperties: false`` on every
+                object, keywords strict mode refuses left out (the executor still checks
+                them). A tool strict mode cannot express (arbitrary keys, ``allOf``, a
+                value of any type, ...) is exported as it is with ``"strict": false``;
+                ``lagent_like.lint._lint`` says why.
+        """
+        if not strict:
+            return self._exported(
+                "openai",
+                lambda name, text, schema: {
+                    "type": "function",
+                    "function": {"name": name, "description": text, "parameters": schema},
+                },
+            )
+
+        from ..function_calling._dialects import to_openai_strict_schema  # import time: only exports use it
+
+        def build(name: str, text: str, schema: dict[str, Any]) -> dict[str, Any]:
+            converted = to_openai_strict_schema(schema).schema
+            function = {
+                "name": name,
+                "description": text,
+                "parameters": converted if converted is not None else schema,
+                "strict": converted is not None,
+            }
+            return {"type": "function", "function": function}
+
+        return self._exported("openai-strict", build)
+
+    def to_gemini_tools(self) -> list[dict[str, Any]]:
+        """The enabled tools as Gemini ``tools``: one ``{"functionDeclarations": [...]}``.
+
+        Each declaration is ``{"name", "description", "parameters"}`` with the parameters
+        in the OpenAPI 3.0 subset Gemini accepts (``parameters`` is left out for an API
+        without any). What Gemini cannot express is left out; ``lagent_like.lint._lint`` says
+        what.
+        """
+
+        from ..function_calling._dialects import to_gemini_schema  # import time: only exports use it
+
+        def build(name: str, text: str, schema: dict[str, Any]) -> dict[str, Any]:
+            declaration: dict[str, Any] = {"name": name, "description": text}
+            parameters = to_gemini_schema(schema).schema
+            if parameters is not None:
+                declaration["parameters"] = parameters
+            return declaration
+
+        declarations = self._exported("gemini", build)
+        return [{"functionDeclarations": declarations}] if declarations else []
+
+    def to_anthropic_tools(self) -> list[dict[str, Any]]:
+        """The enabled tools as Anthropic ``tools``: ``{"name", "description", "input_schema"}``."""
+        return self._exported(
+            "anthropic",
+            lambda name, text, schema: {"name": name, "description": text, "input_schema": schema},
+        )
+
+    def to_mcp_tools(self) -> list[dict[str, Any]]:
+        """The enabled tools as MCP tool definitions: ``{"name", "description", "inputSchema"}``.
+
+        Plus, where a tool has them, ``title``, ``annotations`` and ``outputSchema``
+        (see :mod:`lagent_like.mcp`).
+        """
+
+        def build(alias: str, text: str, schema: dict[str, Any]) -> dict[str, Any]:
+            route = self._names[self._canonical.get(alias, alias)]
+            extras = mcp_extras(route.action, route.key)
+            return {"name": alias, "description": text, "inputSchema": schema, **extras}
+
+        return self._exported("mcp", build)
+
+
+def mcp_extras(action: BaseAction, key: str) -> dict[str, Any]:
+    """``title``, ``annotations`` and ``outputSchema`` of API ``key`` of ``action`` (those it has).
+
+    An action may say it itself with an ``mcp_extras(key)`` method (``MCPToolkit``
+    does, with what its server said); otherwise they come from the API's spec.
+    """
+    own = getattr(action, "mcp_extras", None)
+    if callable(own):
+        return dict(own(key))
+    spec = api_specs(action).get(key)
+    if spec is None:
+        return {}
+    extras: dict[str, Any] = {}
+    options = spec.options
+    title = getattr(options, "title", None)
+    if title is not None:
+        extras["title"] = title
+    annotations = getattr(options, "annotations", None)
+    if annotations:
+        extras["annotations"] = dict(annotations)
+    schema = output_schema(spec)
+    if schema is not None:
+        extras["outputSchema"] = copy_description(schema)
+    return extras

@@ -1,0 +1,99 @@
+"""What an executor accepts: tools in the shapes users give them, and calls in a batch.
+
+Lagent takes one action or a list of actions; this package also takes plain functions
+and LangChain tools, and tells a user who passed a class instead of an instance how to
+fix it. Every problem with the given tools is collected and reported at once. A batch
+takes ``(name, command)`` pairs or OpenAI-style tool calls.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Optional, Union
+
+from .._private.text import preview
+from ..exceptions import DefinitionWarning, ToolDefinitionError
+from ..langchain._convert import from_langchain, is_langchain_tool
+from ..toolkits._base_action import BaseAction
+from ..toolkits._unread_settings import SETTING_NAMES, instance_notes
+from ._exports import _read_tool_call
+
+__all__ = ["ToolLike", "as_action", "batch_job", "named_actions"]
+
+#: What an executor accepts as a tool: an action, or a function that becomes a ``FunctionTool``.
+ToolLike = Union[BaseAction, Callable[..., Any]]
+_SETTING_NAMES = frozenset(SETTING_NAMES)
+
+
+def as_action(item: Any, where: str, problems: list[str]) -> Optional[BaseAction]:
+    """``item`` as an action: actions as they are, functions wrapped; else a problem."""
+    if isinstance(item, BaseAction):
+        if not _SETTING_NAMES.isdisjoint(item.__dict__):  # rare: tool.timeout = 5.0 on a BaseAction
+            _warn_unread(item)
+        return item
+    if is_langchain_tool(item):  # a LangChain BaseTool is callable too: before functions
+        try:
+            return from_langchain(item)
+        except (ToolDefinitionError, ImportError) as exc:
+            problems.append(f"{where}: {exc}")
+            return None
+    if isinstance(item, type) and issubclass(item, BaseAction):
+        problems.append(f"{where} is the class {item.__name__}; pass an instance, e.g. {item.__name__}()")
+        return None
+    if callable(item) and not isinstance(item, type):
+        from ..toolkits._function_tool import FunctionTool  # import time: see ExecutorBase.__init__
+
+        try:
+            return FunctionTool(item)
+        except ToolDefinitionError as exc:
+            problems.append(f"{where}: {exc}")
+            return None
+    problems.append(
+        f"{where} is {type(item).__name__} {preview(item)}, expected a BaseAction instance or a function"
+    )
+    return None
+
+
+def _warn_unread(action: BaseAction) -> None:
+    """Warn of ``action``'s attributes named like runtime settings that nothing reads."""
+    import warnings
+
+    from ..spec._describe import definition_stacklevel
+
+    for note in instance_notes(action):
+        warnings.warn(
+            f"{type(action).__qualname__}: {note}", DefinitionWarning, stacklevel=definition_stacklevel()
+        )
+
+
+def _tool_list(actions: Any) -> list[Any]:
+    """The tools given to an executor: one tool, or an iterable of them (Lagent takes both)."""
+    if isinstance(actions, BaseAction) or (callable(actions) and not isinstance(actions, type)):
+        return [actions]
+    return list(actions)
+
+
+def named_actions(actions: Any, finish: Optional[BaseAction]) -> dict[str, BaseAction]:
+    """Name -> action of the tools given to an executor, and ``finish`` when it is offered too.
+
+    Raises:
+        ToolDefinitionError: an entry is not an action, or two actions share a name.
+    """
+    problems: list[str] = []
+    given = [as_action(item, f"actions[{i}]", problems) for i, item in enumerate(_tool_list(actions))]
+    if finish is not None:
+        given.append(finish)
+    names = [a.name for a in given if a is not None]
+    duplicates = sorted({n for n in names if names.count(n) > 1})
+    if duplicates:
+        problems.append(f"several actions are named {duplicates}; tool names must be unique")
+    if problems:
+        raise ToolDefinitionError("ActionExecutor", problems)
+    return {a.name: a for a in given if a is not None}
+
+
+def batch_job(call: Any) -> tuple[Any, Any, Optional[str]]:
+    """``(name, command, call_id)`` of a ``(name, command)`` pair or an OpenAI tool call."""
+    if isinstance(call, (tuple, list)) and len(call) == 2:
+        return call[0], call[1], None
+    call_id, name, arguments = _read_tool_call(call)
+    return name, arguments, call_id if isinstance(call_id, str) else None

@@ -1,0 +1,342 @@
+"""JSON Schema for tool parameters, from the same annotations the descriptions use.
+
+Function-calling APIs (OpenAI, Anthropic, MCP) take a JSON Schema per tool. It is
+built from resolved annotations with the table of type families (``families.py``) for
+plain classes and one rule per special form; parameters without annotations fall back
+to their Lagent type name.
+Nested TypedDicts and dataclasses are inlined; a type that refers to itself becomes a
+plain ``object`` at the second visit instead of recursing forever. A pydantic model is
+described by its own schema (``_pydantic.py``), whose ``$defs`` :func:`hoist_definitions`
+moves to the top of the schema that holds it, where its ``$ref``s point; so is an
+``Annotated`` type whose metadata pydantic reads (``Field(ge=1)``, ``Gt(0)``).
+"""
+
+from __future__ import annotations
+
+import collections.abc
+import dataclasses
+import enum
+import json
+from typing import Any, Optional
+
+from .._private.typing_compat import LITERAL_ORIGINS as _LITERAL_ORIGINS
+from .._private.typing_compat import UNION_ORIGINS as _UNION_ORIGINS
+from .._private.typing_compat import (
+    get_args,
+    get_origin,
+    get_type_hints,
+    is_typeddict,
+    strip_annotated,
+    typed_dict_fields,
+)
+from . import _families as fam
+from ._pydantic import is_model, model_schema, pydantic_metadata
+
+Schema = dict[str, Any]
+
+#: JSON Schema type of each plain class (checked along the MRO): a view of the family table.
+CLASS_SCHEMAS: dict[Any, str] = {cls: f.json for cls, f in fam.FAMILY_OF_CLASS.items() if f is not fam.ANY}
+
+_UNIQUE = (set, frozenset, collections.abc.Set)
+
+#: The key under which an annotation's schema (``schema_of(..., python=True)``) carries
+#: what JSON Schema cannot say: which Python value to build. Never exported.
+PYTHON = "$python"
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class PythonType:
+    """What only the annotation says about a schema node: the Python value to build.
+
+    Attributes:
+        kind: ``'literal'`` (exact values), ``'enum'`` (a member from its value),
+            ``'sequence'`` (built by ``build``), ``'tuple'`` (fixed items), ``'mapping'``
+            (keys checked by ``key``), ``'fields'`` (a TypedDict or dataclass ``cls``),
+            ``'again'`` (``cls`` inside its own definition), ``'instance'`` (an
+            ``isinstance`` check of ``cls``) or ``'model'`` (pydantic validates ``cls``:
+            a model, or an ``Annotated`` type whose metadata pydantic reads).
+        cls: the class concerned.
+        values: the ``Literal`` values.
+        build: the sequence class.
+        key: the schema of a mapping's keys.
+    """
+
+    kind: str
+    cls: Any = None
+    values: tuple[Any, ...] = ()
+    build: Any = list
+    key: Optional[Schema] = None
+
+
+#: Classes whose schema says everything: no Python value to build beyond the JSON one.
+_JSON_CLASSES = frozenset({str, int, float, bool, type(None)})
+
+
+def _value_type(values: list[Any]) -> Optional[str]:
+    names = {CLASS_SCHEMAS.get(type(v)) for v in values}
+    return names.pop() if len(names) == 1 and None not in names else None
+
+
+def _enum_schema(values: list[Any]) -> Schema:
+    schema: Schema = {}
+    kind = _value_type(values)
+    if kind is not None:
+        schema["type"] = kind
+    schema["enum"] = values
+    return schema
+
+
+def _object_schema(
+    owner: type, hints: dict[str, Any], required: list[str], seen: frozenset[Any], python: bool
+) -> Schema:
+    return {
+        "type": "object",
+        "title": owner.__name__,
+        "properties": {k: schema_of(t, seen | {owner}, python) for k, t in hints.items()},
+        "required": required,
+        "additionalProperties": False,
+    }
+
+
+def _class_schema(cls: type, seen: frozenset[Any], python: bool = False) -> Schema:
+    if cls in seen:
+        return {"type": "object", PYTHON: PythonType("again", cls)} if python else {"type": "object"}
+    if issubclass(cls, enum.Enum):
+        return _with(_enum_schema([m.value for m in cls]), python, PythonType("enum", cls))
+    if is_model(cls):
+        return _with(model_schema(cls), python, PythonType("model", cls))
+    fields = _fields_of(cls)
+    if fields is not None:
+        described = _object_schema(cls, *fields, seen, python)
+        return _with(described, python, PythonType("fields", cls))
+    if python and cls not in _JSON_CLASSES:
+        return _python_class_schema(cls)
+    return _plain_class_schema(cls)
+
+
+def _fields_of(cls: type) -> Optional[tuple[dict[str, Any], list[str]]]:
+    """``(type of each field, the required ones)`` of a TypedDict or dataclass, else ``None``."""
+    if is_typeddict(cls):
+        return typed_dict_fields(cls)
+    return _dataclass_fields(cls) if dataclasses.is_dataclass(cls) else None
+
+
+def _dataclass_fields(cls: type) -> tuple[dict[str, Any], list[str]]:
+    """``(type of each field __init__ takes, the required ones)`` of a dataclass."""
+    hints = get_type_hints(cls, include_extras=True)
+    fields = [f for f in dataclasses.fields(cls) if f.init]
+    missing = dataclasses.MISSING
+    required = [f.name for f in fields if f.default is missing and f.default_factory is missing]
+    return {f.name: hints.get(f.name, Any) for f in fields}, required
+
+
+def _python_class_schema(cls: type) -> Schema:
+    """The schema of a class that is not a JSON one, for the validator: what to build or check."""
+    if cls in (list, tuple, set, frozenset):
+        return {"type": "array", "items": {}, PYTHON: PythonType("sequence", build=cls)}
+    if cls is dict:
+        return {"type": "object", PYTHON: PythonType("mapping", key={})}
+    return {} if cls is object else {PYTHON: PythonType("instance", cls)}
+
+
+def _plain_class_schema(cls: type) -> Schema:
+    """The schema of the first class along ``cls``'s MRO that has a family (``{}`` if none)."""
+    for klass in cls.__mro__:
+        kind = CLASS_SCHEMAS.get(klass)
+        if kind is not None:
+            return {"type": kind, "items": {}} if kind == "array" else {"type": kind}
+    return {}
+
+
+def _with(schema: Schema, python: bool, info: PythonType) -> Schema:
+    if python:
+        schema[PYTHON] = info
+    return schema
+
+
+def schema_of(annotation: Any, seen: frozenset[Any] = frozenset(), python: bool = False) -> Schema:
+    """The JSON Schema of one resolved annotation (without description or default).
+
+    With ``python``, nodes also carry (under :data:`PYTHON`) what only the annotation
+    says: the Python value to build. The validator compiles such schemas; they are
+    never exported.
+    """
+    stripped, meta = strip_annotated(annotation)
+    if meta and pydantic_metadata(meta):  # Field(ge=1), Gt(0)...: pydantic describes and checks it
+        return _with(model_schema(annotation), python, PythonType("model", annotation))
+    annotation = stripped
+    origin, args = get_origin(annotation), get_args(annotation)
+    if origin in _UNION_ORIGINS:
+        members = [schema_of(a, seen, python) for a in args]
+        simple = [m.get("type") for m in members if list(m) == ["type"]]
+        if len(simple) == len(members):
+            return {"type": list(dict.fromkeys(simple))}
+        return {"anyOf": members}
+    if origin in _LITERAL_ORIGINS:
+        return _with(_enum_schema(list(args)), python, PythonType("literal", values=args))
+    if origin is tuple and args and args[-1] is not Ellipsis:
+        items = [schema_of(a, seen, python) for a in args]
+        schema = {"type": "array", "prefixItems": items, "minItems": len(items), "maxItems": len(items)}
+        return _with(schema, python, PythonType("tuple"))
+    if origin is not None and isinstance(origin, type):
+        return _generic_schema(origin, args, seen, python)
+    if isinstance(annotation, type):
+        schema = _class_schema(annotation, seen, python)
+        if annotation in _UNIQUE and not python:
+            schema["uniqueItems"] = True
+        return schema
+    return {}
+
+
+def _generic_schema(origin: type, args: tuple[Any, ...], seen: frozenset[Any], python: bool) -> Schema:
+    """The schema of a parameterised class: ``list[int]``, ``dict[str, Point]``, ``Sequence[str]``."""
+    kind = _class_schema(origin, seen).get("type")
+    if kind == "array":
+        schema: Schema = {"type": "array", "items": schema_of(args[0], seen, python) if args else {}}
+        if python:
+            build = origin if origin in (list, tuple, set, frozenset) else list
+            schema[PYTHON] = PythonType("sequence", build=build)
+        elif issubclass(origin, _UNIQUE):
+            schema["uniqueItems"] = True
+        return schema
+    if kind == "object":
+        value = schema_of(args[1], seen, python) if len(args) == 2 else {}
+        key = schema_of(args[0], seen, python) if len(args) == 2 else {}
+        return _with(
+            {"type": "object", "additionalProperties": value}, python, PythonType("mapping", key=key)
+        )
+    return {} if python else _class_schema(origin, seen)
+
+
+_NOT_JSON = object()
+
+
+def _as_json(value: Any) -> Any:
+    """``value`` as JSON would carry it (tuples become lists), or ``_NOT_JSON``."""
+    try:
+        return json.loads(json.dumps(value))
+    except (TypeError, ValueError):
+        return _NOT_JSON
+
+
+def parameter_schema(
+    hint: Any, lagent_type: str, description: str, default: Any, has_default: bool
+) -> Schema:
+    """The schema of one parameter: its type, description and JSON-able default."""
+    if hint is not None:
+        schema = dict(schema_of(hint))
+        if isinstance(default, enum.Enum):
+            default = default.value
+    else:
+        schema = {"type": fam.FAMILY_OF_LAGENT.get(lagent_type, fam.STRING).json}
+    if description:
+        schema["description"] = description
+    if has_default:
+        value = _as_json(default)
+        if value is not _NOT_JSON:
+            schema["default"] = value
+    return schema
+
+
+def hoist_definitions(schema: Schema) -> Schema:
+    """``schema`` with every nested ``$defs`` moved to its top, where their ``$ref``s point.
+
+    A pydantic model's schema keeps its definitions (shared or recursive models) under its
+    own ``$defs`` with references ``#/$defs/Name``, which resolve from the top of the
+    whole schema only. Two different definitions under one name are refused: a
+    reference could not tell them apart.
+
+    Raises:
+        ValueError: two different definitions share a name (naming it).
+    """
+    found: dict[str, Any] = {}
+    lifted: Schema = _lift(schema, found)
+    if not found:
+        return schema
+    lifted["$defs"] = found
+    return lifted
+
+
+def _lift(node: Any, found: dict[str, Any]) -> Any:
+    """``node`` without its nested ``$defs``, which go into ``found``."""
+    if isinstance(node, list):
+        return [_lift(item, found) for item in node]
+    if not isinstance(node, dict):
+        return node
+    lifted = {k: _lift(v, found) for k, v in node.items() if k != "$defs"}
+    definitions = node.get("$defs")
+    for name, own in definitions.items() if isinstance(definitions, dict) else ():
+        definition = _lift(own, found)
+        if name in found and found[name] != definition:
+            raise ValueError(f"two different schemas are named {name!r} in $defs; rename one of the models")
+        found[name] = definition
+    return lifted
+
+
+def object_shape(annotation: Any) -> Optional[Schema]:
+    """The JSON Schema of an annotation that names object keys (a model, a TypedDict, a
+    dataclass, a list of them...), ``$defs`` at its top; ``None`` for other annotations.
+
+    Lagent's description names only a parameter's type word (``OBJECT``); this is what
+    it shows besides, so that a model writing arguments as text knows the keys.
+    """
+    if not _has_keyed_class(annotation):  # most annotations: settled without building a schema
+        return None
+    schema = schema_of(annotation)
+    return hoist_definitions(schema) if _names_keys(schema) else None
+
+
+#: Annotations known to name no class with keys (``list[str]``, ``dict[str, int]``): the
+#: common case, answered again without walking them (the define benchmark).
+_KEYLESS: dict[Any, bool] = {}
+_KEYLESS_LIMIT = 4096
+
+
+def _has_keyed_class(annotation: Any) -> bool:
+    """Whether ``annotation`` names a TypedDict, dataclass or pydantic model, at any depth."""
+    try:
+        if annotation in _KEYLESS:
+            return False
+    except TypeError:  # an unhashable annotation object
+        return _walk_keyed(annotation)
+    keyed = _walk_keyed(annotation)
+    if not keyed and len(_KEYLESS) < _KEYLESS_LIMIT:
+        _KEYLESS[annotation] = False
+    return keyed
+
+
+def _walk_keyed(annotation: Any) -> bool:
+    args = get_args(annotation)
+    if args:
+        return any(_walk_keyed(a) for a in args)
+    if not isinstance(annotation, type):
+        return False
+    return is_typeddict(annotation) or dataclasses.is_dataclass(annotation) or is_model(annotation)
+
+
+def property_shape(prop: Any, root: Any) -> Optional[Schema]:
+    """:func:`object_shape` of a property of a tool's parameters schema ``root``.
+
+    Without its ``description`` (the Lagent description says it already), with the
+    root's definitions when it refers to them.
+    """
+    if not isinstance(prop, dict) or not _names_keys(prop):
+        return None
+    shape = {k: v for k, v in prop.items() if k != "description"}
+    if _refers(prop) and isinstance(root, dict):
+        shape.update((k, root[k]) for k in ("$defs", "definitions") if k in root and k not in shape)
+    return shape
+
+
+def _refers(node: Any) -> bool:
+    if isinstance(node, list):
+        return any(_refers(item) for item in node)
+    return isinstance(node, dict) and ("$ref" in node or any(_refers(v) for v in node.values()))
+
+
+def _names_keys(node: Any) -> bool:
+    if isinstance(node, list):
+        return any(_names_keys(item) for item in node)
+    if not isinstance(node, dict):
+        return False
+    return "properties" in node or "$ref" in node or any(_names_keys(v) for v in node.values())
