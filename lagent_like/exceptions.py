@@ -24,8 +24,13 @@ Two kinds of mistakes reach this package and they go to different people:
     ├── ModelInputError            turned into an ActionReturn, never raised to callers
     │   ├── ParseError             arguments unparsable or not matching the API
     │   └── ArgumentError          one argument refused by its type or schema
-    └── ToolError                  raised by a tool: its message is written for the model
-        └── TransientToolError     a failure worth retrying (rate limit, flaky network)
+    ├── ToolError                  raised by a tool: its message is written for the model
+    │   └── TransientToolError     a failure worth retrying (rate limit, flaky network)
+    └── SandboxUnavailableError    an interpreter cannot isolate code here (also a RuntimeError)
+
+The package's internal signals (a failed HTTP request, a refused address, a timed-out
+call, a command line or inspector error, ...) derive from ``LagentLikeError`` too; they
+are caught inside and become a record, a message or an exit status, never raised to you.
 
 A third kind comes from tools themselves: a tool raises :class:`ToolError` with a
 message meant for the model (the call's ``errmsg`` is exactly that message), or

@@ -17,6 +17,7 @@ import pytest
 from lagent_like import (
     ActionExecutor,
     ActionStatusCode,
+    ArgumentError,
     BaseAction,
     BaseParser,
     JsonParser,
@@ -24,7 +25,7 @@ from lagent_like import (
     tool_api,
 )
 from lagent_like._private.json_values import json_value
-from lagent_like.types._validation import Invalid, Refusal, check_of
+from lagent_like.types._validation import Refusal, check_of
 
 
 class ValPoint(TypedDict):
@@ -374,7 +375,7 @@ def test_argument_checks_accept_and_coerce(case: Accepted) -> None:
 
 @pytest.mark.parametrize("case", _check_params(REFUSED))
 def test_argument_checks_refuse_with_a_message_naming_parameter_type_and_value(case: Refused) -> None:
-    with pytest.raises(Invalid) as info:
+    with pytest.raises(ArgumentError) as info:
         _check(case)
     assert Refusal.of(info.value).describe(case.param, info.value.value) == case.message
 
@@ -396,10 +397,10 @@ def test_checks_behind_the_validators_return_the_same_values(case: Accepted) -> 
 
 
 def _own_validator(value: Any) -> Any:
-    """A validator a tool supplies itself: raises ``Invalid`` with a path."""
+    """A validator a tool supplies itself: raises ``ArgumentError`` with a path."""
     if value == "ok":
         return value
-    raise Invalid("the word ok", value[0], "[0]")
+    raise ArgumentError("the word ok", value[0], "[0]")
 
 
 def test_check_of_a_tools_own_validator_turns_its_invalid_into_a_refusal() -> None:
@@ -574,7 +575,7 @@ class ValNested(BaseAction):
 
 def test_nested_paths_accumulate_indexes() -> None:
     validators, _ = ValNested().argument_checks("grid")
-    with pytest.raises(Invalid) as info:
+    with pytest.raises(ArgumentError) as info:
         validators["rows"]([[1], [2, "x"]])
     assert (
         Refusal.of(info.value).describe("rows", info.value.value)
@@ -606,7 +607,7 @@ def test_enum_member_from_its_integer_value() -> None:
 
 def test_enum_with_integer_values_refuses_a_boolean() -> None:
     validators, _ = ValLevels().argument_checks("set_level")
-    with pytest.raises(Invalid) as info:
+    with pytest.raises(ArgumentError) as info:
         validators["level"](True)
     assert (
         Refusal.of(info.value).describe("level", info.value.value)
@@ -655,7 +656,7 @@ class ValBag(BaseAction):
 
 def test_unhashable_items_for_a_set_are_refused_naming_the_parameter() -> None:
     validators, _ = ValBag().argument_checks("keep")
-    with pytest.raises(Invalid) as info:
+    with pytest.raises(ArgumentError) as info:
         validators["items"]([[1]])
     assert Refusal.of(info.value).describe("items", info.value.value).startswith("'items")
 
@@ -724,14 +725,13 @@ def test_a_refused_argument_raises_the_one_public_argument_error() -> None:
         Refusal.of(info.value).describe("point", info.value.value)
         == "'point.y' expected integer, got string 'b'"
     )
-    assert Invalid is ArgumentError
 
 
 def test_a_refusal_and_its_argument_error_are_one_refused_argument() -> None:
     """The returned form (``Refusal``) and the raised form (``ArgumentError``) convert losslessly."""
     refusal = Refusal("integer", "x", "[1]")
     error = refusal.error("the given value")
-    assert type(error) is Invalid  # ArgumentError
+    assert type(error) is ArgumentError
     assert (error.expected, error.value, error.path) == ("integer", "x", "[1]")
     back = Refusal.of(error)
     assert repr(back) == repr(refusal) == "Refusal('integer', 'x', '[1]')"

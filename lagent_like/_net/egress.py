@@ -37,13 +37,15 @@ from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
 from urllib3.exceptions import ConnectTimeoutError, NewConnectionError
 from urllib3.util.connection import allowed_gai_family, create_connection
 
+from ..exceptions import LagentLikeError
+
 __all__ = ["AddressRefused", "AddressRule", "Network", "guarded_session"]
 
 Network = Union[ipaddress.IPv4Network, ipaddress.IPv6Network]
 _Address = Union[ipaddress.IPv4Address, ipaddress.IPv6Address]
 
 
-class AddressRefused(Exception):
+class AddressRefused(LagentLikeError):
     """A host resolved to an address the rule refuses; nothing was sent to it.
 
     Deliberately not an ``OSError`` (nor a ``requests`` exception, which is one):

@@ -42,7 +42,7 @@ from typing import TYPE_CHECKING, Any, Optional
 from urllib.parse import urlsplit
 
 from .._private.log import logger
-from ..exceptions import ToolError, TransientToolError
+from ..exceptions import LagentLikeError, ToolError, TransientToolError
 from ..schema import ActionReturn, ActionStatusCode
 from .secrets import REDACTED, excerpt, hide_in_library_logs, read_key, redact, secret_forms
 
@@ -134,7 +134,7 @@ def is_transient_status(status: int) -> bool:
 
 
 @dataclass(eq=False)
-class HttpFailure(Exception):
+class HttpFailure(LagentLikeError):
     """How one request failed: one rung of the ladder (see the module docstring).
 
     Attributes:

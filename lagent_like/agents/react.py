@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Optional
 
 from .._private.log import logger
 from ..exceptions import DefinitionError
-from ..executors._exports import _read_tool_call, tool_messages
+from ..executors._exports import _read_tool_call, call_results, read_calls
 from ..runtime._messages import native_calls
 from ..schema import ActionReturn, ActionStatusCode, ActionValidCode
 from .prompts import (
@@ -313,7 +313,7 @@ class ReAct:
         messages.append({"role": "assistant", "content": content or None, "tool_calls": calls})
         thought = content.strip() or None
         records = [self._run_call(call, thought) for call in calls]
-        answers = tool_messages(calls, records)
+        answers = call_results(read_calls(calls), records)
         messages.extend(answers)
         first = calls[0]["function"]
         turn = Turn(

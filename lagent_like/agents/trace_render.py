@@ -64,13 +64,13 @@ def _observation(ret: Any, color: bool) -> str:
 
 def _tool_call_lines(turn: Any, color: bool) -> list[str]:
     """Each native tool call of ``turn`` with what the model got back for it."""
-    from ..executors._exports import tool_messages  # only native turns need it
+    from ..executors._exports import call_results, read_calls  # only native turns need it
 
     calls = turn.tool_calls
     returns = list(turn.tool_returns or ())
     shown = turn.outcome != "final_answer" and len(returns) == len(calls)
     # What the model read for a call without a name (there is no record of it).
-    answers = tool_messages(calls, returns) if shown and None in returns else []
+    answers = call_results(read_calls(calls), returns) if shown and None in returns else []
     lines = []
     for index, call in enumerate(calls):
         function = call.get("function", {})

@@ -15,6 +15,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any, Callable, Optional
 
+from ..exceptions import LagentLikeError
 from ..registry import get_tool_cls, list_tools
 from ..toolkits._modules import module_functions
 
@@ -44,7 +45,7 @@ EXPORTS = {
 }
 
 
-class CliError(Exception):
+class CliError(LagentLikeError):
     """An error reported as one ``lagent-like: error: ...`` line with exit status 2."""
 
 

@@ -396,6 +396,21 @@ class ExecutorBase(FunctionCallingMixin):
         """Names of the actions held (only the enabled ones by default)."""
         return [n for n, a in self.actions.items() if a.enable or not only_enable]
 
+    def api_of(self, name: str) -> Optional[tuple[BaseAction, str]]:
+        """``(action, API key)`` of an enabled API called ``name`` (a ``Tool.api`` name or an alias).
+
+        The one lookup of a callable name, as calls make it (a toolkit's own name is not
+        an API); ``None`` when no enabled API has that name. A callable ``enable`` is
+        asked as for a call outside any session.
+        """
+        route = self._routes.get(name)
+        if route is None:
+            return None
+        flag = route.live.enable
+        if flag is not True and not self._enabled_for(route, flag, None, None):
+            return None
+        return route.action, route.key
+
     def is_valid(self, name: str) -> bool:
         """Whether ``name`` (``'Tool'`` or ``'Tool.api'``) is held and enabled."""
         action = self.actions.get(name)

@@ -267,13 +267,6 @@ _JSON_STARTS = frozenset('{["-0123456789tfn')
 _PYTHON_BOOLS = {"True": True, "False": False}
 
 
-def tool_messages(
-    tool_calls: Sequence[Any], records: Sequence[Optional[ActionReturn]]
-) -> list[dict[str, Any]]:
-    """:func:`call_results` of the calls among ``tool_calls`` (kept for callers of old)."""
-    return call_results(read_calls(tool_calls), records)
-
-
 def _not_found(name: str, known: Iterable[str]) -> ToolNotFoundError:
     """The error for an API name or alias the executor does not know, with close matches."""
     return ToolNotFoundError(name, close_matches(name, known), where="in this executor")

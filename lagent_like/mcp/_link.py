@@ -20,12 +20,13 @@ from typing import Any, Callable, Optional
 from mcp.client.session import ClientSession, MessageHandlerFnT
 
 from .._private.log import logger
+from ..exceptions import LagentLikeError
 from ._wire import CLOSE_GRACE, CheckedSession, Connection, reason
 
 __all__ = ["MCPConnectionError", "ServerLink", "SessionLinks", "drop_all"]
 
 
-class MCPConnectionError(ConnectionError):
+class MCPConnectionError(LagentLikeError, ConnectionError):
     """The MCP server could not be reached, or did not answer the handshake or tool listing."""
 
 

@@ -18,6 +18,7 @@ from typing import Any, Optional
 import mcp_types as types
 from mcp.client.session import ClientSession
 
+from ..exceptions import LagentLikeError
 from ..spec._describe import copy_description
 
 __all__ = [
@@ -132,7 +133,7 @@ def error_text(result: types.CallToolResult) -> str:
     return text or "the MCP tool reported an error without a message"
 
 
-class BadResult(Exception):
+class BadResult(LagentLikeError):
     """A result whose structured content breaks the tool's own output schema."""
 
 

@@ -36,7 +36,6 @@ from .._private.connection_gate import (  # noqa: E402
 )
 from .._private.text import preview  # noqa: E402
 from .._private.version import __version__  # noqa: E402
-from ..exceptions import ToolNotFoundError  # noqa: E402
 from ..executors._async_executor import AsyncActionExecutor  # noqa: E402
 from ..executors._exports import mcp_extras  # noqa: E402
 from ..runtime._messages import mark_native  # noqa: E402
@@ -56,7 +55,6 @@ if TYPE_CHECKING:
     ActionExecutor = Union[_SyncExecutor, AsyncActionExecutor]
 
 __all__ = [
-    "DEFAULT_MAX_ARGUMENT_CHARS",
     "DEFAULT_MAX_CLIENT_CALLS",
     "DEFAULT_QUEUE_TIMEOUT",
     "build_mcp_server",
@@ -64,8 +62,8 @@ __all__ = [
     "valid_text",
 ]
 
-#: Arguments longer than this (as JSON text) are refused before reaching a tool.
-DEFAULT_MAX_ARGUMENT_CHARS = 1_000_000
+#: ``build_mcp_server``'s default ``max_argument_chars``: the executor's own limit.
+EXECUTORS_LIMIT: Any = object()
 
 #: Calls of one client that run at once (below the executor's smallest default pool, 5).
 DEFAULT_MAX_CLIENT_CALLS = 4
@@ -86,15 +84,6 @@ def _tool_list(executor: ActionExecutor) -> types.ListToolsResult:
     return types.ListToolsResult(
         tools=[types.Tool.model_validate(_valid_json(t)) for t in executor.to_mcp_tools()]
     )
-
-
-def _callable(executor: ActionExecutor, name: str) -> bool:
-    """Whether ``name`` is an enabled API of ``executor`` (a toolkit's own name is not)."""
-    try:
-        executor.canonical_name(name)
-    except ToolNotFoundError:
-        return False
-    return executor.is_valid(name)
 
 
 def _error_result(text: str) -> types.CallToolResult:
@@ -134,14 +123,6 @@ def _to_result(ret: ActionReturn, structured: bool = False) -> types.CallToolRes
         structured_content=_valid_json(data),
         is_error=False,
     )
-
-
-def _has_output_schema(executor: ActionExecutor, name: str) -> bool:
-    """Whether API ``name`` (a callable name of ``executor``) announces an ``outputSchema``."""
-    canonical = executor.canonical_name(name)
-    action = executor.actions[canonical.partition(".")[0]]
-    key = canonical[len(action.name) + 1 :] if action.is_toolkit else "run"
-    return "outputSchema" in mcp_extras(action, key)
 
 
 def _oversized(arguments: dict[str, Any], limit: Optional[int]) -> Optional[str]:
@@ -226,7 +207,7 @@ def build_mcp_server(
     *,
     name: str = "lagent-like",
     instructions: Optional[str] = None,
-    max_argument_chars: Optional[int] = DEFAULT_MAX_ARGUMENT_CHARS,
+    max_argument_chars: Any = EXECUTORS_LIMIT,
     max_client_calls: Optional[int] = DEFAULT_MAX_CLIENT_CALLS,
     queue_timeout: Optional[float] = DEFAULT_QUEUE_TIMEOUT,
 ) -> Server[Any]:
@@ -238,7 +219,8 @@ def build_mcp_server(
         name: the server name announced to clients.
         instructions: text announced to clients on connection, if any.
         max_argument_chars: calls whose arguments exceed this many characters of JSON are
-            refused with an error result; ``None`` for no limit.
+            refused with an error result; ``None`` for no limit. By default the
+            executor's own ``max_argument_chars`` (the limit it puts on argument strings).
         max_client_calls: how many calls of one client run at once; later ones queue.
             Keep it below the executor's ``max_workers`` so that one busy client leaves
             threads for the others. ``None`` for no limit.
@@ -271,14 +253,16 @@ def build_mcp_server(
     async def call_tool(
         ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
     ) -> types.CallToolResult:
-        if not _callable(executor, params.name):
+        api = executor.api_of(params.name)
+        if api is None:
             # The spec's rule: a tool that cannot be found is a protocol error, not a result.
             raise MCPError(
                 types.INVALID_PARAMS,
                 valid_text(f"unknown tool {params.name!r}; call tools/list for the tools"),
             )
         arguments = params.arguments or {}
-        refused = _oversized(arguments, max_argument_chars)
+        limit = executor.max_argument_chars if max_argument_chars is EXECUTORS_LIMIT else max_argument_chars
+        refused = _oversized(arguments, limit)
         if refused is not None:
             return _error_result(refused)
         session_id = sessions.id_of(ctx)
@@ -289,7 +273,7 @@ def build_mcp_server(
             try:
                 report = _progress_reporter(ctx)
                 ret = await _run_call(executor, params.name, arguments, session_id, call_id, report)
-                return _to_result(ret, _has_output_schema(executor, params.name))
+                return _to_result(ret, "outputSchema" in mcp_extras(*api))
             except Exception as exc:  # noqa: BLE001 - an executor bug must not take the server down
                 return _error_result(f"the server failed to run {params.name!r}: {type(exc).__name__}: {exc}")
 

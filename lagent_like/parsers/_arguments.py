@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Optional, Union
 
 from .._private.text import as_text, close_matches, preview
 from ..exceptions import ParseError
-from ..types._validation import ANY, CHECK, Check, Refusal, Validator, check_of
+from ..types._validation import CHECK, UNCHECKED, Check, Refusal, Validator, check_of
 
 if TYPE_CHECKING:
     from ..spec._describe import ApiSpec
@@ -62,7 +62,7 @@ class ApiArgs:
         listing: the parameter names as shown in messages.
         checks: the check of each parameter that has a declared type (value in, the
             coerced value or a ``Refusal`` out).
-        exact: per parameter, the one class whose values need no check, ``ANY`` for
+        exact: per parameter, the one class whose values need no check, ``UNCHECKED`` for
             parameters without a check, ``CHECK`` for parameters always checked.
         whole: the check of the arguments together (a schema's top-level keywords), or ``None``.
         extra: with ``open``: the check of each argument that is not a parameter (the
@@ -111,9 +111,9 @@ class ApiArgs:
         self.checks: dict[str, Check] = {
             name: check_of(v) for name, v in validators.items() if name in self.names
         }
-        # Every parameter gets an entry: ANY (no check), its exact class (values of it
+        # Every parameter gets an entry: UNCHECKED (no check), its exact class (values of it
         # skip the check), or CHECK (a class no value has: always checked).
-        self.exact = {name: exact.get(name, CHECK) if name in self.checks else ANY for name in order}
+        self.exact = {name: exact.get(name, CHECK) if name in self.checks else UNCHECKED for name in order}
 
     @classmethod
     def of(cls, label: str, spec: ApiSpec, mode: str = "coerce") -> ApiArgs:
@@ -172,7 +172,7 @@ def check(api: ApiArgs, args: dict[str, Any]) -> Union[dict[str, Any], ParseErro
 def _check_value(api: ApiArgs, name: str, value: Any, result: dict[str, Any], problems: list[str]) -> None:
     """Put parameter ``name``'s checked ``value`` into ``result``, or its problem into ``problems``."""
     expected = api.exact[name]
-    if expected is ANY or type(value) is expected:
+    if expected is UNCHECKED or type(value) is expected:
         result[name] = value
         return
     check = api.checks[name]
@@ -219,8 +219,8 @@ def checked(api: ApiArgs, args: dict[str, Any]) -> Union[dict[str, Any], ParseEr
     exact, checks = api.exact, api.checks
     changed = None
     for key, value in args.items():
-        expected = exact.get(key, ANY)
-        if expected is ANY or type(value) is expected:
+        expected = exact.get(key, UNCHECKED)
+        if expected is UNCHECKED or type(value) is expected:
             continue
         try:
             result = checks[key](value)

@@ -13,7 +13,7 @@ from typing import Any, Callable, ClassVar, Optional
 
 from .._private.text import preview
 from ..exceptions import ParseError
-from ..types._validation import ANY
+from ..types._validation import UNCHECKED
 from ._arguments import ApiArgs, Read, Reader, Repaired, check, checked
 from ._base import BaseParser
 
@@ -89,8 +89,8 @@ class JsonParser(BaseParser):
                     return args
                 # Values of their parameter's exact type need no check (inlined: every call).
                 for key, value in args.items():
-                    expected = exact.get(key, ANY)
-                    if type(value) is not expected and expected is not ANY:
+                    expected = exact.get(key, UNCHECKED)
+                    if type(value) is not expected and expected is not UNCHECKED:
                         return checked(api, args)
                 return args
             return check(api, args)

@@ -22,6 +22,7 @@ import re
 from typing import Any, Callable, NamedTuple, Optional, Union
 
 from .._private.text import fenced_blocks
+from ..exceptions import LagentLikeError
 
 __all__ = ["LenientResult", "TruncatedJSON", "loads_lenient", "read_lenient", "strict_truncation"]
 
@@ -52,7 +53,7 @@ _BYTES_NAME = re.compile(r"b'(\w+)'")
 _JSON5_POSITION = re.compile(r"^<string>:(\d+) (.*) at column (\d+)$", re.DOTALL)
 
 
-class TruncatedJSON(ValueError):
+class TruncatedJSON(LagentLikeError, ValueError):
     """The text ends in the middle of a JSON value: the model's output was cut off."""
 
 

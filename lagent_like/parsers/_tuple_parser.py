@@ -14,7 +14,7 @@ from typing import Any, ClassVar, Optional, Union
 
 from .._private.text import fenced_blocks, preview
 from ..exceptions import ParseError
-from ..types._validation import ANY
+from ..types._validation import UNCHECKED
 from ._arguments import ApiArgs, Read, Reader, check, checked
 from ._base import BaseParser
 
@@ -63,7 +63,7 @@ class TupleParser(BaseParser):
             # Values of their parameter's exact type need no check (inlined: every call).
             for key, value in args.items():
                 expected = exact[key]
-                if type(value) is not expected and expected is not ANY:
+                if type(value) is not expected and expected is not UNCHECKED:
                     return checked(api, args)
             return args
 

@@ -22,7 +22,7 @@ from .._private.coroutines import run_coroutine
 from .._private.log import logger
 from .._private.text import preview
 from ..context import ToolContext
-from ..exceptions import ParseError, ToolError
+from ..exceptions import LagentLikeError, ParseError, ToolError
 from ..parsers._arguments import Repaired
 from ..parsers._base import render_outputs
 from ..schema import ActionReturn, ActionStatusCode, ActionValidCode
@@ -126,7 +126,7 @@ class Route:
     json_args: Optional[Callable[[dict[str, Any]], dict[str, Any]]] = None
 
 
-class Abandoned(TimeoutError):
+class Abandoned(LagentLikeError, TimeoutError):
     """The call ran past its route's timeout (distinct from a ``TimeoutError`` the tool raises)."""
 
 

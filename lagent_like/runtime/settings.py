@@ -13,6 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ..types._families import mode_problem
+
 __all__ = ["UNSET", "ToolSettings"]
 
 
@@ -59,8 +61,9 @@ class ToolSettings:
 
     def __post_init__(self) -> None:
         problems = []
-        if self.validation is not UNSET and self.validation not in ("coerce", "strict", "off"):
-            problems.append(f"validation must be one of ['coerce', 'strict', 'off'], got {self.validation!r}")
+        mode = None if self.validation is UNSET else mode_problem(self.validation)
+        if mode is not None:
+            problems.append(mode)
         timeout = self.timeout
         numeric = isinstance(timeout, (int, float)) and not isinstance(timeout, bool)
         if timeout is not UNSET and timeout is not None and not (numeric and timeout > 0):

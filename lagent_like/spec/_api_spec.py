@@ -10,11 +10,12 @@ first use.
 from __future__ import annotations
 
 import inspect
+from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from functools import cached_property
 from typing import Any, Callable, Optional
 
-from ..types._families import COERCE, OFF
+from ..types._families import COERCE, OFF, check_mode
 from ..types._json_schema import hoist_definitions, parameter_schema
 from ..types._validation import compile_check, compile_validator, exact_type, validator_of
 
@@ -23,9 +24,13 @@ __all__ = ["DEFAULT_OPTIONS", "NO_DEFAULT", "ApiSpec", "DescribeOptions", "Param
 
 @dataclass(frozen=True)
 class DescribeOptions:
-    """The options of ``tool_api``; see its docstring.
+    """The options of ``tool_api``, the one list of them; see ``tool_api``'s docstring.
 
-    Frozen, so that every bare ``@tool_api`` can share :data:`DEFAULT_OPTIONS`.
+    ``tool_api(**options)`` builds this from its keywords: an unknown keyword is
+    refused by the constructor, and what a user may write loosely is made exact here
+    (one name given as a string is a list of that name; a mapping of annotations is
+    copied into a dict; a validation mode is checked). Frozen, so that every bare
+    ``@tool_api`` can share :data:`DEFAULT_OPTIONS`.
     """
 
     name: Optional[str] = None
@@ -37,6 +42,17 @@ class DescribeOptions:
     #: MCP display name and hints (``lagent_like.spec._metadata``); not in the description.
     title: Optional[str] = None
     annotations: Optional[dict[str, bool]] = None
+
+    def __post_init__(self) -> None:
+        for key in ("include_arguments", "exclude_arguments"):
+            value = getattr(self, key)
+            if value is not None:
+                # A single name given as a string means that name, not its characters.
+                object.__setattr__(self, key, [value] if isinstance(value, str) else list(value))
+        if isinstance(self.annotations, Mapping):
+            object.__setattr__(self, "annotations", dict(self.annotations))
+        if self.validation is not None:
+            check_mode(self.validation, "tool_api")
 
 
 #: The options of a bare ``@tool_api``.

@@ -31,9 +31,8 @@ from ._api_spec import (
     lagent_description,
 )
 from ._type_names import (
-    ARRAY,
-    OBJECT,
     PLAIN_TYPES,
+    SHAPED_WORDS,
     alias_origin,
     declared_class_of_word,
     describe_annotation,
@@ -282,9 +281,6 @@ def _frozen(cls: type[_T], values: dict[str, Any]) -> _T:
 #: a set lookup of the annotation's class costs other annotations nothing.
 _ANNOTATED = frozenset({type(Annotated[int, ""]), type(typing.Annotated[int, ""])})
 
-#: Lagent type words of parameters that may have keys to show (see ``Param.shape``).
-_SHAPED = frozenset({OBJECT, ARRAY})
-
 
 def _param(name: str, default: Any, documented: tuple[Optional[str], str], hint: Any) -> Param:
     """One described parameter, from its default, docstring entry and annotation."""
@@ -303,7 +299,7 @@ def _param(name: str, default: Any, documented: tuple[Optional[str], str], hint:
             text = type_info.label
         elif not text and type(hint) in _ANNOTATED:
             text = field_description(hint) or text
-        if type_name in _SHAPED and not is_plain(hint):
+        if type_name in SHAPED_WORDS and not is_plain(hint):
             shape = object_shape(hint)
     return _frozen(
         Param,

@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 from operator import itemgetter
 from typing import Any, Callable, Optional
 
+from ..exceptions import LagentLikeError
+
 _ROLE = re.compile(r":[\w.+-]+(?::[\w.+-]+)*:`~?([^`]+)`")
 _TITLED = re.compile(r"^(.*?)\s*<[^<>]+>$", re.DOTALL)
 _ITEM = re.compile(
@@ -159,8 +161,8 @@ def _style(lines: str, markers: list[tuple[str, str]]) -> str:
     return "google"
 
 
-class DocstringSyntaxError(ValueError):
-    """Kept for callers that catch it; :func:`parse_docstring` no longer raises it."""
+class DocstringSyntaxError(LagentLikeError, ValueError):
+    """docstring-parser cannot read a docstring's sections; caught here and re-read leniently."""
 
 
 def parse_docstring(doc: Optional[str]) -> DocInfo:

@@ -27,12 +27,8 @@ from .._private.typing_compat import (
 from ..types import _families as fam
 from ..types._pydantic import is_model
 
-STRING = fam.STRING.lagent
-NUMBER = fam.INTEGER.lagent
-FLOAT = fam.NUMBER.lagent
-BOOLEAN = fam.BOOLEAN.lagent
-ARRAY = fam.ARRAY.lagent
-OBJECT = fam.OBJECT.lagent
+#: The Lagent type words of parameters with a shape (nested fields) worth describing.
+SHAPED_WORDS = frozenset({fam.OBJECT.lagent, fam.ARRAY.lagent})
 
 #: Lagent type name of each class (and of the ABCs that parametrised aliases use): a view
 #: of the family table, without ``object``/``Any``/``None`` (which describe as strings).
@@ -70,12 +66,12 @@ class TypeInfo(NamedTuple):
 
 def _type_of_values(values: list[Any]) -> str:
     names = {fam.family_of_class(type(v)).lagent for v in values}
-    return names.pop() if len(names) == 1 else STRING
+    return names.pop() if len(names) == 1 else fam.STRING.lagent
 
 
 def _class_type(cls: type) -> str:
     if dataclasses.is_dataclass(cls) or is_typeddict(cls) or is_model(cls):
-        return OBJECT
+        return fam.OBJECT.lagent
     return fam.family_of_class(cls).lagent
 
 
@@ -140,7 +136,7 @@ def _describe(annotation: Any, origin: Any) -> TypeInfo:
         if len(members) == 1:
             return members[0]
         names = {m.name for m in members}
-        return TypeInfo(names.pop() if len(names) == 1 else STRING)
+        return TypeInfo(names.pop() if len(names) == 1 else fam.STRING.lagent)
     if origin in LITERAL_ORIGINS:
         values = list(get_args(annotation))
         return TypeInfo(_type_of_values(values), values)
@@ -155,7 +151,7 @@ def _describe(annotation: Any, origin: Any) -> TypeInfo:
             values = [member.value for member in annotation]
             return TypeInfo(_type_of_values(values), values)
         return TypeInfo(_class_type(annotation))
-    return TypeInfo(STRING)
+    return TypeInfo(fam.STRING.lagent)
 
 
 def describe_type_word(text: Optional[str]) -> Optional[str]:
@@ -169,8 +165,8 @@ def describe_type_word(text: Optional[str]) -> Optional[str]:
     for word in _WORD.findall(text):
         word = word.lower()
         if word not in _TRANSPARENT_WORDS:
-            return WORD_TYPES.get(word, STRING)
-    return STRING
+            return WORD_TYPES.get(word, fam.STRING.lagent)
+    return fam.STRING.lagent
 
 
 def declared_class_of_word(text: Optional[str]) -> Optional[type]:

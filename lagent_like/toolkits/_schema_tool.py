@@ -19,7 +19,7 @@ from ..exceptions import ToolDefinitionError
 from ..parsers import BaseParser, JsonParser
 from ..spec._api_spec import NO_DEFAULT
 from ..spec._describe import ApiSpec, Param, copy_description
-from ..spec._type_names import ARRAY, OBJECT, STRING
+from ..spec._type_names import SHAPED_WORDS
 from ..types import _families as fam
 from ..types._families import accept
 from ..types._json_schema import property_shape
@@ -67,7 +67,7 @@ def _lagent_type(schema: Any, root: Mapping[str, Any], depth: int = 0) -> str:
     if isinstance(schema, Mapping) and isinstance(schema.get("$ref"), str) and depth < 16:
         return _lagent_type(resolve_ref(root, schema["$ref"]), root, depth + 1)
     if not isinstance(schema, Mapping):
-        return STRING
+        return fam.STRING.lagent
     names = {LAGENT_TYPES[k] for k in canonical_types(schema.get("type"))[0] if k != "null"}
     if not names and "type" not in schema:
         values: list[Any] = schema["enum"] if isinstance(schema.get("enum"), list) else []
@@ -79,7 +79,7 @@ def _lagent_type(schema: Any, root: Mapping[str, Any], depth: int = 0) -> str:
             members: list[Any] = schema[key] if isinstance(schema.get(key), list) else []
             plain = [m for m in members if not (isinstance(m, Mapping) and m.get("type") == "null")]
             names |= {_lagent_type(m, root, depth + 1) for m in plain} if depth < 16 else set()
-    return names.pop() if len(names) == 1 else STRING
+    return names.pop() if len(names) == 1 else fam.STRING.lagent
 
 
 def _is_plain(schema: Any) -> Optional[type]:
@@ -258,7 +258,7 @@ def schema_spec(
                 enum=None if enum is None else tuple(enum),
                 check=validator_of(checks[key]),
                 exact=_is_plain(prop),
-                shape=property_shape(prop, params) if entry["type"] in (OBJECT, ARRAY) else None,
+                shape=property_shape(prop, params) if entry["type"] in SHAPED_WORDS else None,
             )
         )
     run = runner(handler, plan, defaults if fill_defaults else {})

@@ -8,17 +8,14 @@ and pays nothing per call.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import dataclasses
 from typing import Any, Callable, Optional, TypeVar, overload
-
-from typing_extensions import TypedDict, Unpack
 
 from ..exceptions import ToolDefinitionError
 from ..spec._api_spec import DEFAULT_OPTIONS, ApiSpec, DescribeOptions
 from ..spec._describe import build_api_spec
-from ..types._families import check_mode
 
-__all__ = ["ToolApiOptions", "api_spec_of", "describe_function", "tool_api"]
+__all__ = ["api_spec_of", "describe_function", "tool_api"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -26,19 +23,8 @@ F = TypeVar("F", bound=Callable[..., Any])
 SPEC_ATTR = "__lagent_like_api__"
 #: Attribute holding the Lagent description on a decorated function (Lagent's name).
 DESCRIPTION_ATTR = "api_description"
-
-
-class ToolApiOptions(TypedDict, total=False):
-    """The keyword options of :func:`tool_api`; see there."""
-
-    name: Optional[str]
-    explode_return: bool
-    returns_named_value: bool
-    include_arguments: Optional[list[str]]
-    exclude_arguments: Optional[list[str]]
-    validation: Optional[str]
-    title: Optional[str]
-    annotations: Optional[Mapping[str, bool]]
+#: The keywords ``tool_api`` takes: the fields of :class:`DescribeOptions`.
+_OPTION_NAMES = frozenset(f.name for f in dataclasses.fields(DescribeOptions))
 
 
 @overload
@@ -46,10 +32,10 @@ def tool_api(func: F) -> F: ...
 
 
 @overload
-def tool_api(func: None = None, **options: Unpack[ToolApiOptions]) -> Callable[[F], F]: ...
+def tool_api(func: None = None, **options: Any) -> Callable[[F], F]: ...
 
 
-def tool_api(func: Optional[F] = None, **options: Unpack[ToolApiOptions]) -> Any:
+def tool_api(func: Optional[F] = None, **options: Any) -> Any:
     """Mark a function or method as a tool API and describe it.
 
     Usable bare (``@tool_api``) or with options (``@tool_api(explode_return=True)``).
@@ -88,24 +74,12 @@ def tool_api(func: Optional[F] = None, **options: Unpack[ToolApiOptions]) -> Any
     return decorate
 
 
-def _options(given: ToolApiOptions) -> DescribeOptions:
-    unknown = [key for key in given if key not in ToolApiOptions.__annotations__]
+def _options(given: dict[str, Any]) -> DescribeOptions:
+    """The options of ``tool_api``'s keywords (the bare decorator's when all are defaults)."""
+    unknown = [key for key in given if key not in _OPTION_NAMES]
     if unknown:
         raise TypeError(f"tool_api() got an unexpected keyword argument {unknown[0]!r}")
-    validation = given.get("validation")
-    if validation is not None:
-        check_mode(validation, "tool_api")
-    annotations = given.get("annotations")
-    options = DescribeOptions(
-        name=given.get("name"),
-        explode_return=given.get("explode_return", False),
-        returns_named_value=given.get("returns_named_value", False),
-        include_arguments=_names(given.get("include_arguments")),
-        exclude_arguments=_names(given.get("exclude_arguments")),
-        validation=validation,
-        title=given.get("title"),
-        annotations=dict(annotations) if isinstance(annotations, Mapping) else annotations,
-    )
+    options = DescribeOptions(**given)
     # All defaults is a bare @tool_api, whose options describing recognizes by identity.
     return DEFAULT_OPTIONS if options == DEFAULT_OPTIONS else options
 
@@ -126,13 +100,6 @@ def describe_function(function: Callable[..., Any], options: DescribeOptions = D
     setattr(function, DESCRIPTION_ATTR, spec.description)
     setattr(function, SPEC_ATTR, spec)
     return spec
-
-
-def _names(value: Optional[list[str]]) -> Optional[list[str]]:
-    # A single name given as a string means that name, not its characters.
-    if value is None:
-        return None
-    return [value] if isinstance(value, str) else list(value)
 
 
 def api_spec_of(obj: Any) -> Optional[ApiSpec]:

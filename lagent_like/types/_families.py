@@ -413,12 +413,18 @@ def family_of_value(value: Any) -> Optional[Family]:
     return family if family is not None and family is not ANY else None
 
 
+def mode_problem(mode: Any) -> Optional[str]:
+    """What is wrong with ``mode`` as a validation mode, or ``None`` when it is one."""
+    return None if mode in MODES else f"validation must be one of {list(MODES)}, got {mode!r}"
+
+
 def check_mode(mode: Any, owner: str) -> str:
     """``mode`` if it is a validation mode, else a ``ToolDefinitionError`` naming ``owner``."""
-    if mode not in MODES:
+    problem = mode_problem(mode)
+    if problem is not None:
         from ..exceptions import ToolDefinitionError
 
-        raise ToolDefinitionError(owner, [f"validation must be one of {list(MODES)}, got {mode!r}"])
+        raise ToolDefinitionError(owner, [problem])
     return str(mode)
 
 

@@ -26,11 +26,10 @@ from ._families import COERCE, ITSELF, OFF, Check, Refusal, describe_value
 from ._json_schema import schema_of
 
 __all__ = [
-    "ANY",
+    "UNCHECKED",
     "CHECK",
     "ITSELF",
     "Check",
-    "Invalid",
     "Refusal",
     "Validator",
     "check_of",
@@ -43,8 +42,6 @@ __all__ = [
 
 Validator = Callable[[Any], Any]
 
-#: ``ArgumentError`` under its old name, for tools that raise it: the same class.
-Invalid = ArgumentError
 
 _accept = fam.accept
 
@@ -60,7 +57,7 @@ _SCALARS_BY_MODE: dict[str, dict[Any, Check]] = {
 }  # fmt: skip
 
 #: Marks a parameter without a check in the parsers' table of exact types.
-ANY: Any = object()
+UNCHECKED: Any = object()
 
 
 class CHECK:

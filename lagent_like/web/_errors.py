@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from ..exceptions import LagentLikeError
+
 __all__ = ["InspectorError"]
 
 
-class InspectorError(Exception):
+class InspectorError(LagentLikeError):
     """A request the inspector refuses: ``status`` is the HTTP status, the text says why."""
 
     def __init__(self, status: int, message: str) -> None:

@@ -23,6 +23,7 @@ import threading
 import time
 from typing import Any, Optional
 
+from ...exceptions import LagentLikeError
 from ._sandbox import SandboxSpec, start_worker
 from ._worker_io import wait_readable, write_all
 
@@ -34,7 +35,7 @@ LOST = "the session was restarted and its state was lost"
 _BAD_REPLIES = {"too_big": "a reply of more than {cap} bytes", "garbled": "an unreadable reply"}
 
 
-class Crashed(Exception):
+class Crashed(LagentLikeError):
     """The worker died, or its reply was unreadable (``'garbled'``) or too big (``'too_big'``)."""
 
 

@@ -30,6 +30,8 @@ import platform
 import tempfile
 from typing import Optional
 
+from ...exceptions import LagentLikeError
+
 #: The namespace flags of ``clone`` and ``unshare`` (linux/sched.h).
 NAMESPACE_FLAGS = {
     "CLONE_NEWNS": 0x00020000,
@@ -127,7 +129,7 @@ class _ArgCmp(ctypes.Structure):
     ]
 
 
-class FilterUnavailableError(RuntimeError):
+class FilterUnavailableError(LagentLikeError, RuntimeError):
     """libseccomp is missing or refused to build the filter (the message says which)."""
 
 
