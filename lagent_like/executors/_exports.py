@@ -405,7 +405,6 @@ class FunctionCallingMixin:
         without any). What Gemini cannot express is left out; ``lagent_like.lint._lint`` says
         what.
         """
-
         from ..function_calling._dialects import to_gemini_schema  # import time: only exports use it
 
         def build(name: str, text: str, schema: dict[str, Any]) -> dict[str, Any]:

@@ -199,8 +199,10 @@ def _classes_of(module: Any) -> list[type[BaseAction]]:
 
 
 def _resolve(target: str) -> Union[list[Union[type[BaseAction], Callable[..., Any]]], ToolView]:
-    """The tool classes and function tools ``target`` names, or a stand-in carrying a
-    module-level finding."""
+    """The tool classes and function tools ``target`` names.
+
+    A target that names none gives a stand-in carrying a module-level finding.
+    """
     try:
         return [get_tool_cls(target)]
     except ToolNotFoundError as exc:

@@ -77,7 +77,7 @@ class IPythonInteractive(IPythonInterpreter):
         self._worker_extra = {"max_out_len": max_out_len if max_out_len >= 0 else None}
 
     @tool_api
-    def run(self, command: str, timeout: Optional[int] = None, context: Optional[ToolContext] = None) -> str:
+    def run(self, command: str, timeout: Optional[int] = None, context: Optional[ToolContext] = None) -> str:  # noqa: D417 - Lagent's Args; the context is not the model's
         """Launch an IPython Interactive Shell to execute code.
 
         Args:

@@ -142,7 +142,7 @@ class IPythonInterpreter(BaseAction):
         self._finalizer = weakref.finalize(self, stop_all, self._workers, self._workers_lock)
 
     @tool_api
-    def run(self, command: str, timeout: Optional[int] = None, context: Optional[ToolContext] = None) -> str:
+    def run(self, command: str, timeout: Optional[int] = None, context: Optional[ToolContext] = None) -> str:  # noqa: D417 - Lagent's Args; the context is not the model's
         """When you send a message containing Python code to python, it will be executed in a stateful Jupyter notebook environment. python will respond with the output of the execution or time out after 60.0 seconds. The drive at '/mnt/data' can be used to save and persist user files. Internet access for this session is disabled. Do not make external web requests or API calls as they will fail.
 
         Args:

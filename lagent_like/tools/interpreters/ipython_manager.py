@@ -56,7 +56,7 @@ class IPythonInteractiveManager(BaseAction):
     Raises:
         ImportError: IPython is not installed.
         ValueError: ``max_workers`` is not a positive integer.
-    """
+    """  # noqa: D415 - Lagent's description, byte for byte
 
     #: Runs code a model wrote: ``serve-mcp`` and ``inspect`` offer it only when named.
     runs_code = True
