@@ -17,7 +17,7 @@ a documented parameter the function lacks, an unknown section) is a
 ``doubtful-definition`` finding, as it was a ``DefinitionWarning`` at definition time.
 Mistakes that make a definition impossible (a positional-only parameter, ``run`` next
 to ``@tool_api`` methods, ...) are raised by the package
-as :class:`~lagent_like.exceptions.ToolDefinitionError` when the class is defined;
+as :class:`~lagent_like.ToolDefinitionError` when the class is defined;
 :func:`lint_targets` reports those, raised while importing a module, as
 ``definition-error`` findings. The command ``lagent-like lint`` prints the findings.
 """

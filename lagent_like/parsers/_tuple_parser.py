@@ -27,7 +27,7 @@ class TupleParser(BaseParser):
     Strings are read with :func:`ast.literal_eval` only, never evaluated as code. A
     single literal that is not a tuple is taken as a 1-tuple.
 
-    Its readers return (see :mod:`.arguments`) a :class:`ParseError` for input that
+    Its readers return (see ``lagent_like.parsers._arguments``) a :class:`ParseError` for input that
     is not a literal (with its position), too few or too many arguments.
     """
 

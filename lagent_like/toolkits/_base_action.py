@@ -207,7 +207,7 @@ class BaseAction(metaclass=ToolMeta):
             simple tool, a list of them a toolkit (then ``description`` gives its
             ``name`` and ``description``). Each spec's ``func`` runs its calls.
         timeout: this tool's timeout (seconds, ``None`` for no limit).
-        retry: this tool's :class:`~lagent_like.runtime.policies.RetryPolicy` (``None``: none).
+        retry: this tool's :class:`~lagent_like.RetryPolicy` (``None``: none).
         circuit_breaker: this tool's breaker factory (``None``: none).
         blocking: whether this tool's sync APIs need a worker thread (async executor).
         validation: how arguments are checked: ``"coerce"``, ``"strict"`` or ``"off"``

@@ -54,7 +54,7 @@ class PPT(BaseAction):
     """Plugin to create ppt slides with text, paragraph, images in good looking styles.
 
     Args:
-        theme_mapping: themes by name (see :data:`THEME_MAPPING`, the default).
+        theme_mapping: themes by name (see ``THEME_MAPPING``, the default).
         description: see :class:`BaseAction`.
         parser: see :class:`BaseAction`.
         enable: see :class:`BaseAction`.
@@ -80,7 +80,7 @@ class PPT(BaseAction):
 
     @property
     def files_root(self) -> Optional[str]:
-        """The directory whose files a viewer may serve (the inspector does): :attr:`root`."""
+        """The directory whose files a viewer may serve (the inspector does), which is ``root``."""
         return self.root
 
     def _path(self, path: str, what: str) -> str:

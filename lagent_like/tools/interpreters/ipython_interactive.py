@@ -3,7 +3,7 @@
 Lagent runs IPython's ``InteractiveShell`` inside the agent's own process, where the
 model's code can read and change everything the agent holds, and its timeout needs the
 main thread's signals. Here the shell runs in the worker of each session's sandbox
-(:class:`~lagent_like.tools.interpreters.ipython_interpreter.IPythonInterpreter`'s machinery, see
+(:class:`~lagent_like.IPythonInterpreter`'s machinery, see
 docs/isolation.rst), and :mod:`lagent_like.tools.interpreters._worker.ipython_shell` reports results as
 Lagent's tool does. It needs IPython: ``pip install lagent_like[ipython]``.
 """

@@ -76,7 +76,7 @@ class IPythonInterpreter(BaseAction):
 
     The sandbox and its limits are keyword-only settings
     (:class:`~lagent_like.tools._settings.SandboxSettings`, defaults in
-    :attr:`sandbox_defaults`):
+    :attr:`~lagent_like.IPythonInterpreter.sandbox_defaults`):
 
     Keyword Args:
         memory_mb: address-space limit (``RLIMIT_AS``) of each of a session's processes,
@@ -92,8 +92,11 @@ class IPythonInterpreter(BaseAction):
         max_output_chars: the printed output (and the value shown) of a call is cut to this
             many characters, with a notice.
         network: let the code use the network; the description then says so.
-        isolation, disk_mb, read_only_paths: how each session is confined, as
-            :class:`~lagent_like.tools.interpreters._sandbox.SandboxSpec` says.
+        isolation: ``'sandbox'`` (the default) or ``'process'``, as
+            :class:`~lagent_like.tools.interpreters._sandbox.SandboxSpec` says (see docs/isolation.rst).
+        disk_mb: size of each session's writable disk, in MB.
+        read_only_paths: host directories a session may read besides the Python
+            installation; absolute paths.
 
     Raises:
         TypeError: a keyword that is not one of these settings.
@@ -103,10 +106,10 @@ class IPythonInterpreter(BaseAction):
 
     #: The module of :mod:`lagent_like.tools.interpreters._worker` a session runs.
     _worker_module = "ipython_worker"
-    #: Runs code a model wrote: ``serve-mcp`` and ``inspect`` offer it only when named.
+    #: Runs code a model wrote, so ``serve-mcp`` and ``inspect`` offer it only when named.
     runs_code = True
 
-    #: The defaults of the sandbox settings: no CPU-time limit over a session's whole life
+    #: The defaults of the sandbox settings, without a CPU-time limit over a session's whole life
     #: (the per-call ``timeout`` bounds each call).
     sandbox_defaults: ClassVar[SandboxSettings] = {**SANDBOX_DEFAULTS, "cpu_seconds": None}
 
