@@ -10,6 +10,8 @@ statement is checked against the code with the page's own example.
 from __future__ import annotations
 
 import doctest
+import importlib
+import re
 import sys
 import textwrap
 import types
@@ -134,3 +136,31 @@ def test_the_pages_state_the_warning_not_a_definition_error() -> None:
     assert "DefinitionWarning" in statement
     assert "left out" in statement
     assert ToolDefinitionError.__name__ not in statement
+
+
+def import_path_statements() -> list[tuple[str, list[str]]]:
+    """``(module, names)`` of each path compatibility.rst's "Import paths" item lists."""
+    text = (DOCS / "compatibility.rst").read_text(encoding="utf-8")
+    item = " ".join(text.split("* **Import paths**")[1].split("\n* ")[0].split())
+    pairs = re.findall(r"``(lagent_like[\w.]*)``(?: \((?:with )?((?:``\w+``(?:, )?)+)\))?", item)
+    return [(module, re.findall(r"``(\w+)``", names)) for module, names in pairs]
+
+
+def test_compatibility_lists_lagents_import_paths() -> None:
+    assert [module for module, _ in import_path_statements()] == [
+        "lagent_like.actions",
+        "lagent_like.actions.base_action",
+        "lagent_like.actions.action_executor",
+        "lagent_like.actions.parser",
+        "lagent_like.actions.builtin_actions",
+        "lagent_like.schema",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("module", "names"),
+    [pytest.param(module, names, id=module) for module, names in import_path_statements()],
+)
+def test_each_import_path_compatibility_lists_imports_its_names(module: str, names: list[str]) -> None:
+    imported = importlib.import_module(module)
+    assert [name for name in names if not hasattr(imported, name)] == []

@@ -331,7 +331,7 @@ class BaseAction(metaclass=ToolMeta):
         return state_of(self).description
 
     def __parser_input__(self) -> ParserInput:
-        """What this action's parser reads (:class:`~lagent_like.parsers.ParserInput`)."""
+        """What this action's parser reads (:class:`~lagent_like.parsers._base.ParserInput`)."""
         return parser_input(self)
 
     def __repr__(self) -> str:
