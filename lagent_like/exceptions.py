@@ -7,7 +7,7 @@ Two kinds of mistakes reach this package and they go to different people:
   method, so it is fixed before any model sees the tool;
 * a model's mistake (an argument string that cannot be parsed or does not match the
   tool) is never raised out of an action or the executor: it becomes an
-  :class:`~lagent_like.schema.ActionReturn` whose ``errmsg`` tells the model what to fix.
+  :class:`~lagent_like.ActionReturn` whose ``errmsg`` tells the model what to fix.
 
 ::
 

@@ -1,9 +1,9 @@
-"""Connections that go only where an address rule allows: the web tool's guard.
+r"""Connections that go only where an address rule allows: the web tool's guard.
 
 Why it exists: a URL written by a model must not make an agent a way into the
 operator's network (loopback, private ranges, the cloud metadata address). Checking the
 URL's text is not enough: parsers disagree about where the host is
-(``http://127.0.0.1:80\\@1.1.1.1/`` is 1.1.1.1 to :func:`urllib.parse.urlsplit` and
+(``http://127.0.0.1:80\@1.1.1.1/`` is 1.1.1.1 to :func:`urllib.parse.urlsplit` and
 127.0.0.1 to ``requests``), and a name may resolve to a public address when checked and
 to a private one when connected (DNS rebinding). So the check sits where the connection
 is made: the connection class of a dedicated ``requests`` session resolves the host

@@ -19,8 +19,8 @@ kind                  cause                               transient
 ====================  ==================================  =========
 
 Each caller words the failure for its reader: the tools through :func:`http_request`
-(a :class:`~lagent_like.exceptions.TransientToolError` that the executor's
-:class:`~lagent_like.runtime.policies.RetryPolicy` retries, or an ``HTTP_ERROR`` record), the
+(a :class:`~lagent_like.TransientToolError` that the executor's
+:class:`~lagent_like.RetryPolicy` retries, or an ``HTTP_ERROR`` record), the
 model client as its ``Model*Error`` exceptions, retried with the same ``RetryPolicy``
 back-off. Tool bodies are read up to a size cap (:data:`MAX_RESPONSE_BYTES`), so a
 server cannot fill an agent's memory.

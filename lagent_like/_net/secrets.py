@@ -40,11 +40,11 @@ def read_key(given: Optional[str], *env_names: str) -> Optional[str]:
 
 
 def secret_forms(secret: str) -> list[str]:
-    """Every spelling of ``secret`` a message may quote, longest first.
+    r"""Every spelling of ``secret`` a message may quote, longest first.
 
     The secret as given and without surrounding whitespace, each URL-encoded (as a
     path and as a form value), escaped as Python's ``repr`` and JSON quote it (a key
-    ending in a newline shows as ``key\\n`` in ``requests``' header errors).
+    ending in a newline shows as ``key\n`` in ``requests``' header errors).
     """
     bases = {secret, secret.strip()}
     forms = set(bases)

@@ -1,4 +1,4 @@
-"""JSON Schema ``pattern`` and ``patternProperties``, matched in linear time (google-re2).
+r"""JSON Schema ``pattern`` and ``patternProperties``, matched in linear time (google-re2).
 
 A pattern comes from a schema the operator may not have written (an MCP server's, a
 function definition's) and is matched against text a model wrote. Python's ``re``
@@ -10,7 +10,7 @@ defined, never run with ``re`` instead. Without google-re2 (the ``patterns`` ext
 no pattern can be checked in bounded time, so every pattern is refused the same way,
 naming the extra.
 
-RE2 is also closer to the ECMA-262 dialect JSON Schema names: ``\\d`` and ``\\w`` are
+RE2 is also closer to the ECMA-262 dialect JSON Schema names: ``\d`` and ``\w`` are
 ASCII, and ``$`` matches only at the very end (Python's ``re`` also accepts a trailing
 newline there).
 """
@@ -84,7 +84,7 @@ def compile_pattern(text: str) -> Union[PatternSearch, PatternProblem]:
 
 
 def _utf8(text: str) -> bytes:
-    """``text`` in UTF-8, a lone surrogate (``"\\ud800"`` in JSON) kept as its three bytes."""
+    r"""``text`` in UTF-8, a lone surrogate (``"\ud800"`` in JSON) kept as its three bytes."""
     return text.encode("utf-8", "surrogatepass")
 
 

@@ -1,4 +1,6 @@
-"""Tools for LLM agents: define them (``BaseAction``, ``tool_api``), parse their
+"""Lagent's import paths: ``lagent.actions`` names, re-exported from their homes.
+
+Tools for LLM agents: define them (``BaseAction``, ``tool_api``), parse their
 arguments (``JsonParser``, ``TupleParser``) and run them (``ActionExecutor``).
 
 The shipped tools (``ArxivSearch``, ``PythonInterpreter``, ...), the built-in actions and

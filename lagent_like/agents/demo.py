@@ -64,6 +64,14 @@ class RecordedModel:
         self.calls: list[list[dict[str, Any]]] = []
 
     def __call__(self, messages: list[dict[str, Any]]) -> str:
+        """The next recorded reply; ``messages`` is kept in :attr:`calls`.
+
+        Args:
+            messages: the conversation so far, as an agent sends it to a model.
+
+        Returns:
+            The reply recorded for this turn.
+        """
         if len(self.calls) >= len(self._replies):
             raise RuntimeError(f"the recorded transcript has only {len(self._replies)} replies")
         self.calls.append([dict(message) for message in messages])

@@ -138,7 +138,7 @@ class AgentResult:
     error: Optional[str] = None
 
     def to_dict(self) -> dict[str, Any]:
-        """The result as a JSON-able dict, marked with :data:`TRACE_FORMAT` and its version."""
+        """The result as a JSON-able dict, marked with ``TRACE_FORMAT`` and its version."""
         return {
             "format": TRACE_FORMAT,
             "version": TRACE_VERSION,

@@ -14,7 +14,7 @@ gives them that as a command (also ``python -m lagent_like``)::
     lagent-like -m mytools serve-mcp --tools Weather --transport http --port 8000
     lagent-like -m mytools inspect --port 8765
 
-``lint`` runs the schema doctor (:mod:`lagent_like.lint._lint`) over modules or tool names
+``lint`` runs the schema doctor (:mod:`lagent_like.lint`) over modules or tool names
 (every registered tool but the built-ins when none is given). ``prompt`` prints what
 a model would be given (a ReAct system prompt or a function-calling export), ``demo``
 runs a recorded ReAct episode offline over the real interpreters, and ``chat`` runs
@@ -196,8 +196,8 @@ def main(argv: Optional[list[str]] = None) -> int:
         argv: the arguments without the program name; ``None`` reads ``sys.argv``.
 
     Returns:
-        The exit status: 0 success, 1 a call that did not succeed or lint problems, 2 an
-        error.
+        The exit status (0 success, 1 a call that did not succeed or lint problems, 2 an
+        error).
 
     Raises:
         SystemExit: from argparse, for usage errors (status 2) and ``--help`` (0).

@@ -129,7 +129,7 @@ def select_tools(
     Args:
         names: the tool names, comma-separated, or ``None`` for all.
         skip: picks registered classes to leave out when no names are given.
-        functions: the function tools of the ``-m`` modules (:func:`import_modules`);
+        functions: the function tools of the ``-m`` modules (``import_modules``);
             a name is looked up among them before the registry.
 
     Raises:

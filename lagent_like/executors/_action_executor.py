@@ -37,8 +37,8 @@ class ActionExecutor(ExecutorBase):
             limit. A tool's own setting (``Tool(timeout=...)``, see
             :class:`~lagent_like.ToolSettings`) wins. A sync tool's thread cannot be killed:
             the executor stops waiting and the thread runs on.
-        retry: default :class:`~lagent_like.runtime.policies.RetryPolicy` for transient failures.
-        circuit_breaker: a factory of :class:`~lagent_like.runtime.policies.CircuitBreaker`, one
+        retry: default :class:`~lagent_like.RetryPolicy` for transient failures.
+        circuit_breaker: a factory of :class:`~lagent_like.CircuitBreaker`, one
             per API, for tools that set none.
         error_formatter: ``(exception, record) -> errmsg`` rewrites the message of any
             call that raised (``ToolError`` included); ``None`` keeps it.

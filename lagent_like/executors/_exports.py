@@ -365,7 +365,7 @@ class FunctionCallingMixin:
                 object, keywords strict mode refuses left out (the executor still checks
                 them). A tool strict mode cannot express (arbitrary keys, ``allOf``, a
                 value of any type, ...) is exported as it is with ``"strict": false``;
-                ``lagent_like.lint._lint`` says why.
+                ``lagent_like.lint`` says why.
         """
         if not strict:
             return self._exported(
@@ -395,10 +395,9 @@ class FunctionCallingMixin:
 
         Each declaration is ``{"name", "description", "parameters"}`` with the parameters
         in the OpenAPI 3.0 subset Gemini accepts (``parameters`` is left out for an API
-        without any). What Gemini cannot express is left out; ``lagent_like.lint._lint`` says
+        without any). What Gemini cannot express is left out; ``lagent_like.lint`` says
         what.
         """
-
         from ..function_calling._dialects import to_gemini_schema  # import time: only exports use it
 
         def build(name: str, text: str, schema: dict[str, Any]) -> dict[str, Any]:

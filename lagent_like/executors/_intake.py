@@ -19,7 +19,7 @@ from ._exports import _read_tool_call
 
 __all__ = ["ToolLike", "as_action", "batch_job", "named_actions"]
 
-#: What an executor accepts as a tool: an action, or a function that becomes a ``FunctionTool``.
+#: What an executor accepts as a tool, an action or a function that becomes a ``FunctionTool``.
 ToolLike = Union[BaseAction, Callable[..., Any]]
 _SETTING_NAMES = frozenset(SETTING_NAMES)
 

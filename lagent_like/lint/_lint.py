@@ -17,7 +17,7 @@ a documented parameter the function lacks, an unknown section) is a
 ``doubtful-definition`` finding, as it was a ``DefinitionWarning`` at definition time.
 Mistakes that make a definition impossible (a positional-only parameter, ``run`` next
 to ``@tool_api`` methods, ...) are raised by the package
-as :class:`~lagent_like.exceptions.ToolDefinitionError` when the class is defined;
+as :class:`~lagent_like.ToolDefinitionError` when the class is defined;
 :func:`lint_targets` reports those, raised while importing a module, as
 ``definition-error`` findings. The command ``lagent-like lint`` prints the findings.
 """
@@ -199,8 +199,10 @@ def _classes_of(module: Any) -> list[type[BaseAction]]:
 
 
 def _resolve(target: str) -> Union[list[Union[type[BaseAction], Callable[..., Any]]], ToolView]:
-    """The tool classes and function tools ``target`` names, or a stand-in carrying a
-    module-level finding."""
+    """The tool classes and function tools ``target`` names.
+
+    A target that names none gives a stand-in carrying a module-level finding.
+    """
     try:
         return [get_tool_cls(target)]
     except ToolNotFoundError as exc:

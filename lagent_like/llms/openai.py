@@ -11,7 +11,7 @@ What it takes care of, so that agents do not have to:
   after an exponential, jittered and capped pause (a 429's ``Retry-After`` is honoured);
   any other 4xx is raised at once with the server's own message;
 * **errors**: every failure reaches the caller as a
-  :class:`~lagent_like.exceptions.ModelClientError` naming the endpoint, the status and
+  :class:`~lagent_like.ModelClientError` naming the endpoint, the status and
   the number of attempts, and never the API key;
 * **streaming**: with ``stream=True`` the server-sent events are read as they arrive,
   each text delta goes to an ``on_token`` callback, and text and tool-call deltas are
@@ -257,7 +257,7 @@ class OpenAIChat:
             stream: stream this call (``None``: the client's default).
             on_token: called with each piece of text as it arrives when streaming, or
                 once with the whole text otherwise (not called for an empty text).
-            **params: request fields for this call, over :attr:`default_params`
+            **params: request fields for this call, over ``default_params``
                 (``temperature``, ``stop``, ``tool_choice``...).
 
         Returns:
@@ -269,7 +269,7 @@ class OpenAIChat:
         Raises:
             ModelHTTPError: an error status: a 4xx other than 429 at once, a 429 or 5xx
                 once the retries are spent.
-            ModelTimeoutError: no answer within :attr:`timeout`, every attempt.
+            ModelTimeoutError: no answer within ``timeout``, every attempt.
             ModelConnectionError: no connection, every attempt, or a stream cut short.
             ModelResponseError: a success status without a chat completion in it.
             ModelClientError: the request could not be sent at all (e.g. a bad URL).
@@ -334,10 +334,10 @@ class OpenAIChat:
 
     @property
     def retry_policy(self) -> RetryPolicy:
-        """The back-off, the executor's :class:`~lagent_like.runtime.policies.RetryPolicy`.
+        """The back-off, the executor's :class:`~lagent_like.RetryPolicy`.
 
         The ``retry`` given, else ``max_retries + 1`` attempts with pauses from
-        :attr:`backoff` doubling up to :attr:`max_delay` (read now: the attributes may
+        ``backoff`` doubling up to ``max_delay`` (read now: the attributes may
         change).
         """
         if self._retry is not None:

@@ -139,9 +139,9 @@ _SURROGATES = re.compile("[\ud800-\udfff]")
 
 
 def valid_text(text: str) -> str:
-    """``text`` as valid Unicode: surrogate pairs joined, each unpaired one U+FFFD.
+    r"""``text`` as valid Unicode: surrogate pairs joined, each unpaired one U+FFFD.
 
-    A Python ``str`` may hold surrogates (from ``surrogateescape``, JSON ``\\ud800``
+    A Python ``str`` may hold surrogates (from ``surrogateescape``, JSON ``\ud800``
     escapes or careless slicing) that no transport can encode as UTF-8; one of them in
     a result used to end the stdio server.
     """
@@ -241,7 +241,6 @@ def build_mcp_server(
         The SDK ``Server``; run it with ``server.run(read, write,
         server.create_initialization_options())`` or serve it with :func:`serve_mcp`.
     """
-
     sessions = Sessions(executor)
     limits = ClientLimits(max_client_calls, queue_timeout)
 

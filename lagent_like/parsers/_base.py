@@ -3,7 +3,7 @@
 A parser is chosen per action (``BaseAction(parser=JsonParser)``). It does three jobs:
 it tells the model how to pass arguments (``PARAMETER_DESCRIPTION``, inserted into the
 action's description as ``parameter_description``), it reads the model's argument
-string for one API (its *readers*, see :mod:`.arguments`), and it renders a tool's
+string for one API (its *readers*, see :mod:`._arguments`), and it renders a tool's
 return value as result items (``parse_outputs``).
 
 Everything a parser needs per API is computed in its constructor: it compiles one
@@ -56,8 +56,8 @@ class ParserInput:
 class BaseParser:
     """Parser that hands the raw input to the API's first parameter.
 
-    Subclasses set :attr:`PARAMETER_DESCRIPTION` and override :meth:`_compile`, which
-    builds a reader following the protocol of :mod:`lagent_like.parsers._arguments`
+    Subclasses set :attr:`PARAMETER_DESCRIPTION` and override ``_compile``, which
+    builds a reader following the protocol of ``lagent_like.parsers._arguments``
     (or, as in Lagent, override :meth:`parse_inputs`).
 
     A parser reads the specs of its action's APIs (:class:`ApiSpec`) and changes
@@ -149,7 +149,7 @@ class BaseParser:
 
         The reader returns the checked arguments as a ``dict`` (a :class:`Repaired`
         when they were read after repairs) and returns, never raises, the
-        ``ParseError`` of input it refuses (see :mod:`lagent_like.parsers._arguments`).
+        ``ParseError`` of input it refuses (see ``lagent_like.parsers._arguments``).
         """
         first = api.order[0] if api.order else None
 
@@ -207,7 +207,7 @@ class BaseParser:
         return args.args if isinstance(args, Repaired) else args
 
     def parse_outputs(self, outputs: Any) -> list[dict[str, Any]]:
-        """Render a tool's return value as result items (see :func:`render_outputs`)."""
+        """Render a tool's return value as result items (see ``render_outputs``)."""
         return render_outputs(outputs)
 
 

@@ -61,7 +61,7 @@ class JsonParser(BaseParser):
     and surrounding prose and read leniently (single quotes, trailing commas,
     comments, ``True``/``False``/``None``). Blank input means no arguments.
 
-    Its readers return (see :mod:`.arguments`) a :class:`ParseError` for invalid JSON
+    Its readers return (see ``lagent_like.parsers._arguments``) a :class:`ParseError` for invalid JSON
     (with its position), a value that is not an object, unknown or missing arguments.
     """
 

@@ -1,8 +1,8 @@
-"""``TupleParser``: arguments as one Python tuple literal, in parameter order.
+r"""``TupleParser``: arguments as one Python tuple literal, in parameter order.
 
 Text is read with :func:`ast.literal_eval` only, never evaluated as code. Python's
 parser warns (on stderr, or refuses under ``-W error``) about some literals models
-write, such as ``'\\d'``; such text is first rewritten to the same meaning without
+write, such as ``'\d'``; such text is first rewritten to the same meaning without
 the warning, since silencing warnings would change process-wide state.
 """
 
@@ -27,7 +27,7 @@ class TupleParser(BaseParser):
     Strings are read with :func:`ast.literal_eval` only, never evaluated as code. A
     single literal that is not a tuple is taken as a 1-tuple.
 
-    Its readers return (see :mod:`.arguments`) a :class:`ParseError` for input that
+    Its readers return (see ``lagent_like.parsers._arguments``) a :class:`ParseError` for input that
     is not a literal (with its position), too few or too many arguments.
     """
 
@@ -138,10 +138,10 @@ _VALID_ESCAPES: dict[bool, frozenset[str]] = {
 
 
 def _without_warnings(source: str) -> str:
-    """``source`` with the same meaning, rewritten so that parsing it warns about nothing.
+    r"""``source`` with the same meaning, rewritten so that parsing it warns about nothing.
 
-    Python's parser warns about invalid escapes (``'\\d'`` means backslash and ``d``),
-    octal escapes above ``\\377`` and numbers run into a keyword (``1if`` means
+    Python's parser warns about invalid escapes (``'\d'`` means backslash and ``d``),
+    octal escapes above ``\377`` and numbers run into a keyword (``1if`` means
     ``1 if``); the warning goes to stderr, and under ``-W error`` it refuses the text.
     Silencing warnings would change the process-wide filters, which is not
     thread-safe, so the text is rewritten instead: such backslashes are doubled,

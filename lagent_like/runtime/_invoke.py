@@ -134,7 +134,7 @@ def read(route: Route, raw: Any) -> Union[Arguments, ActionReturn]:
     """``(checked keyword arguments, repairs or None)`` of ``raw``, or the ``ARGS_ERROR`` record.
 
     A reader returns the ``ParseError`` of input it refuses (the protocol of
-    :mod:`lagent_like.parsers._arguments`), and a ``Repaired`` for arguments it read
+    ``lagent_like.parsers._arguments``), and a ``Repaired`` for arguments it read
     only after repairs; anything it raises is a fault of the parser.
     """
     try:

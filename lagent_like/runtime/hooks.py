@@ -11,10 +11,10 @@ The contract the executor follows (the meaning of Google ADK's tool callbacks):
 
 * ``before_action(name, args, context)`` runs before the tool. ``name`` is the
   canonical ``'Tool.api'`` (or ``'Tool'``) name, ``args`` the validated arguments,
-  ``context`` the call's :class:`~lagent_like.context.ToolContext` (opaque here).
+  ``context`` the call's :class:`~lagent_like.ToolContext` (opaque here).
   Returning ``None`` lets the call go on. Returning anything else answers the call
   instead of the tool, which is then not called: an
-  :class:`~lagent_like.schema.ActionReturn` is the record, any other value (a dict, a
+  :class:`~lagent_like.ActionReturn` is the record, any other value (a dict, a
   string, any JSON value) is rendered as if the tool had returned it.
 * ``after_action(name, action_return, context)`` runs after the tool (or after an
   early answer). Returning ``None`` keeps the record; returning an ``ActionReturn``
@@ -28,7 +28,7 @@ The contract the executor follows (the meaning of Google ADK's tool callbacks):
 * A hook that raises fails closed: the call is answered with an ``API_ERROR`` record
   naming the hook and the error (a ``before_action``: the tool does not run; an
   ``after_action``: the tool's result is withheld). A hook that raises
-  :class:`~lagent_like.exceptions.ToolError` answers with its message, as a tool would.
+  :class:`~lagent_like.ToolError` answers with its message, as a tool would.
 * Hooks run in registration order. The executor iterates a
   :meth:`HookList.snapshot`, so adding or removing hooks while a call runs
   affects the next call only. A method whose signature cannot take these

@@ -89,7 +89,7 @@ class RetryPolicy:
         retry_on: the exceptions that mark a failure as transient. A lone class or a
             list is accepted and stored as a tuple; an empty tuple retries only timeouts.
         retry_timeouts: whether a call that ended with
-            :attr:`~lagent_like.schema.ActionStatusCode.TIMEOUT` (the executor's own
+            :attr:`~lagent_like.ActionStatusCode.TIMEOUT` (the executor's own
             timeout) is retried. This flag alone decides for such calls, whatever
             exception carried the timeout.
 
@@ -126,13 +126,13 @@ class RetryPolicy:
         Args:
             error: the exception the attempt raised, or ``None`` if it raised none
                 (e.g. the executor gave up waiting and only ``state`` tells).
-            state: the :class:`~lagent_like.schema.ActionStatusCode` the attempt ended with.
+            state: the :class:`~lagent_like.ActionStatusCode` the attempt ended with.
             attempt: the 1-based number of the attempt that just failed.
 
         Returns:
-            ``True`` only when fewer than :attr:`max_attempts` attempts have been made and
-            the failure is transient: ``state`` is ``TIMEOUT`` and :attr:`retry_timeouts`
-            is set, or (for any other state) ``error`` is an instance of :attr:`retry_on`.
+            ``True`` only when fewer than ``max_attempts`` attempts have been made and
+            the failure is transient: ``state`` is ``TIMEOUT`` and ``retry_timeouts``
+            is set, or (for any other state) ``error`` is an instance of ``retry_on``.
 
         Raises:
             ValueError: ``attempt`` is not an int >= 1.
@@ -147,10 +147,10 @@ class RetryPolicy:
     def delay(self, attempt: int, random: Callable[[], float]) -> float:
         """Seconds to wait after a failed attempt, before the next one.
 
-        The delay doubles with each attempt up to :attr:`max_delay`:
+        The delay doubles with each attempt up to ``max_delay``:
         ``min(max_delay, base_delay * 2 ** (attempt - 1))``; jitter then moves it by up to
         ``jitter`` of itself either way: ``delay * (1 + jitter * (2 * random() - 1))``. So
-        with jitter the wait may exceed :attr:`max_delay` by that fraction; it is never
+        with jitter the wait may exceed ``max_delay`` by that fraction; it is never
         negative.
 
         Args:

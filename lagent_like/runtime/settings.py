@@ -44,8 +44,8 @@ class ToolSettings:
 
     Attributes:
         timeout: seconds before a call is abandoned (``TIMEOUT``), ``None`` for no limit.
-        retry: a :class:`~lagent_like.runtime.policies.RetryPolicy`, or ``None`` for no retries.
-        circuit_breaker: a factory of :class:`~lagent_like.runtime.policies.CircuitBreaker`
+        retry: a :class:`~lagent_like.RetryPolicy`, or ``None`` for no retries.
+        circuit_breaker: a factory of :class:`~lagent_like.CircuitBreaker`
             (one breaker per API), or ``None`` for none.
         blocking: ``False`` runs a cheap sync API inline on an async executor's loop
             instead of in a worker thread.

@@ -30,7 +30,7 @@ class DescribeOptions:
     refused by the constructor, and what a user may write loosely is made exact here
     (one name given as a string is a list of that name; a mapping of annotations is
     copied into a dict; a validation mode is checked). Frozen, so that every bare
-    ``@tool_api`` can share :data:`DEFAULT_OPTIONS`.
+    ``@tool_api`` can share ``DEFAULT_OPTIONS``.
     """
 
     name: Optional[str] = None
@@ -76,10 +76,10 @@ class Param:
             ``Array``, ``OBJECT``).
         description: the text shown to the model.
         required: the call must give it.
-        default: the default value, or :data:`NO_DEFAULT`.
-        annotation: the resolved annotation, or :data:`NO_DEFAULT` when unannotated.
+        default: the default value, or ``NO_DEFAULT`` (``inspect.Parameter.empty``).
+        annotation: the resolved annotation, or ``NO_DEFAULT`` when unannotated.
         declared: what the argument is checked against (its annotation, or the class
-            its docstring type names), or :data:`NO_DEFAULT` when nothing says.
+            its docstring type names), or ``NO_DEFAULT`` when nothing says.
         enum: the allowed values, when the type lists them.
         check: a validator given with the parameter (tools described by JSON Schema);
             ``None`` to compile one from ``declared``.
@@ -137,7 +137,7 @@ class ApiSpec:
         accepts_any_kwargs: arguments that are not parameters are passed on.
         extra: the annotation of ``**kwargs: T`` (``T``), against which each argument that
             is not a parameter is checked and described (``additionalProperties``), or
-            :data:`NO_DEFAULT` when they are taken as they come.
+            ``NO_DEFAULT`` when they are taken as they come.
         is_async: ``func`` is a coroutine function.
         schema: the JSON Schema of the arguments as given (tools described by a
             schema), or ``None`` to derive it from the parameters.
@@ -163,7 +163,7 @@ class ApiSpec:
 
     @cached_property
     def description(self) -> dict[str, Any]:
-        """The Lagent description dict (shared: copy it before changing it)."""
+        """The Lagent description dict, shared by every instance of the tool (copy it before changing it)."""
         return lagent_description(self.name, self.summary, self.params, self.return_data)
 
     @property

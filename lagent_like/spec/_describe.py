@@ -415,8 +415,10 @@ def _check_definitions(owner: str, params: list[Param]) -> None:
 
 
 def definition_stacklevel() -> int:
-    """The ``stacklevel`` that points a warning at the user's definition (the decorator
-    line or the ``class`` statement), past this package's own frames."""
+    """The ``stacklevel`` that points a warning at the user's definition.
+
+    That is the decorator line or the ``class`` statement, past this package's own frames.
+    """
     frame = inspect.currentframe()
     level = 0  # this frame; 1 is the caller of warnings.warn
     package = __name__.rsplit(".", 2)[0] + "."

@@ -153,7 +153,7 @@ def reduce_roles(text: str) -> str:
 
 
 def _style(lines: str, markers: list[tuple[str, str]]) -> str:
-    """The docstring's style, from ``"\\n" + docstring`` and its :data:`_MARKERS`."""
+    r"""The docstring's style, from ``"\n" + docstring`` and its :data:`_MARKERS`."""
     if any(map(_FIELD, markers)) and _REST_MARKER.search(lines):
         return "rest"
     if "---" in lines and _NUMPY_MARKER.search(lines):
@@ -215,8 +215,9 @@ def _finish(info: DocInfo, google_text: str, notes: list[str]) -> DocInfo:
 
 
 def _needs_care(lines: str, markers: list[tuple[str, str]]) -> bool:
-    """Whether a Google docstring (``"\\n" + docstring``, with its :data:`_MARKERS`) has a
-    title line to look at before parsing it.
+    r"""Whether a Google docstring has a title line to look at before parsing it.
+
+    The docstring comes as ``"\n" + docstring``, with its :data:`_MARKERS`.
 
     Those are an unknown title after a known one (docstring-parser drops its text) and
     ``Args: None`` on one line. Entries docstring-parser refuses are found when it does.

@@ -207,7 +207,7 @@ class BaseAction(metaclass=ToolMeta):
             simple tool, a list of them a toolkit (then ``description`` gives its
             ``name`` and ``description``). Each spec's ``func`` runs its calls.
         timeout: this tool's timeout (seconds, ``None`` for no limit).
-        retry: this tool's :class:`~lagent_like.runtime.policies.RetryPolicy` (``None``: none).
+        retry: this tool's :class:`~lagent_like.RetryPolicy` (``None``: none).
         circuit_breaker: this tool's breaker factory (``None``: none).
         blocking: whether this tool's sync APIs need a worker thread (async executor).
         validation: how arguments are checked: ``"coerce"``, ``"strict"`` or ``"off"``
@@ -331,7 +331,7 @@ class BaseAction(metaclass=ToolMeta):
         return state_of(self).description
 
     def __parser_input__(self) -> ParserInput:
-        """What this action's parser reads (:class:`~lagent_like.parsers.ParserInput`)."""
+        """What this action's parser reads (:class:`~lagent_like.parsers._base.ParserInput`)."""
         return parser_input(self)
 
     def __repr__(self) -> str:
@@ -403,8 +403,10 @@ def end_tool_session(action: BaseAction, session_id: str) -> None:
 
 
 def _method_names(cls: type) -> list[str]:
-    """Public methods written in Python on ``cls`` or its bases (not ``object``), in
-    definition order, bases first."""
+    """Public methods written in Python on ``cls`` or its bases (not ``object``).
+
+    They come in definition order, bases first.
+    """
     names: dict[str, None] = {}
     for klass in reversed(cls.__mro__[:-1]):
         for attr, value in vars(klass).items():
@@ -467,8 +469,11 @@ def _chosen(obj: Any, include: Optional[Iterable[str]], exclude: Optional[Iterab
 
 
 def _describe(obj: Any, names: list[str], explicit: bool) -> list[ApiSpec]:
-    """The spec of each method, calling it bound to ``obj``. Methods that cannot be
-    described raise when they were named in ``include``, else are left out with a warning."""
+    """The spec of each method, calling it bound to ``obj``.
+
+    Methods that cannot be described raise when they were named in ``include``, else are
+    left out with a warning.
+    """
     specs: dict[str, ApiSpec] = {}
     problems: list[str] = []
     for attr in names:

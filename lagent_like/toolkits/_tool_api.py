@@ -42,6 +42,7 @@ def tool_api(func: Optional[F] = None, **options: Any) -> Any:
 
     Args:
         func: the function, when used bare.
+        **options: the options, by keyword (the fields of ``DescribeOptions``), each below.
         name: the API name a model uses; defaults to the function's name.
         explode_return: describe each member listed under the ``Returns:`` entry
             (``- name (type): description``) as ``return_data``.

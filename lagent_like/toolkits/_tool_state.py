@@ -54,7 +54,7 @@ __all__ = [
 STATE_ATTR = "__tool_state__"
 
 
-#: What a tool's ``enable`` may be given: a bool, or a callable asked each time (:class:`EnableCheck`).
+#: What a tool's ``enable`` may be given, a bool or a callable asked each time (an ``EnableCheck``).
 Enable = Union[bool, Callable[..., Any]]
 
 

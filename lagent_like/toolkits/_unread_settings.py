@@ -114,8 +114,10 @@ def _may_set(cls: type) -> bool:
 
 
 def class_notes(cls: type) -> list[str]:
-    """Notes on the attributes ``cls`` sets (in its body or its methods) that are named like
-    runtime settings and that nothing in the class reads.
+    """Notes on the attributes ``cls`` sets that look like runtime settings and are never read.
+
+    Those are attributes set in its body or its methods, named like runtime settings,
+    that nothing in the class reads.
 
     Returns:
         One sentence per attribute, naming it and saying to use ``ToolSettings``
@@ -133,9 +135,12 @@ def class_notes(cls: type) -> list[str]:
 
 
 def instance_notes(action: Any) -> list[str]:
-    """Notes on the attributes of the tool ``action`` named like runtime settings that nothing
-    in its class reads, set on the instance (``tool.timeout = 5.0``) rather than by the class
-    (those are :func:`class_notes`)."""
+    """Notes on the instance attributes of ``action`` that look like runtime settings, unread.
+
+    Those are attributes named like runtime settings that nothing in its class reads, set
+    on the instance (``tool.timeout = 5.0``) rather than by the class (those are
+    :func:`class_notes`).
+    """
     given = _NAMES.intersection(vars(action))
     if not given:
         return []

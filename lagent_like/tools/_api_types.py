@@ -4,9 +4,9 @@ Lagent annotates its tools' APIs ``-> dict``, and that bare word is read at run 
 MCP announces it as the API's ``outputSchema`` (``{"type": "object"}``, where
 ``dict[str, Any]`` would add ``"additionalProperties": {}``), and describing resolves it
 with the parameters. mypy --strict, on the other hand, wants type arguments, and the
-web tools' APIs also return an ``HTTP_ERROR`` :class:`~lagent_like.schema.ActionReturn`
+web tools' APIs also return an ``HTTP_ERROR`` :class:`~lagent_like.ActionReturn`
 for a refused request (a record the executor completes, which no exception can give:
-a raised :class:`~lagent_like.exceptions.ToolError` is an ``API_ERROR``).
+a raised :class:`~lagent_like.ToolError` is an ``API_ERROR``).
 
 So each name here is ``dict`` at run time, and for the type checker the values the
 API really returns. The run-time side is what the descriptions and schemas were

@@ -3,7 +3,7 @@
 Lagent 0.5 ships an ``AsyncArxivSearch`` beside ``ArxivSearch`` and so on, each a copy
 of the sync tool with ``async def`` APIs. Here a twin is *made* from its sync class: it
 subclasses it (so it has the same constructor, description, state and every fix), mixes
-in :class:`~lagent_like.actions.AsyncActionMixin` (``await tool(inputs, name)``), and
+in :class:`~lagent_like.AsyncActionMixin` (``await tool(inputs, name)``), and
 each API becomes a coroutine that runs the sync API in a worker thread. The tools' I/O
 is blocking (``requests``, python-pptx, a sandboxed process), so a thread is what an
 event loop needs; there is one core, and nothing to keep in step.

@@ -54,7 +54,7 @@ class PPT(BaseAction):
     """Plugin to create ppt slides with text, paragraph, images in good looking styles.
 
     Args:
-        theme_mapping: themes by name (see :data:`THEME_MAPPING`, the default).
+        theme_mapping: themes by name (see ``THEME_MAPPING``, the default).
         description: see :class:`BaseAction`.
         parser: see :class:`BaseAction`.
         enable: see :class:`BaseAction`.
@@ -80,7 +80,7 @@ class PPT(BaseAction):
 
     @property
     def files_root(self) -> Optional[str]:
-        """The directory whose files a viewer may serve (the inspector does): :attr:`root`."""
+        """The directory whose files a viewer may serve (the inspector does), which is ``root``."""
         return self.root
 
     def _path(self, path: str, what: str) -> str:
@@ -210,7 +210,7 @@ class PPT(BaseAction):
         Returns:
             :class:`dict`: operation status
                 * status: the result of the execution
-        """
+        """  # noqa: D402 - Lagent's description, byte for byte
         deck = self._deck()
         location = str(self.location)  # set together with the deck
         try:

@@ -60,7 +60,7 @@ class Refusal:
     """What a check returns for a value it refuses: the one error protocol of checks.
 
     A refused argument is one thing with two forms: this one, *returned* by a check, and
-    the public :class:`~lagent_like.exceptions.ArgumentError`, *raised* by a validator
+    the public :class:`~lagent_like.ArgumentError`, *raised* by a validator
     (``BaseAction.argument_checks``) and by a tool's own validator. Both carry the same
     fields and are worded by :meth:`describe`; :meth:`error` and :meth:`of` turn one
     into the other, at the boundary only (``types/validation.py``). Checks return
@@ -70,7 +70,7 @@ class Refusal:
 
     Attributes:
         expected: what was expected, in JSON words (``'integer'``, ``"one of ['C', 'F']"``).
-        value: what arrived, or :data:`ITSELF` for the value given to the check.
+        value: what arrived, or ``ITSELF`` for the value given to the check.
         path: where inside the argument (``'[2]'``, ``'.city'``; empty at the top).
         sentence: a whole sentence to say instead of ``expected ..., got ...``.
         parts: refusals of several places at once (a tool's own validator, such as a pydantic
@@ -111,14 +111,14 @@ class Refusal:
         return f"{subject} expected {self.expected}, got {describe_value(self.got(given))}"
 
     def error(self, given: Any) -> ArgumentError:
-        """The :class:`~lagent_like.exceptions.ArgumentError` a validator raises for this refusal."""
+        """The :class:`~lagent_like.ArgumentError` a validator raises for this refusal."""
         from ..exceptions import ArgumentError
 
         return ArgumentError(self.expected, self.got(given), self.path, self.parts)
 
     @classmethod
     def of(cls, error: ArgumentError) -> Refusal:
-        """The refusal an :class:`~lagent_like.exceptions.ArgumentError` stands for (see :meth:`error`)."""
+        """The refusal an :class:`~lagent_like.ArgumentError` stands for (see :meth:`error`)."""
         return cls(error.expected, error.value, error.path, parts=getattr(error, "parts", ()))
 
 

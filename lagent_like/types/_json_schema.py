@@ -274,8 +274,10 @@ def _lift(node: Any, found: dict[str, Any]) -> Any:
 
 
 def object_shape(annotation: Any) -> Optional[Schema]:
-    """The JSON Schema of an annotation that names object keys (a model, a TypedDict, a
-    dataclass, a list of them...), ``$defs`` at its top; ``None`` for other annotations.
+    """The JSON Schema of an annotation that names object keys; ``None`` for others.
+
+    Such annotations are a model, a TypedDict, a dataclass, a list of them...; the
+    schema has its ``$defs`` at its top.
 
     Lagent's description names only a parameter's type word (``OBJECT``); this is what
     it shows besides, so that a model writing arguments as text knows the keys.

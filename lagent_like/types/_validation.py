@@ -11,7 +11,7 @@ schema; plain classes (``int``, ``str``...) take their family's check directly.
 There is one error protocol for a refused argument (see :class:`~.families.Refusal`):
 a check returns a :class:`Refusal`; a *validator* (what ``BaseAction.argument_checks``
 hands out, :func:`validator_of`) raises the same refusal as the public
-:class:`~lagent_like.exceptions.ArgumentError`, and :func:`check_of` turns a
+:class:`~lagent_like.ArgumentError`, and :func:`check_of` turns a
 validator back into its check (the parsers call checks, and skip raising).
 """
 

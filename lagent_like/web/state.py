@@ -164,9 +164,11 @@ class InspectorState:
             session_id: the executor session to call in (default: the default session).
 
         Returns:
-            ``{'record': ActionReturn dict, 'repairs': list or None, 'seconds': float,
-            'items': result items; a local file gets an ``href`` to download it when it
-            is inside a served directory, else ``not_served`` saying why}``.
+            ``{'record': ..., 'repairs': ..., 'seconds': ..., 'items': ...}``: the
+            ``ActionReturn`` as a dict, the repairs (a list, or ``None``), the seconds
+            taken and the result items. A local file among the items gets an ``href``
+            to download it when it is inside a served directory, else ``not_served``
+            saying why.
 
         Raises:
             InspectorError: a malformed request (400), an unknown API (404), or a

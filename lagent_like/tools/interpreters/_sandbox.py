@@ -91,8 +91,10 @@ class SandboxSpec:
 
 
 def make_spec(owner: str, settings: SandboxSettings) -> SandboxSpec:
-    """The :class:`SandboxSpec` of a tool's settings (``isolation``, ``network``, ``disk_mb``,
-    ``read_only_paths``; every key present), checked.
+    """The :class:`SandboxSpec` of a tool's settings, checked.
+
+    The settings are ``isolation``, ``network``, ``disk_mb`` and ``read_only_paths``;
+    every key present.
 
     Raises:
         ValueError: an isolation mode, size or path the operator got wrong.

@@ -3,7 +3,7 @@
 Lagent runs IPython's ``InteractiveShell`` inside the agent's own process, where the
 model's code can read and change everything the agent holds, and its timeout needs the
 main thread's signals. Here the shell runs in the worker of each session's sandbox
-(:class:`~lagent_like.tools.interpreters.ipython_interpreter.IPythonInterpreter`'s machinery, see
+(:class:`~lagent_like.IPythonInterpreter`'s machinery, see
 docs/isolation.rst), and :mod:`lagent_like.tools.interpreters._worker.ipython_shell` reports results as
 Lagent's tool does. It needs IPython: ``pip install lagent_like[ipython]``.
 """
@@ -77,7 +77,7 @@ class IPythonInteractive(IPythonInterpreter):
         self._worker_extra = {"max_out_len": max_out_len if max_out_len >= 0 else None}
 
     @tool_api
-    def run(self, command: str, timeout: Optional[int] = None, context: Optional[ToolContext] = None) -> str:
+    def run(self, command: str, timeout: Optional[int] = None, context: Optional[ToolContext] = None) -> str:  # noqa: D417 - Lagent's Args; the context is not the model's
         """Launch an IPython Interactive Shell to execute code.
 
         Args:

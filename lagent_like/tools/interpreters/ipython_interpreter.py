@@ -76,7 +76,7 @@ class IPythonInterpreter(BaseAction):
 
     The sandbox and its limits are keyword-only settings
     (:class:`~lagent_like.tools._settings.SandboxSettings`, defaults in
-    :attr:`sandbox_defaults`):
+    :attr:`~lagent_like.IPythonInterpreter.sandbox_defaults`):
 
     Keyword Args:
         memory_mb: address-space limit (``RLIMIT_AS``) of each of a session's processes,
@@ -92,8 +92,11 @@ class IPythonInterpreter(BaseAction):
         max_output_chars: the printed output (and the value shown) of a call is cut to this
             many characters, with a notice.
         network: let the code use the network; the description then says so.
-        isolation, disk_mb, read_only_paths: how each session is confined, as
-            :class:`~lagent_like.tools.interpreters._sandbox.SandboxSpec` says.
+        isolation: ``'sandbox'`` (the default) or ``'process'``, as
+            :class:`~lagent_like.tools.interpreters._sandbox.SandboxSpec` says (see docs/isolation.rst).
+        disk_mb: size of each session's writable disk, in MB.
+        read_only_paths: host directories a session may read besides the Python
+            installation; absolute paths.
 
     Raises:
         TypeError: a keyword that is not one of these settings.
@@ -103,10 +106,10 @@ class IPythonInterpreter(BaseAction):
 
     #: The module of :mod:`lagent_like.tools.interpreters._worker` a session runs.
     _worker_module = "ipython_worker"
-    #: Runs code a model wrote: ``serve-mcp`` and ``inspect`` offer it only when named.
+    #: Runs code a model wrote, so ``serve-mcp`` and ``inspect`` offer it only when named.
     runs_code = True
 
-    #: The defaults of the sandbox settings: no CPU-time limit over a session's whole life
+    #: The defaults of the sandbox settings, without a CPU-time limit over a session's whole life
     #: (the per-call ``timeout`` bounds each call).
     sandbox_defaults: ClassVar[SandboxSettings] = {**SANDBOX_DEFAULTS, "cpu_seconds": None}
 
@@ -142,7 +145,7 @@ class IPythonInterpreter(BaseAction):
         self._finalizer = weakref.finalize(self, stop_all, self._workers, self._workers_lock)
 
     @tool_api
-    def run(self, command: str, timeout: Optional[int] = None, context: Optional[ToolContext] = None) -> str:
+    def run(self, command: str, timeout: Optional[int] = None, context: Optional[ToolContext] = None) -> str:  # noqa: D417 - Lagent's Args; the context is not the model's
         """When you send a message containing Python code to python, it will be executed in a stateful Jupyter notebook environment. python will respond with the output of the execution or time out after 60.0 seconds. The drive at '/mnt/data' can be used to save and persist user files. Internet access for this session is disabled. Do not make external web requests or API calls as they will fail.
 
         Args:

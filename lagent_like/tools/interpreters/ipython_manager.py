@@ -2,7 +2,7 @@
 
 Lagent's manager runs one command per session id in shells it keeps in worker
 processes, called as ``manager(commands, session_ids)``, outside any executor. Here the
-shells are those of one :class:`~lagent_like.tools.interpreters.ipython_interactive.IPythonInteractive`
+shells are those of one :class:`~lagent_like.tools.IPythonInteractive`
 (one sandbox per session id): the manager only spreads a batch over threads and turns
 each outcome into Lagent's :class:`~lagent_like.ActionReturn`. It needs IPython:
 ``pip install lagent_like[ipython]``.
@@ -56,9 +56,9 @@ class IPythonInteractiveManager(BaseAction):
     Raises:
         ImportError: IPython is not installed.
         ValueError: ``max_workers`` is not a positive integer.
-    """
+    """  # noqa: D415 - Lagent's description, byte for byte
 
-    #: Runs code a model wrote: ``serve-mcp`` and ``inspect`` offer it only when named.
+    #: Runs code a model wrote, so ``serve-mcp`` and ``inspect`` offer it only when named.
     runs_code = True
 
     def __init__(

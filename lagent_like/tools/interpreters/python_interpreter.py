@@ -66,7 +66,7 @@ class PythonInterpreter(BaseAction):
 
     The sandbox and its limits are keyword-only settings
     (:class:`~lagent_like.tools._settings.SandboxSettings`, defaults in
-    :attr:`sandbox_defaults`):
+    :attr:`~lagent_like.PythonInterpreter.sandbox_defaults`):
 
     Keyword Args:
         memory_mb: address-space limit of each of the code's processes, in MB.
@@ -76,8 +76,11 @@ class PythonInterpreter(BaseAction):
         max_output_chars: the answer (or printed output) is cut to this many characters,
             with a notice.
         network: let the code use the network (off by default: connecting fails).
-        isolation, disk_mb, read_only_paths: how the code is confined, as
+        isolation: ``'sandbox'`` (the default) or ``'process'``, as
             :class:`~lagent_like.tools.interpreters._sandbox.SandboxSpec` says (see docs/isolation.rst).
+        disk_mb: size of the code's writable disk, in MB.
+        read_only_paths: host directories the code may read besides the Python
+            installation; absolute paths.
 
     Raises:
         TypeError: a keyword that is not one of these settings.
@@ -86,7 +89,7 @@ class PythonInterpreter(BaseAction):
             the message names what is missing.
     """
 
-    #: Runs code a model wrote: ``serve-mcp`` and ``inspect`` offer it only when named.
+    #: Runs code a model wrote, so ``serve-mcp`` and ``inspect`` offer it only when named.
     runs_code = True
 
     #: The defaults of the sandbox settings.

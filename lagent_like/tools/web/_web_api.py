@@ -63,7 +63,7 @@ class WebApiTool(BaseAction, register=False):
     #: ``base_url`` is a whole endpoint, kept as given (else a root, its trailing ``/`` dropped).
     url_is_endpoint: ClassVar[bool] = False
 
-    #: The environment variables read, in order, when no key is given (none: no key).
+    #: The environment variables read, in order, when no key is given (none means no key).
     key_envs: ClassVar[tuple[str, ...]] = ()
 
     #: The message of a call made without any key.

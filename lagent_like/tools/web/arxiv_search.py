@@ -61,7 +61,7 @@ Electrical Engineering, and Economics from scientific articles on arxiv.org.
         timeout: keyword-only: seconds allowed for connecting and for each read of the
             HTTP request. This is not the executor's timeout (the tool's ``timeout``
             setting), which stays the executor's to choose.
-    """
+    """  # noqa: D205 - Lagent's description, byte for byte
 
     url_is_endpoint = True
 

@@ -128,7 +128,7 @@ class GoogleSearch(WebApiTool):
         Args:
             query: the search content
             k: select first k results in the search results as response
-        """  # noqa: RUF002 - Lagent's description, byte for byte
+        """  # noqa: RUF002, D415 - Lagent's description, byte for byte
         return self._answer(self._searched, query, k)
 
     def _searched(self, query: str, k: int) -> Union[str, ActionReturn]:

@@ -324,7 +324,7 @@ class WebBrowser(BaseAction):
         """BING search API
         Args:
             query (List[str]): list of search query strings
-        """
+        """  # noqa: D205, D415 - Lagent's description, byte for byte
         queries = query if isinstance(query, list) else [query]
         merged: dict[str, dict[str, str]] = {}
         failures = []
@@ -358,7 +358,7 @@ class WebBrowser(BaseAction):
 
         Args:
             select_ids (List[int]): list of index to select. Max number of index to be selected is no more than 4.
-        """  # noqa: E501
+        """  # noqa: E501, D403 - Lagent's description, byte for byte
         if not self.search_results:
             raise ToolError(f"{self.name}: no search results to select from; call search first")
         wanted = [i for i in dict.fromkeys(select_ids) if i in self.search_results][:MAX_SELECT]
@@ -385,7 +385,7 @@ class WebBrowser(BaseAction):
             return None
 
     @tool_api
-    def open_url(self, url: str) -> Dict:
+    def open_url(self, url: str) -> Dict:  # noqa: D102 - Lagent's API has no description
         try:
             return {"type": "text", "content": self._fetch(url)}
         except ToolError as exc:

@@ -118,7 +118,7 @@ def read_exact(fd: int, size: int) -> bytes:
 
 
 def read_line(fd: int, limit: int = 4096) -> bytes:
-    """Read one ``\\n``-terminated line byte by byte (no read-ahead past it)."""
+    r"""Read one ``\n``-terminated line byte by byte (no read-ahead past it)."""
     line = bytearray()
     while len(line) < limit:
         byte = os.read(fd, 1)

@@ -173,8 +173,10 @@ def child(config: dict[str, Any], job_fd: int, reply_fd: int, workdir: str, uid:
 
 
 def confine_ipc(config: dict[str, Any], uid: int | None) -> None:
-    """Make the job the kernel's first victim when memory runs out and, as root (``uid``
-    set), give it an IPC namespace of its own (see :mod:`.ipc`)."""
+    """Make the job the kernel's first victim when memory runs out.
+
+    As root (``uid`` set), also give it an IPC namespace of its own (see :mod:`.ipc`).
+    """
     from . import ipc  # loaded by the zygote's ``main``: this is a dictionary lookup
 
     ipc.prefer_oom_kill()
@@ -253,8 +255,11 @@ def listing() -> list[str]:
 
 
 def remove_or_enter(name: str) -> bool:
-    """Remove the entry ``name`` of the current directory; ``True`` when it is a directory
-    still holding entries, now the current directory."""
+    """Remove the entry ``name`` of the current directory.
+
+    Returns:
+        ``True`` when it is a directory still holding entries, now the current directory.
+    """
     try:
         if not stat.S_ISDIR(os.lstat(name).st_mode):
             os.unlink(name)
