@@ -24,8 +24,9 @@ Two kinds of mistakes reach this package and they go to different people:
     ├── ModelInputError            turned into an ActionReturn, never raised to callers
     │   ├── ParseError             arguments unparsable or not matching the API
     │   └── ArgumentError          one argument refused by its type or schema
-    └── ToolError                  raised by a tool: its message is written for the model
-        └── TransientToolError     a failure worth retrying (rate limit, flaky network)
+    ├── ToolError                  raised by a tool: its message is written for the model
+    │   └── TransientToolError     a failure worth retrying (rate limit, flaky network)
+    └── GuardrailTripwire          raised by a hook: halts the call and the agent run
 
 A third kind comes from tools themselves: a tool raises :class:`ToolError` with a
 message meant for the model (the call's ``errmsg`` is exactly that message), or
@@ -54,6 +55,7 @@ __all__ = [
     "ArgumentError",
     "DefinitionError",
     "DefinitionWarning",
+    "GuardrailTripwire",
     "LagentLikeError",
     "ModelClientError",
     "ModelConnectionError",
@@ -258,6 +260,26 @@ class ToolError(LagentLikeError):
 
 class TransientToolError(ToolError):
     """A :class:`ToolError` for a failure that may pass: retry policies try again."""
+
+
+class GuardrailTripwire(LagentLikeError):
+    """Raised by a hook (a guardrail) to halt: the call fails and the agent run stops.
+
+    Any other exception from a hook fails the call closed and the model is told; a
+    tripwire goes through the executor to its caller (the OpenAI Agents SDK's
+    guardrail tripwire): the tool is not run (from ``before_action``) or its result is
+    withheld (from ``after_action``), and :class:`~lagent_like.agents.ReAct` ends the
+    run with ``stop_reason='tripwire'`` and the message as the reason.
+
+    Args:
+        reason: why the guardrail tripped, for the person reading the trace.
+        info: anything else the guardrail wants to report (kept as ``self.info``).
+    """
+
+    def __init__(self, reason: str, info: object = None) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.info = info
 
 
 class SandboxUnavailableError(LagentLikeError, RuntimeError):

@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING, Any, Awaitable, Callable, NamedTuple, Optional
 from .._private.coroutines import run_coroutine
 from .._private.log import logger
 from .._private.text import preview
+from ..context import handoff_of
+from ..exceptions import GuardrailTripwire
 from ..schema import ActionReturn, ActionStatusCode
 from ._hook_records import HookFailed, after_answered, before_answered
 from ._invoke import Abandoned, Route, abandoned, call, read, record
@@ -99,18 +101,58 @@ def call_core(
         context: the call's context, for APIs that take one.
         hooks: the hook methods to run.
     """
+    # Taken before any hook or the tool may write: a failed call's writes are undone.
+    saved = dict(context.state) if context is not None else None
     parsed = read(route, command)
     output = None
     if isinstance(parsed, ActionReturn):
         ret = parsed
     else:
         ret, output = yield from _guarded_call(route, *parsed, context, hooks.before)
+        if context is not None and output is not None and type(output) is not str:
+            ret = _handed_over(route, ret, output, context)
     for method, label, takes_output in hooks.after:
         call_it = partial(method, output=output) if takes_output else method
         answer = yield call_it, (route.label, ret, context)
         if answer is not None:
             ret, output = after_answered(route, ret, answer, label)
+    if saved is not None and context is not None and ret.state != ActionStatusCode.SUCCESS:
+        _roll_back(context.state, saved)
     return ret
+
+
+def _handed_over(route: Route, ret: ActionReturn, output: Any, context: ToolContext) -> ActionReturn:
+    """The record of a call whose tool returned an agent (LiveKit's handoff), else ``ret``.
+
+    The agent goes to ``context.actions`` for the agent loop; the model is told the
+    message returned with it, never the agent's ``str``.
+    """
+    handoff = handoff_of(output)
+    if handoff is None:
+        return ret
+    agent, message = handoff
+    name = getattr(agent, "name", None) or type(agent).__name__
+    if context.invocation_id is None:
+        errmsg = (
+            f"{route.label} returned the agent {name!r}, but only an agent run can hand the "
+            f"conversation over; call it from an agent (e.g. ReAct) or return a value"
+        )
+        return ActionReturn(ret.args, None, route.tool, None, errmsg, ActionStatusCode.API_ERROR)
+    context.actions.handoff, context.actions.handoff_message = agent, message
+    text = message if message is not None else f"Transferred to {name}."
+    return ActionReturn(ret.args, None, route.tool, [{"type": "text", "content": text}])
+
+
+def _roll_back(state: dict[str, Any], saved: dict[str, Any]) -> None:
+    """Put the keys of ``state`` a failed call set or deleted back as ``saved`` had them."""
+    for key in [key for key in state if key not in saved]:
+        del state[key]
+    for key, value in saved.items():
+        if state.get(key, _ABSENT) is not value:
+            state[key] = value
+
+
+_ABSENT = object()
 
 
 def _guarded_call(
@@ -221,6 +263,8 @@ def _hook_result(request: tuple[Any, ...]) -> Any:
         if answer is not None and inspect.isawaitable(answer):
             answer = run_coroutine(_awaited(answer))
         return answer
+    except GuardrailTripwire:
+        raise  # a tripwire halts the run: it goes to the executor's caller
     except Exception as exc:  # noqa: BLE001 - a failing hook fails the call, closed
         return HookFailed(exc)
 
@@ -309,6 +353,8 @@ async def _hook_result_async(request: tuple[Any, ...]) -> Any:
         if answer is not None and inspect.isawaitable(answer):
             answer = await answer
         return answer
+    except GuardrailTripwire:
+        raise  # a tripwire halts the run: it goes to the executor's caller
     except Exception as exc:  # noqa: BLE001 - a failing hook fails the call, closed
         return HookFailed(exc)
 
