@@ -122,23 +122,18 @@ def call_core(
 
 
 def _handed_over(route: Route, ret: ActionReturn, output: Any, context: ToolContext) -> ActionReturn:
-    """The record of a call whose tool returned an agent (LiveKit's handoff), else ``ret``.
+    """The record of a call whose tool returned an agent in an agent run (LiveKit's handoff).
 
     The agent goes to ``context.actions`` for the agent loop; the model is told the
-    message returned with it, never the agent's ``str``.
+    message returned with it, never the agent's ``str``. Outside a run, ``ret`` (the
+    record step's refusal) stands.
     """
-    handoff = handoff_of(output)
+    handoff = handoff_of(output) if context.invocation_id is not None else None
     if handoff is None:
         return ret
     agent, message = handoff
-    name = getattr(agent, "name", None) or type(agent).__name__
-    if context.invocation_id is None:
-        errmsg = (
-            f"{route.label} returned the agent {name!r}, but only an agent run can hand the "
-            f"conversation over; call it from an agent (e.g. ReAct) or return a value"
-        )
-        return ActionReturn(ret.args, None, route.tool, None, errmsg, ActionStatusCode.API_ERROR)
     context.actions.handoff, context.actions.handoff_message = agent, message
+    name = getattr(agent, "name", None) or type(agent).__name__
     text = message if message is not None else f"Transferred to {name}."
     return ActionReturn(ret.args, None, route.tool, [{"type": "text", "content": text}])
 
