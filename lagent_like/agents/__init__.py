@@ -7,9 +7,6 @@ native function calling.
 
 from __future__ import annotations
 
-from .prompts import DEFAULT_SYSTEM_TEMPLATE, render_tool_descriptions
-from .react import DEFAULT_NATIVE_TEMPLATE, ReAct
-from .react_parser import ReActStep, parse_react
 from ._approvals import Interruption
 from ._as_tool import nested_trace
 from ._events import (
@@ -22,6 +19,9 @@ from ._events import (
     ToolProgressEvent,
     ToolResultEvent,
 )
+from .prompts import DEFAULT_SYSTEM_TEMPLATE, render_tool_descriptions
+from .react import DEFAULT_NATIVE_TEMPLATE, ReAct
+from .react_parser import ReActStep, parse_react
 from .trace import AgentResult, Turn
 
 __all__ = [
