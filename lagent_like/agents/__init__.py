@@ -25,10 +25,10 @@ from .react_parser import ReActStep, parse_react
 from .trace import AgentResult, Turn
 
 __all__ = [
-    "DEFAULT_NATIVE_TEMPLATE",
-    "DEFAULT_SYSTEM_TEMPLATE",
     "AgentEvent",
     "AgentResult",
+    "DEFAULT_NATIVE_TEMPLATE",
+    "DEFAULT_SYSTEM_TEMPLATE",
     "FinalAnswerEvent",
     "HandoffEvent",
     "Interruption",

@@ -31,12 +31,12 @@ if TYPE_CHECKING:
     from ..executors._action_executor import ActionExecutor
 
 __all__ = [
+    "AgentResult",
     "DEFAULT_NATIVE_TEMPLATE",
     "EMPTY_NATIVE_REPLY",
+    "ReAct",
     "TRACE_FORMAT",
     "TRACE_VERSION",
-    "AgentResult",
-    "ReAct",
     "Turn",
 ]
 
