@@ -118,12 +118,44 @@ class ToolContext:
     executor: Any = None
     on_progress: Optional[Callable[[Any], Any]] = None
     cancelled: bool = False
-    agent_name: Optional[str] = None
-    invocation_id: Optional[str] = None
-    function_call: Optional[dict[str, Any]] = None
-    context: Any = None
-    actions: ToolActions = field(default_factory=ToolActions)
-    approved: bool = False
+    # Two fields for the agent's part, read through the properties below: every field
+    # costs each call's construction, and the call path is hot.
+    _scope: Optional[AgentScope] = field(default=None, repr=False)
+    _call: Optional[tuple[Any, Any]] = field(default=None, repr=False)
+
+    @property
+    def agent_name(self) -> Optional[str]:
+        """The agent that made the call, or ``None`` outside an agent run."""
+        return None if self._scope is None else self._scope.agent_name
+
+    @property
+    def invocation_id(self) -> Optional[str]:
+        """The id of the agent run the call belongs to (one per run)."""
+        return None if self._scope is None else self._scope.invocation_id
+
+    @property
+    def context(self) -> Any:
+        """The run's own context object, ``None`` when none was given."""
+        return None if self._scope is None else self._scope.context
+
+    @property
+    def approved(self) -> bool:
+        """Whether a person approved this call (see :class:`AgentScope`)."""
+        return False if self._scope is None else self._scope.approved
+
+    @property
+    def actions(self) -> ToolActions:
+        """What the tool asks the agent to do next (see :class:`ToolActions`)."""
+        if self._scope is None:
+            self._scope = AgentScope()
+        return self._scope.actions
+
+    @property
+    def function_call(self) -> Optional[dict[str, Any]]:
+        """The call as the model wrote it: ``{'id', 'name', 'arguments'}`` (arguments unparsed)."""
+        if self._call is None:
+            return None
+        return {"id": self.call_id, "name": self._call[0], "arguments": self._call[1]}
 
 
 def handoff_of(output: Any) -> Optional[tuple[Any, Optional[str]]]:

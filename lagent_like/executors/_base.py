@@ -236,16 +236,11 @@ class ExecutorBase(FunctionCallingMixin):
         state = self._sessions.get(session)
         if state is None:
             state = self.session_state(session)
-        filled = ToolContext(session, state, route.tool, route.key, call_id, self, on_progress)
-        if call is not None:
-            filled.function_call = {"id": call_id, "name": call[0], "arguments": call[1]}
-        if isinstance(context, AgentScope):
-            filled.agent_name, filled.invocation_id = context.agent_name, context.invocation_id
-            filled.context, filled.actions = context.context, context.actions
-            filled.approved = context.approved
-        else:
-            filled.context = context
-        return filled
+        if context is not None and not isinstance(context, AgentScope):
+            context = AgentScope(context=context)
+        return ToolContext(
+            session, state, route.tool, route.key, call_id, self, on_progress, False, context, call
+        )
 
     def breaker_state(self, name: str) -> Optional[dict[str, Any]]:
         """The circuit breaker of API ``name`` as a dict for monitoring, or ``None`` if it has none yet."""

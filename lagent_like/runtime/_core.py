@@ -27,7 +27,7 @@ from ._invoke import Abandoned, Route, abandoned, call, read, record
 from .hooks import HookCall
 
 if TYPE_CHECKING:
-    from ..context import ToolContext
+    from ..context import ToolActions, ToolContext
     from ._pool import DaemonThreadPool
 
 __all__ = [
@@ -102,37 +102,39 @@ def call_core(
         hooks: the hook methods to run.
     """
     # Taken before any hook or the tool may write: a failed call's writes are undone.
-    saved = dict(context.state) if context is not None else None
+    saved = None if context is None else context.state.copy() if context.state else _NOTHING
+    # Only an agent run takes a returned agent; read off the hot path's one attribute.
+    scope = None if context is None else context._scope
     parsed = read(route, command)
     output = None
     if isinstance(parsed, ActionReturn):
         ret = parsed
     else:
         ret, output = yield from _guarded_call(route, *parsed, context, hooks.before)
-        if context is not None and output is not None and type(output) is not str:
-            ret = _handed_over(route, ret, output, context)
+        if scope is not None and scope.invocation_id is not None and output is not None:
+            ret = _handed_over(route, ret, output, scope.actions)
     for method, label, takes_output in hooks.after:
         call_it = partial(method, output=output) if takes_output else method
         answer = yield call_it, (route.label, ret, context)
         if answer is not None:
             ret, output = after_answered(route, ret, answer, label)
-    if saved is not None and context is not None and ret.state != ActionStatusCode.SUCCESS:
+    if saved is not None and ret.state != _SUCCESS and context is not None:
         _roll_back(context.state, saved)
     return ret
 
 
-def _handed_over(route: Route, ret: ActionReturn, output: Any, context: ToolContext) -> ActionReturn:
+def _handed_over(route: Route, ret: ActionReturn, output: Any, actions: ToolActions) -> ActionReturn:
     """The record of a call whose tool returned an agent in an agent run (LiveKit's handoff).
 
-    The agent goes to ``context.actions`` for the agent loop; the model is told the
+    The agent goes to the call's ``actions`` for the agent loop; the model is told the
     message returned with it, never the agent's ``str``. Outside a run, ``ret`` (the
     record step's refusal) stands.
     """
-    handoff = handoff_of(output) if context.invocation_id is not None else None
+    handoff = handoff_of(output)
     if handoff is None:
         return ret
     agent, message = handoff
-    context.actions.handoff, context.actions.handoff_message = agent, message
+    actions.handoff, actions.handoff_message = agent, message
     name = getattr(agent, "name", None) or type(agent).__name__
     text = message if message is not None else f"Transferred to {name}."
     return ActionReturn(ret.args, None, route.tool, [{"type": "text", "content": text}])
@@ -148,6 +150,9 @@ def _roll_back(state: dict[str, Any], saved: dict[str, Any]) -> None:
 
 
 _ABSENT = object()
+_SUCCESS = ActionStatusCode.SUCCESS
+#: What an empty state is saved as (read only): no copy on the hot path.
+_NOTHING: dict[str, Any] = {}
 
 
 def _guarded_call(
