@@ -257,3 +257,24 @@ def test_an_executor_tool_named_transfer_to_agent_is_refused_with_sub_agents() -
     child = ReAct(Script([]), ActionExecutor([shout]), name="child")
     with pytest.raises(DefinitionError, match="has a tool named 'transfer_to_agent'"):
         ReAct(Script([]), ActionExecutor([FunctionTool(transfer_to_agent)]), name="p", sub_agents=[child])
+
+
+def test_on_turn_sees_each_turn_with_its_observation_and_handoff_and_the_terminal_view_shows_it() -> None:
+    from lagent_like.agents.trace_render import format_turn
+
+    seen: list[tuple[Any, ...]] = []
+    billing, support = billing_and_support(Script(["Final Answer: paid"]), Script([]))
+    model = Script([act("transfer_to_agent", {"agent_name": "Billing"})])
+    desk = ReAct(
+        model,
+        ActionExecutor([shout]),
+        name="desk",
+        sub_agents=[billing, support],
+        on_turn=lambda turn: seen.append((turn.agent, turn.observation, turn.handoff)),
+    )
+    result = desk.run("q")
+    assert seen == [("desk", "Transferred to Billing.", "Billing"), ("Billing", None, None)]
+    assert format_turn(result.turns[0]).splitlines()[-2:] == [
+        "Observation [SUCCESS]: Transferred to Billing.",
+        "Handed over to Billing",
+    ]

@@ -118,10 +118,19 @@ class AgentRun:
 
     def play(self, start: int = 1) -> AgentResult:
         """Play turns from ``start`` until the run stops or ``max_turns`` is reached."""
+        self._play(start)
+        return self._ended()
+
+    def _play(self, start: int) -> None:
         for index in range(start, self.root.max_turns + 1):
             if self._turn(index):
-                return self.result
-        return self._stop(None, "max_turns")
+                return
+        self._stop(None, "max_turns")
+
+    def _ended(self) -> AgentResult:
+        result = self.result
+        self.emit(FinalAnswerEvent(result.answer, result.stop_reason, result))
+        return result
 
     def resume(self) -> AgentResult:
         """Decide the held calls of the interrupted last turn, finish it, and play on."""
@@ -133,9 +142,9 @@ class AgentRun:
                 turn.tool_returns[item.position] = ret
             if item.position == 0:
                 turn.action_return = ret
-        if self._settle(_TurnEnd(turn)):
-            return self.result
-        return self.play(turn.index + 1)
+        if not self._settle(_TurnEnd(turn)):
+            self._play(turn.index + 1)
+        return self._ended()
 
     def _decided(self, item: Interruption, turn: Turn) -> ActionReturn:
         """The record of a held call once decided: run (approved) or refused."""
@@ -182,9 +191,11 @@ class AgentRun:
             earlier = self.first_seen.setdefault(key, index)
             turn.repeat_of = earlier if earlier != index else None
         self.result.turns.append(turn)
+        ended = self._settle(end)
+        # After settling: the observation and any handoff are on the turn by then.
         if self.root.on_turn is not None:
             self.root.on_turn(turn)
-        return self._settle(end)
+        return ended
 
     def _ask(self, index: int) -> Any:
         """The model's reply for turn ``index``, through the agent's model callbacks."""
@@ -254,11 +265,9 @@ class AgentRun:
         self._stop(answer, stop_reason)
         return True
 
-    def _stop(self, answer: Optional[str], stop_reason: str) -> AgentResult:
+    def _stop(self, answer: Optional[str], stop_reason: str) -> None:
         result = self.result
         result.answer, result.stop_reason, result.last_agent = answer, stop_reason, self.agent.name
-        self.emit(FinalAnswerEvent(answer, stop_reason, result))
-        return result
 
     # ------------------------------------------------------------------ turns
 
