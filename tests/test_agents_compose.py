@@ -278,3 +278,30 @@ def test_on_turn_sees_each_turn_with_its_observation_and_handoff_and_the_termina
         "Observation [SUCCESS]: Transferred to Billing.",
         "Handed over to Billing",
     ]
+
+
+def test_seed_000_a_tool_reads_its_context_writes_state_and_transfers_to_a_specialist() -> None:
+    # ADK's example tool: state written, a transfer asked for, the agent and run read.
+    seen: list[tuple[Any, ...]] = []
+
+    async def my_tool(query: str, tool_context: ToolContext) -> dict[str, str]:
+        """Look a query up.
+
+        Args:
+            query: The search query string
+        """
+        tool_context.state["last_query"] = query
+        tool_context.actions.transfer_to_agent = "specialist_agent"
+        seen.append((tool_context.agent_name, tool_context.invocation_id, tool_context.function_call))
+        return {"result": "done"}
+
+    specialist = ReAct(Script(["Final Answer: handled"]), ActionExecutor([shout]), name="specialist_agent")
+    executor = ActionExecutor([my_tool])
+    model = Script([act("my_tool", {"query": "refund"})])
+    result = ReAct(model, executor, name="assistant", sub_agents=[specialist]).run("q")
+    assert (result.answer, result.last_agent) == ("handled", "specialist_agent")
+    assert seen == [
+        ("assistant", result.invocation_id, {"id": None, "name": "my_tool", "arguments": '{"query": "refund"}'})
+    ]
+    assert executor.session_state("default") == {"last_query": "refund"}
+    assert result.turns[0].observation == '{"result": "done"}'
