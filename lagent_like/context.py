@@ -70,6 +70,9 @@ class AgentScope:
             the call (a fresh one per call).
         approved: a person approved this call (an interrupted run resumed);
             :class:`~lagent_like.runtime.hooks.ApprovalHook` lets it run.
+        paused_run: for an approved call of an agent tool whose own run was waiting
+            for approval, that run as saved (``AgentResult.to_dict()``): the tool
+            resumes it instead of starting again.
     """
 
     agent_name: Optional[str] = None
@@ -77,6 +80,7 @@ class AgentScope:
     context: Any = None
     actions: ToolActions = field(default_factory=ToolActions)
     approved: bool = False
+    paused_run: Optional[dict[str, Any]] = None
 
 
 @dataclass
@@ -108,6 +112,8 @@ class ToolContext:
             ``executor(..., context=obj)``), ``None`` when none was given.
         actions: what the tool asks the agent to do next (see :class:`ToolActions`).
         approved: a person approved this call (see :class:`AgentScope`).
+        paused_run: the saved run an approved agent tool resumes (see
+            :class:`AgentScope`).
     """
 
     session_id: str = DEFAULT_SESSION
@@ -142,6 +148,11 @@ class ToolContext:
     def approved(self) -> bool:
         """Whether a person approved this call (see :class:`AgentScope`)."""
         return False if self._scope is None else self._scope.approved
+
+    @property
+    def paused_run(self) -> Optional[dict[str, Any]]:
+        """The saved run an approved agent tool resumes (see :class:`AgentScope`)."""
+        return None if self._scope is None else self._scope.paused_run
 
     @property
     def actions(self) -> ToolActions:

@@ -407,3 +407,27 @@ def test_stream_raises_what_the_run_raised_after_the_earlier_events() -> None:
     assert next(stream).type == "model_text"
     with pytest.raises(RuntimeError, match="observer failed"):
         next(stream)
+
+
+def test_an_agent_tool_whose_run_waits_for_approval_pauses_the_outer_run_and_resumes_both(
+    tmp_path: Path,
+) -> None:
+    # The Agents SDK mirrors the outer approval into the nested run (as_tool + needs_approval).
+    mail = Mail()
+    inner_model = Script([act("send_email", {"to": "bo@x.org"}), "Final Answer: mailed bo"])
+    mailer = mail_agent(inner_model, mail)
+    outer_model = Script([act("mailer", {"request": "mail bo"}), "Final Answer: bo is mailed"])
+    outer = ReAct(outer_model, ActionExecutor([mailer.as_tool()]), name="boss")
+    paused = outer.run("please mail bo")
+    (item,) = paused.interruptions
+    assert (paused.stop_reason, item.tool, mail.sent) == ("interrupted", "mailer", [])
+    assert item.nested is not None
+    assert [held["tool"] for held in item.nested["interruptions"]] == ["send_email"]
+    path = tmp_path / "paused.json"
+    paused.save(path)
+    loaded = AgentResult.load(path)
+    loaded.approve(loaded.interruptions[0])
+    done = outer.resume(loaded)
+    assert (done.answer, mail.sent) == ("bo is mailed", ["bo@x.org"])
+    assert len(inner_model.calls) == 2  # the nested run went on; it did not start again
+    assert outer_model.calls[1][-1] == {"role": "user", "content": "Observation: mailed bo"}

@@ -30,6 +30,10 @@ class Interruption:
         decision: ``None`` until decided, then ``'approved'`` or ``'rejected'``.
         message: for a rejection, what the model is told (default: the
             ``ApprovalHook``'s denial message).
+        nested: when the call is an agent tool (``as_tool``) whose own run waits for
+            approval, that run as saved (``AgentResult.to_dict()``; its
+            ``interruptions`` say which calls). Approving the call approves those
+            and resumes that run; rejecting it abandons it.
     """
 
     agent: str
@@ -40,6 +44,7 @@ class Interruption:
     position: int = 0
     decision: Optional[str] = None
     message: Optional[str] = None
+    nested: Optional[dict[str, Any]] = None
 
     def to_dict(self) -> dict[str, Any]:
         """The interruption as a JSON-able dict."""

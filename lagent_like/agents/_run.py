@@ -22,6 +22,7 @@ from ..runtime._messages import native_calls
 from ..runtime.hooks import ApprovalHook
 from ..schema import ActionReturn, ActionStatusCode, ActionValidCode
 from ._approvals import Interruption
+from ._as_tool import saved_trace
 from ._events import (
     FinalAnswerEvent,
     HandoffEvent,
@@ -150,10 +151,10 @@ class AgentRun:
         """The record of a held call once decided: run (approved) or refused."""
         if item.decision == "approved":
             if turn.tool_calls is None:
-                ret = self._call(item.tool, item.arguments, None, item.turn, item.position, approved=True)
+                ret = self._call(item.tool, item.arguments, None, item.turn, item.position, item)
             else:
                 ret = self._native_call(
-                    item.tool, item.arguments, item.call_id, item.turn, item.position, True
+                    item.tool, item.arguments, item.call_id, item.turn, item.position, item
                 )
         else:
             message = item.message or ApprovalHook.denied_message(item.tool)
@@ -354,11 +355,11 @@ class AgentRun:
         call_id: Optional[str],
         index: int,
         position: int,
-        approved: bool = False,
+        approval: Optional[Interruption] = None,
     ) -> ActionReturn:
         """A native call: the model was given the aliases, so records name those."""
         with native_calls():
-            ret = self._call(name, arguments, call_id, index, position, approved=approved)
+            ret = self._call(name, arguments, call_id, index, position, approval)
         self.agent.executor_for(name)._named_as_given([ret])
         return ret
 
@@ -369,11 +370,16 @@ class AgentRun:
         call_id: Optional[str],
         index: int,
         position: int,
-        approved: bool = False,
+        approval: Optional[Interruption] = None,
     ) -> ActionReturn:
-        """Run one call through the agent's executor, and note what it asked for."""
+        """Run one call through the agent's executor, and note what it asked for.
+
+        ``approval`` is the person's approval of this very call, when it was held.
+        """
         agent = self.agent
-        scope = AgentScope(agent.name, self.result.invocation_id, self.context, approved=approved)
+        scope = AgentScope(agent.name, self.result.invocation_id, self.context)
+        if approval is not None:
+            scope.approved, scope.paused_run = True, approval.nested
         self.emit(ToolCallEvent(agent.name, index, name, arguments, call_id))
         try:
             ret = agent.executor_for(name)(
@@ -383,7 +389,10 @@ class AgentRun:
             self.tripped = exc.reason
             ret = ActionReturn(type=name, errmsg=f"halted by a guardrail: {exc.reason}", state=_API_ERROR)
         if ret.state == ActionStatusCode.APPROVAL_REQUIRED:
-            self.held.append(Interruption(agent.name, name, arguments, call_id, index, position))
+            held = Interruption(
+                agent.name, name, arguments, call_id, index, position, nested=saved_trace(ret)
+            )
+            self.held.append(held)
         ret = self._checked_actions(scope.actions, ret)
         self.emit(ToolResultEvent(agent.name, index, name, ret))
         return ret
