@@ -431,3 +431,73 @@ def test_an_agent_tool_whose_run_waits_for_approval_pauses_the_outer_run_and_res
     assert (done.answer, mail.sent) == ("bo is mailed", ["bo@x.org"])
     assert len(inner_model.calls) == 2  # the nested run went on; it did not start again
     assert outer_model.calls[1][-1] == {"role": "user", "content": "Observation: mailed bo"}
+
+
+class WithholdSecrets(Hook):
+    """Trips on results that mention a secret."""
+
+    def after_action(self, name: str, action_return: Any, context: Any) -> Any:
+        if "secret" in action_return.format_result():
+            raise GuardrailTripwire("the result mentions a secret")
+        return None
+
+
+def test_an_after_action_tripwire_withholds_the_result_and_halts_before_the_next_native_call() -> None:
+    mail = Mail()
+    executor = ActionExecutor([mail.send_email])
+    executor.register_hook(WithholdSecrets())
+    calls = [tool_call("c1", "send_email", {"to": "secret"}), tool_call("c2", "send_email", {"to": "bo"})]
+    model = NativeScript([{"role": "assistant", "content": "", "tool_calls": calls}])
+    result = ReAct(model, executor, native_tools=True).run("q")
+    assert (result.stop_reason, result.error, mail.sent) == (
+        "tripwire",
+        "the result mentions a secret",
+        ["secret"],
+    )
+    records = result.turns[0].tool_returns
+    assert records is not None
+    assert [r.errmsg for r in records if r is not None] == [
+        "halted by a guardrail: the result mentions a secret",
+        "not run: a guardrail halted the run",
+    ]
+    assert len(model.calls) == 1
+
+
+def test_native_model_callbacks_see_and_give_message_dicts() -> None:
+    seen: list[Any] = []
+
+    def after(reply: dict[str, Any]) -> Any:
+        seen.append(reply)
+        return {"role": "assistant", "content": reply["content"].upper()}
+
+    def before(messages: Messages) -> Any:
+        return {"role": "assistant", "content": "short-circuited"} if len(messages) > 5 else None
+
+    model = NativeScript([{"role": "assistant", "content": "from the model"}])
+    agent = ReAct(
+        model, ActionExecutor([Mail().send_email]), native_tools=True, before_model=before, after_model=after
+    )
+    assert agent.run("q").answer == "FROM THE MODEL"
+    assert seen == [{"role": "assistant", "content": "from the model", "tool_calls": []}]
+    assert agent.run("q", history=[{"role": "user", "content": "x"}] * 4).answer == "SHORT-CIRCUITED"
+    assert len(model.calls) == 1
+
+
+def test_the_async_executor_passes_the_context_and_rolls_back_a_failed_calls_state() -> None:
+    import asyncio
+
+    from lagent_like import AsyncActionExecutor
+
+    seen = Seen()
+    executor = AsyncActionExecutor([seen.look, note])
+
+    async def main() -> None:
+        await executor("look", "{}", call_id="c9", context="mine")
+        await executor("note", {"text": "a", "fail": True})
+
+    asyncio.run(main())
+    assert (seen.contexts[0].context, seen.contexts[0].function_call) == (
+        "mine",
+        {"id": "c9", "name": "look", "arguments": "{}"},
+    )
+    assert executor.session_state("default") == {}
