@@ -8,6 +8,11 @@ can follow, or with native function calling for models that support it. It keeps
 whole trace, one :class:`Turn` per model reply, because an agent run is only debuggable
 when every step and every refusal can be read afterwards; those records (and the
 trace file they are saved in) are defined in :mod:`.trace` and re-exported here.
+
+Agents compose: one may hand the conversation to another (:mod:`._handoff`), be
+another's tool (:mod:`._as_tool`), stop for a person's approval and go on later
+(:mod:`._approvals`), and report its run as events (:mod:`._events`). This class holds
+what an agent is; the state of one run and its loop are in :mod:`._run`.
 """
 
 from __future__ import annotations
@@ -232,8 +237,11 @@ class ReAct:
         )
 
     def tool_info(self) -> list[dict[str, Any]]:
-        """The tools offered to the model, as ``get_actions_info`` entries: the executor's,
-        then ``transfer_to_agent`` when the agent has sub-agents or a parent."""
+        """The tools offered to the model, as ``get_actions_info`` entries.
+
+        The executor's tools, then ``transfer_to_agent`` when the agent has sub-agents
+        or a parent.
+        """
         info = self.executor.get_actions_info()
         transfer = self._transfer()
         return info + transfer.get_actions_info() if transfer is not None else info
