@@ -301,7 +301,11 @@ def test_seed_000_a_tool_reads_its_context_writes_state_and_transfers_to_a_speci
     result = ReAct(model, executor, name="assistant", sub_agents=[specialist]).run("q")
     assert (result.answer, result.last_agent) == ("handled", "specialist_agent")
     assert seen == [
-        ("assistant", result.invocation_id, {"id": None, "name": "my_tool", "arguments": '{"query": "refund"}'})
+        (
+            "assistant",
+            result.invocation_id,
+            {"id": None, "name": "my_tool", "arguments": '{"query": "refund"}'},
+        )
     ]
     assert executor.session_state("default") == {"last_query": "refund"}
     assert result.turns[0].observation == '{"result": "done"}'
