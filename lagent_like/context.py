@@ -91,9 +91,10 @@ class ToolContext:
         session_id: the conversation or user session the call belongs to.
         state: a dict shared by every call of the same session in one executor; tools
             keep what they learn here. Sessions never see each other's state. When the
-            call fails (its record is not a success), the keys it set or deleted are
-            put back as they were before it (ADK commits a call's state delta on
-            success); values changed in place (a list appended to) are not.
+            tool fails (its record is not a success), the keys it set or deleted are
+            put back as they were before it ran (ADK commits a call's state delta on
+            success); values changed in place (a list appended to) are not, nor
+            what hooks wrote.
         tool_name: the tool's name.
         api_name: the API's name (``'run'`` for a simple tool).
         call_id: the id of this call (the model's tool-call id when there is one).

@@ -501,3 +501,20 @@ def test_the_async_executor_passes_the_context_and_rolls_back_a_failed_calls_sta
         {"id": "c9", "name": "look", "arguments": "{}"},
     )
     assert executor.session_state("default") == {}
+
+
+class CountFailures(Hook):
+    """Counts failed calls in the session's state."""
+
+    def after_action(self, name: str, action_return: Any, context: Any) -> Any:
+        if action_return.state != ActionStatusCode.SUCCESS:
+            context.state["failures"] = context.state.get("failures", 0) + 1
+        return None
+
+
+def test_what_hooks_write_to_the_state_stays_when_the_tool_fails() -> None:
+    executor = ActionExecutor([note])
+    executor.register_hook(CountFailures())
+    executor("note", {"text": "a", "fail": True})
+    executor("note", {"text": "b", "fail": True})
+    assert executor.session_state("default") == {"failures": 2}

@@ -101,16 +101,14 @@ def call_core(
         context: the call's context, for APIs that take one.
         hooks: the hook methods to run.
     """
-    # Taken before any hook or the tool may write: a failed call's writes are undone.
-    saved = None if context is None else context.state.copy() if context.state else _NOTHING
-    # Only an agent run takes a returned agent; read off the hot path's one attribute.
-    scope = None if context is None else context._scope
     parsed = read(route, command)
     output = None
     if isinstance(parsed, ActionReturn):
         ret = parsed
     else:
         ret, output = yield from _guarded_call(route, *parsed, context, hooks.before)
+        # Only an agent run takes a returned agent.
+        scope = None if context is None else context._scope
         if scope is not None and scope.invocation_id is not None and output is not None:
             ret = _handed_over(route, ret, output, scope.actions)
     for method, label, takes_output in hooks.after:
@@ -118,8 +116,6 @@ def call_core(
         answer = yield call_it, (route.label, ret, context)
         if answer is not None:
             ret, output = after_answered(route, ret, answer, label)
-    if saved is not None and ret.state != _SUCCESS and context is not None:
-        _roll_back(context.state, saved)
     return ret
 
 
@@ -140,19 +136,18 @@ def _handed_over(route: Route, ret: ActionReturn, output: Any, actions: ToolActi
     return ActionReturn(ret.args, None, route.tool, [{"type": "text", "content": text}])
 
 
-def _roll_back(state: dict[str, Any], saved: dict[str, Any]) -> None:
-    """Put the keys of ``state`` a failed call set or deleted back as ``saved`` had them."""
-    for key in [key for key in state if key not in saved]:
+def _roll_back(saved: tuple[dict[str, Any], dict[str, Any]]) -> None:
+    """Put the keys of the state a failed tool set or deleted back as the copy had them."""
+    state, before = saved
+    for key in [key for key in state if key not in before]:
         del state[key]
-    for key, value in saved.items():
+    for key, value in before.items():
         if state.get(key, _ABSENT) is not value:
             state[key] = value
 
 
 _ABSENT = object()
 _SUCCESS = ActionStatusCode.SUCCESS
-#: What an empty state is saved as (read only): no copy on the hot path.
-_NOTHING: dict[str, Any] = {}
 
 
 def _guarded_call(
@@ -177,6 +172,9 @@ def _guarded_call(
             return ActionReturn(
                 shown, None, route.tool, None, message, ActionStatusCode.API_ERROR, repairs=repairs
             ), None
+    # Only a tool taking the context can write the session's state; what a failed one
+    # wrote is undone (hooks' writes stay: a hook may count failures there).
+    saved = _saved_state(context) if route.context_params else None
     attempt = 0
     retry = route.retry
     while True:
@@ -190,9 +188,16 @@ def _guarded_call(
             break
         yield float(_policy(retry.delay, 0.0, attempt, route.random or _random))
     ret = record(route, args, outputs, error, attempt, repairs)
+    if saved is not None and ret.state != _SUCCESS:
+        _roll_back(saved)
     if breaker is not None:
         _policy(breaker.record_failure if ret.state in _FAILED else breaker.record_success, None)
     return ret, outputs
+
+
+def _saved_state(context: Optional[ToolContext]) -> Optional[tuple[dict[str, Any], dict[str, Any]]]:
+    """The session state a tool taking ``context`` may write, and a copy of it."""
+    return None if context is None else (context.state, context.state.copy())
 
 
 def _state_of(outputs: Any, error: Optional[BaseException]) -> Any:
