@@ -518,3 +518,24 @@ def test_what_hooks_write_to_the_state_stays_when_the_tool_fails() -> None:
     executor("note", {"text": "a", "fail": True})
     executor("note", {"text": "b", "fail": True})
     assert executor.session_state("default") == {"failures": 2}
+
+
+def test_astream_yields_the_same_events_on_an_event_loop() -> None:
+    import asyncio
+
+    agent = ReAct(Script([act("spell", {"word": "ab"}), "Final Answer: ab"]), ActionExecutor([spell]))
+
+    async def main() -> list[Any]:
+        return [event async for event in agent.astream("q")]
+
+    events = asyncio.run(main())
+    assert [event.type for event in events] == [
+        "model_text",
+        "tool_call",
+        "tool_progress",
+        "tool_progress",
+        "tool_result",
+        "model_text",
+        "final_answer",
+    ]
+    assert events[-1].answer == "ab"

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import string
 import uuid
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from ..exceptions import DefinitionError
@@ -28,7 +28,7 @@ from ._as_tool import agent_tool
 from ._events import AgentEvent
 from ._handoff import TRANSFER_TOOL, adopt_sub_agents, transfer_executor, transfer_targets
 from ._run import EMPTY_NATIVE_REPLY, AgentRun
-from ._stream import stream_run
+from ._stream import astream_run, stream_run
 from .prompts import DEFAULT_SYSTEM_TEMPLATE, TEMPLATE_FIELDS, render_tool_descriptions, tool_names
 from .trace import TRACE_FORMAT, TRACE_VERSION, AgentResult, Message, Turn
 
@@ -359,8 +359,8 @@ class ReAct:
         The run goes on in a worker thread, so that a tool's chunks arrive while it
         runs; the last event is always a :class:`FinalAnswerEvent` holding the whole
         result. An exception the run raises (from ``on_turn``, say) is raised here.
-        There is no async twin yet: ``ReAct`` runs its model and tools synchronously.
-        Stopping early leaves the run to finish in its thread.
+        Stopping early leaves the run to finish in its thread. :meth:`astream` is the
+        same for an event loop.
 
         Args:
             question: the user's message.
@@ -373,6 +373,26 @@ class ReAct:
             and, last, :class:`FinalAnswerEvent`.
         """
         return stream_run(
+            lambda emit: AgentRun(self, self._new_result(question, history), context, emit).play()
+        )
+
+    def astream(
+        self, question: str, history: Optional[Sequence[Message]] = None, *, context: Any = None
+    ) -> AsyncIterator[AgentEvent]:
+        """:meth:`stream` for an event loop: ``async for event in agent.astream(question)``.
+
+        The model and tools still run synchronously, in a worker thread; the loop only
+        awaits the events, so it is never blocked by the run.
+
+        Args:
+            question: the user's message.
+            history: earlier messages, as for :meth:`run`.
+            context: the run's own context object, as for :meth:`run`.
+
+        Returns:
+            An async iterator of the events :meth:`stream` yields, in the same order.
+        """
+        return astream_run(
             lambda emit: AgentRun(self, self._new_result(question, history), context, emit).play()
         )
 
