@@ -26,7 +26,8 @@ Two kinds of mistakes reach this package and they go to different people:
     │   └── ArgumentError          one argument refused by its type or schema
     ├── ToolError                  raised by a tool: its message is written for the model
     │   └── TransientToolError     a failure worth retrying (rate limit, flaky network)
-    └── SandboxUnavailableError    an interpreter cannot isolate code here (also a RuntimeError)
+    ├── SandboxUnavailableError    an interpreter cannot isolate code here (also a RuntimeError)
+    └── GuardrailTripwire          raised by a hook: halts the call and the agent run
 
 The package's internal signals (a failed HTTP request, a refused address, a timed-out
 call, a command line or inspector error, ...) derive from ``LagentLikeError`` too; they
@@ -59,6 +60,7 @@ __all__ = [
     "ArgumentError",
     "DefinitionError",
     "DefinitionWarning",
+    "GuardrailTripwire",
     "LagentLikeError",
     "ModelClientError",
     "ModelConnectionError",
@@ -263,6 +265,26 @@ class ToolError(LagentLikeError):
 
 class TransientToolError(ToolError):
     """A :class:`ToolError` for a failure that may pass: retry policies try again."""
+
+
+class GuardrailTripwire(LagentLikeError):
+    """Raised by a hook (a guardrail) to halt: the call fails and the agent run stops.
+
+    Any other exception from a hook fails the call closed and the model is told; a
+    tripwire goes through the executor to its caller (the OpenAI Agents SDK's
+    guardrail tripwire): the tool is not run (from ``before_action``) or its result is
+    withheld (from ``after_action``), and :class:`~lagent_like.agents.ReAct` ends the
+    run with ``stop_reason='tripwire'`` and the message as the reason.
+
+    Args:
+        reason: why the guardrail tripped, for the person reading the trace.
+        info: anything else the guardrail wants to report (kept as ``self.info``).
+    """
+
+    def __init__(self, reason: str, info: object = None) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.info = info
 
 
 class SandboxUnavailableError(LagentLikeError, RuntimeError):

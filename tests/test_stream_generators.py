@@ -353,7 +353,9 @@ def test_react_agent_passes_each_chunk_on_with_the_tool_name() -> None:
     assert result.answer == "said"
 
 
-def test_react_agent_without_on_progress_calls_a_plain_executor() -> None:
+def test_react_agent_calls_the_executor_with_its_scope_and_a_progress_callback() -> None:
+    # The agent passes its AgentScope (agent name, run id, the run's context, where the
+    # tool's actions go) and a progress callback feeding its streamed events.
     calls: list[tuple[Any, ...]] = []
 
     class Recording(ActionExecutor):
@@ -362,8 +364,12 @@ def test_react_agent_without_on_progress_calls_a_plain_executor() -> None:
             return super().__call__(*args, **kwargs)
 
     replies = iter(['Action: Stream.words\nAction Input: {"text": "a"}', "Final Answer: ok"])
-    ReAct(lambda messages: next(replies), Recording([Stream()])).run("q")
-    assert calls == [(("Stream.words", '{"text": "a"}'), {})]
+    result = ReAct(lambda messages: next(replies), Recording([Stream()])).run("q", context="mine")
+    ((args, kwargs),) = calls
+    assert args == ("Stream.words", '{"text": "a"}', None, None)
+    assert sorted(kwargs) == ["context", "on_progress"]
+    scope = kwargs["context"]
+    assert (scope.agent_name, scope.invocation_id, scope.context) == ("agent", result.invocation_id, "mine")
 
 
 @pytest.mark.parametrize("name", ["Stream.words", "Stream.awords"])

@@ -8,35 +8,42 @@ can follow, or with native function calling for models that support it. It keeps
 whole trace, one :class:`Turn` per model reply, because an agent run is only debuggable
 when every step and every refusal can be read afterwards; those records (and the
 trace file they are saved in) are defined in :mod:`.trace` and re-exported here.
+
+Agents compose: one may hand the conversation to another (:mod:`._handoff`), be
+another's tool (:mod:`._as_tool`), stop for a person's approval and go on later
+(:mod:`._approvals`), and report its run as events (:mod:`._events`). This class holds
+what an agent is; the state of one run and its loop are in :mod:`._run`.
 """
 
 from __future__ import annotations
 
-import json
 import string
-import time
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Optional
+import uuid
+from collections.abc import AsyncIterator, Iterable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
-from .._private.log import logger
 from ..exceptions import DefinitionError
-from ..executors._exports import _read_tool_call, call_results, read_calls
-from ..runtime._messages import native_calls
-from ..schema import ActionReturn, ActionStatusCode, ActionValidCode
-from .prompts import (
-    DEFAULT_SYSTEM_TEMPLATE,
-    FORMAT_REMINDER,
-    TEMPLATE_FIELDS,
-    render_tool_descriptions,
-    tool_names,
-)
-from .react_parser import parse_react
+from ..toolkits._function_tool import FunctionTool
+from ._as_tool import agent_tool
+from ._events import AgentEvent
+from ._handoff import TRANSFER_TOOL, adopt_sub_agents, transfer_executor, transfer_targets
+from ._run import EMPTY_NATIVE_REPLY, AgentRun
+from ._stream import astream_run, stream_run
+from .prompts import DEFAULT_SYSTEM_TEMPLATE, TEMPLATE_FIELDS, render_tool_descriptions, tool_names
 from .trace import TRACE_FORMAT, TRACE_VERSION, AgentResult, Message, Turn
 
 if TYPE_CHECKING:
     from ..executors._action_executor import ActionExecutor
 
-__all__ = ["AgentResult", "DEFAULT_NATIVE_TEMPLATE", "TRACE_FORMAT", "TRACE_VERSION", "ReAct", "Turn"]
+__all__ = [
+    "AgentResult",
+    "DEFAULT_NATIVE_TEMPLATE",
+    "EMPTY_NATIVE_REPLY",
+    "ReAct",
+    "TRACE_FORMAT",
+    "TRACE_VERSION",
+    "Turn",
+]
 
 #: The system prompt in native mode: the tools travel in the request, not in the text.
 DEFAULT_NATIVE_TEMPLATE = (
@@ -44,17 +51,6 @@ DEFAULT_NATIVE_TEMPLATE = (
     "Call a tool whenever it helps. When you know the answer, reply with the final answer "
     "as plain text, without calling a tool."
 )
-
-#: Told to the model when a native-mode reply has neither tool calls nor text.
-EMPTY_NATIVE_REPLY = "Your reply was empty. Call a tool, or reply with the final answer as text."
-
-
-class _TurnEnd(NamedTuple):
-    """A finished turn, and the answer and stop reason when it ended the run."""
-
-    turn: Turn
-    answer: Optional[str] = None
-    stop_reason: Optional[str] = None
 
 
 def _default_text_params() -> dict[str, Any]:
@@ -81,32 +77,6 @@ def _check_template(template: str) -> None:
 
 def _field(obj: Any, key: str) -> Any:
     return obj.get(key) if isinstance(obj, Mapping) else getattr(obj, key, None)
-
-
-def _observation(ret: ActionReturn) -> str:
-    """What the model is told about a call: the result, or what went wrong."""
-    if ret.state == ActionStatusCode.SUCCESS:
-        return ret.format_result()
-    return ret.errmsg or ret.format_result()
-
-
-def _normalized_call(call: Any) -> dict[str, Any]:
-    """An OpenAI tool call (dict or client object) as a plain dict with string arguments."""
-    call_id, name, arguments = _read_tool_call(call)
-    if arguments is None:
-        arguments = "{}"
-    elif not isinstance(arguments, str):
-        arguments = json.dumps(arguments, ensure_ascii=False, default=str)
-    return {"id": call_id, "type": "function", "function": {"name": name, "arguments": arguments}}
-
-
-def _repeat_key(turn: Turn) -> Optional[tuple[Any, ...]]:
-    """What makes two turns the same call, or ``None`` for a turn that called nothing."""
-    if turn.outcome != "action":
-        return None
-    if turn.tool_calls is not None:
-        return tuple((c["function"]["name"], c["function"]["arguments"]) for c in turn.tool_calls)
-    return (turn.action, turn.action_input)
 
 
 class ReAct:
@@ -143,13 +113,33 @@ class ReAct:
             only when given; a text-mode model that has ``chat`` (an ``OpenAIChat``) also
             gets ``stop=['Observation:']`` so that it cannot invent observations (set
             ``stop`` to ``None`` here to send no ``stop``).
+        name: the agent's name, unique in its tree (``ToolContext.agent_name``, the
+            traces, ``AgentResult.last_agent``, the transfer tool).
+        description: what the agent does, told to agents that may hand over to it
+            and used by :meth:`as_tool`.
+        sub_agents: agents this one may hand the conversation to: the model gets a
+            ``transfer_to_agent`` tool naming them (ADK's ``sub_agents``); each becomes
+            this agent's child and may hand back. A tool hands over too by setting
+            ``tool_context.actions.transfer_to_agent``, or by returning an agent or
+            ``(agent, message)`` (LiveKit). After a handoff the other agent's model,
+            tools and system prompt carry on the same conversation.
+        before_model: called as ``before_model(messages)`` before each model call with
+            the messages about to be sent (a copy it may edit); a reply it returns (the
+            text, or in native mode a message dict) is used and the model is not called.
+        after_model: called as ``after_model(reply)`` with each reply (text, or in
+            native mode ``{'role', 'content', 'tool_calls'}``); a value it returns
+            replaces the reply. Either callback may raise
+            :class:`~lagent_like.exceptions.GuardrailTripwire` to halt the run.
 
     Raises:
         DefinitionError: the template has unknown placeholders or stray braces, or
             ``max_turns`` is below 1 (a ``ValueError``).
         TypeError: ``model`` is neither callable nor has ``chat``, or native mode was
-            asked of a model without ``chat``.
+            asked of a model without ``chat``, or a sub-agent is not a ``ReAct``.
     """
+
+    #: Marks agents: a tool returning one hands the conversation over.
+    __lagent_like_agent__ = True
 
     def __init__(
         self,
@@ -162,7 +152,14 @@ class ReAct:
         on_turn: Optional[Callable[[Turn], None]] = None,
         model_params: Optional[dict[str, Any]] = None,
         on_progress: Optional[Callable[[str, Any], Any]] = None,
+        name: str = "agent",
+        description: str = "",
+        sub_agents: Iterable[ReAct] = (),
+        before_model: Optional[Callable[[list[Message]], Any]] = None,
+        after_model: Optional[Callable[[Any], Any]] = None,
     ) -> None:
+        if not isinstance(name, str) or not name:
+            raise DefinitionError(f"ReAct: name must be a non-empty str, got {name!r}")
         if max_turns < 1:
             raise DefinitionError(f"max_turns must be at least 1, got {max_turns!r}")
         if system_template is None:
@@ -176,6 +173,19 @@ class ReAct:
         self.on_turn = on_turn
         self.on_progress = on_progress
         self.model_params = dict(model_params or {})
+        self.name = name
+        self.description = description
+        self.before_model = before_model
+        self.after_model = after_model
+        self.parent_agent: Optional[ReAct] = None
+        self.sub_agents: list[ReAct] = []
+        self._transfer_cache: Optional[tuple[tuple[int, ...], Optional[ActionExecutor]]] = None
+        self.sub_agents = adopt_sub_agents(self, sub_agents)
+        if self.sub_agents and TRANSFER_TOOL in getattr(executor, "actions", {}):
+            raise DefinitionError(
+                f"ReAct {name!r}: the executor has a tool named {TRANSFER_TOOL!r}, the name of the "
+                f"tool that hands over to sub-agents; rename that tool"
+            )
         self._ask: Callable[[list[Message]], Any] = (
             self._native_caller() if native_tools else self._text_caller()
         )
@@ -214,19 +224,76 @@ class ReAct:
 
         def ask(messages: list[Message]) -> tuple[str, list[Any]]:
             # The tools are read per call: they may be enabled or added during a run.
-            return _chat_reply(chat(messages, tools=self.executor.to_openai_tools(), **self._params({})))
+            return _chat_reply(chat(messages, tools=self._openai_tools(), **self._params({})))
 
         return ask
 
     @property
     def system_prompt(self) -> str:
-        """The system prompt for the executor's tools as they are now."""
-        info = self.executor.get_actions_info()
+        """The system prompt for the agent's tools as they are now."""
+        info = self.tool_info()
         return self.system_template.format(
             tool_descriptions=render_tool_descriptions(info), tool_names=tool_names(info)
         )
 
-    def run(self, question: str, history: Optional[Sequence[Message]] = None) -> AgentResult:
+    def tool_info(self) -> list[dict[str, Any]]:
+        """The tools offered to the model, as ``get_actions_info`` entries.
+
+        The executor's tools, then ``transfer_to_agent`` when the agent has sub-agents
+        or a parent.
+        """
+        info = self.executor.get_actions_info()
+        transfer = self._transfer()
+        return info + transfer.get_actions_info() if transfer is not None else info
+
+    def _openai_tools(self) -> list[dict[str, Any]]:
+        tools = self.executor.to_openai_tools()
+        transfer = self._transfer()
+        return tools + transfer.to_openai_tools() if transfer is not None else tools
+
+    def _transfer(self) -> Optional[ActionExecutor]:
+        """The executor of this agent's ``transfer_to_agent`` tool (rebuilt when the tree changes)."""
+        key = tuple(id(agent) for agent in transfer_targets(self))
+        if self._transfer_cache is None or self._transfer_cache[0] != key:
+            self._transfer_cache = (key, transfer_executor(self))
+        return self._transfer_cache[1]
+
+    def executor_for(self, name: str) -> Any:
+        """The executor that runs a call of tool ``name``: the agent's, or its transfer tool's."""
+        if name == TRANSFER_TOOL:
+            transfer = self._transfer()
+            if transfer is not None:
+                return transfer
+        return self.executor
+
+    def find_agent(self, name: Optional[str]) -> ReAct:
+        """The agent named ``name`` in this agent's tree (this agent, its sub-agents, theirs).
+
+        Raises:
+            ValueError: no agent of the tree has that name.
+        """
+        pending = [self]
+        while pending:
+            agent = pending.pop()
+            if agent.name == name:
+                return agent
+            pending.extend(agent.sub_agents)
+        raise ValueError(f"ReAct {self.name!r}: no agent named {name!r} among it and its sub-agents")
+
+    def _reply_of(self, reply: Any) -> Any:
+        """A reply given by a model callback, read as the model's own would be."""
+        return _chat_reply(reply) if self.native_tools else _text_reply(reply)
+
+    def _reply_view(self, reply: Any) -> Any:
+        """A reply as ``after_model`` sees it: the text, or in native mode a message dict."""
+        if not self.native_tools:
+            return reply
+        content, calls = reply
+        return {"role": "assistant", "content": content, "tool_calls": calls}
+
+    def run(
+        self, question: str, history: Optional[Sequence[Message]] = None, *, context: Any = None
+    ) -> AgentResult:
         """Answer ``question``, calling tools as the model asks, within ``max_turns`` replies.
 
         Never raises for what the model does: a model that raises ends the run with
@@ -237,123 +304,112 @@ class ReAct:
             question: the user's message.
             history: earlier messages of the conversation, placed between the system
                 prompt and the question (copied, never changed).
+            context: the run's own context object: every tool call sees it as
+                ``ToolContext.context`` (agents asked through ``as_tool`` too).
+
+        Returns:
+            The run's result and trace; see :class:`AgentResult` for the stop reasons.
         """
+        return AgentRun(self, self._new_result(question, history), context).play()
+
+    def _new_result(self, question: str, history: Optional[Sequence[Message]]) -> AgentResult:
         messages: list[Message] = [{"role": "system", "content": self.system_prompt}]
         messages += [dict(message) for message in history or ()]
         messages.append({"role": "user", "content": question})
-        result = AgentResult(messages=messages)
-        play = self._native_turn if self.native_tools else self._text_turn
-        first_seen: dict[tuple[Any, ...], int] = {}
-        for index in range(1, self.max_turns + 1):
-            sent = len(messages)
-            started = time.perf_counter()
-            try:
-                reply = self._ask(list(messages))
-            except Exception as exc:  # noqa: BLE001 - any model failure ends the run, recorded
-                logger().warning("ReAct: the model raised in turn %d", index, exc_info=True)
-                result.stop_reason = "model_error"
-                result.error = f"{type(exc).__name__}: {exc}"
-                return result
-            answered = time.perf_counter()
-            usage = getattr(self.model, "last_usage", None)
-            end = play(index, reply, messages)
-            end.turn.messages_sent = sent
-            end.turn.model_seconds = answered - started
-            end.turn.tool_seconds = time.perf_counter() - answered
-            end.turn.usage = dict(usage) if isinstance(usage, Mapping) else None
-            key = _repeat_key(end.turn)
-            if key is not None:
-                earlier = first_seen.setdefault(key, index)
-                end.turn.repeat_of = earlier if earlier != index else None
-            result.turns.append(end.turn)
-            if self.on_turn is not None:
-                self.on_turn(end.turn)
-            if end.stop_reason is not None:
-                result.answer, result.stop_reason = end.answer, end.stop_reason
-                return result
-        return result
+        return AgentResult(messages=messages, last_agent=self.name, invocation_id=uuid.uuid4().hex)
 
-    def _refuse(self, message: str) -> tuple[ActionReturn, str]:
-        """Send a reply without a usable action to the executor's ``NoAction``."""
-        ret = self.executor(self.executor.no_action.name, message)
-        return ret, _observation(ret)
+    def resume(self, result: AgentResult, *, context: Any = None) -> AgentResult:
+        """Go on with a run that stopped for approval, once every held call is decided.
 
-    def _text_turn(self, index: int, reply: Any, messages: list[Message]) -> _TurnEnd:
-        step = parse_react(reply)
-        messages.append({"role": "assistant", "content": step.text})
-        if step.outcome == "final_answer":
-            turn = Turn(index, reply, "final_answer", thought=step.thought)
-            return _TurnEnd(turn, step.final_answer, "final_answer")
-        if step.outcome == "action" and step.action is not None:
-            ret = self._call(step.action, step.action_input or "")
-            if ret.thought is None:
-                ret.thought = step.thought
-            if ret.valid == ActionValidCode.FINISH:
-                turn = Turn(index, reply, "final_answer", step.thought, step.action, step.action_input, ret)
-                return _TurnEnd(turn, ret.format_result(), "finish")
-            observation = _observation(ret)
-        else:
-            names = tool_names(self.executor.get_actions_info())
-            ret, observation = self._refuse(f"{step.error}\n{FORMAT_REMINDER.format(tool_names=names)}")
-        messages.append({"role": "user", "content": f"Observation: {observation}"})
-        turn = Turn(index, reply, step.outcome, step.thought, step.action, step.action_input, ret)
-        turn.observation = observation
-        return _TurnEnd(turn)
+        The approved calls run (an ``ApprovalHook`` lets them through), the rejected
+        ones are answered with their message, and the run continues from the turn it
+        stopped in, with the same ``invocation_id``. ``result`` itself is not changed:
+        the continued run is a new result (it may come from :meth:`AgentResult.load`).
 
-    def _native_turn(self, index: int, reply: Any, messages: list[Message]) -> _TurnEnd:
-        content, raw_calls = reply
-        if not raw_calls:
-            messages.append({"role": "assistant", "content": content})
-            if content.strip():
-                return _TurnEnd(Turn(index, content, "final_answer"), content.strip(), "final_answer")
-            ret, observation = self._refuse(EMPTY_NATIVE_REPLY)
-            messages.append({"role": "user", "content": observation})
-            return _TurnEnd(Turn(index, content, "no_action", action_return=ret, observation=observation))
-        calls = [_normalized_call(call) for call in raw_calls]
-        messages.append({"role": "assistant", "content": content or None, "tool_calls": calls})
-        thought = content.strip() or None
-        records = [self._run_call(call, thought) for call in calls]
-        answers = call_results(read_calls(calls), records)
-        messages.extend(answers)
-        first = calls[0]["function"]
-        turn = Turn(
-            index,
-            content,
-            "action",
-            thought,
-            first["name"],
-            first["arguments"],
-            records[0],
-            tool_calls=calls,
-            tool_returns=records,
-            observation="\n".join(str(answer["content"]) for answer in answers),
+        Args:
+            result: an ``'interrupted'`` result of a run of this agent (or its tree).
+            context: the run's own context object, as for :meth:`run`.
+
+        Returns:
+            The continued run's result.
+
+        Raises:
+            ValueError: ``result`` did not stop with ``'interrupted'``, a held call is
+                still undecided, or its agent is not in this agent's tree.
+        """
+        if result.stop_reason != "interrupted" or not result.interruptions or not result.turns:
+            raise ValueError(
+                f"ReAct.resume: the run stopped with {result.stop_reason!r}, not 'interrupted'; "
+                f"only a run waiting for approval can be resumed"
+            )
+        undecided = [item.tool for item in result.interruptions if item.decision is None]
+        if undecided:
+            raise ValueError(
+                f"ReAct.resume: decide every held call first (result.approve(item) or "
+                f"result.reject(item, message)); undecided: {undecided}"
+            )
+        copy = AgentResult.from_dict(result.to_dict())
+        return AgentRun(self, copy, context).resume()
+
+    def stream(
+        self, question: str, history: Optional[Sequence[Message]] = None, *, context: Any = None
+    ) -> Iterator[AgentEvent]:
+        """Run as :meth:`run` does, yielding the run's events as they happen.
+
+        The run goes on in a worker thread, so that a tool's chunks arrive while it
+        runs; the last event is always a :class:`FinalAnswerEvent` holding the whole
+        result. An exception the run raises (from ``on_turn``, say) is raised here.
+        Stopping early leaves the run to finish in its thread. :meth:`astream` is the
+        same for an event loop.
+
+        Args:
+            question: the user's message.
+            history: earlier messages, as for :meth:`run`.
+            context: the run's own context object, as for :meth:`run`.
+
+        Yields:
+            :class:`ModelTextEvent`, :class:`ToolCallEvent`, :class:`ToolProgressEvent`,
+            :class:`ToolResultEvent`, :class:`HandoffEvent`, :class:`InterruptionEvent`
+            and, last, :class:`FinalAnswerEvent`.
+        """
+        return stream_run(
+            lambda emit: AgentRun(self, self._new_result(question, history), context, emit).play()
         )
-        finish = next((r for r in records if r is not None and r.valid == ActionValidCode.FINISH), None)
-        if finish is None:
-            return _TurnEnd(turn)
-        turn.outcome, turn.observation = "final_answer", None
-        return _TurnEnd(turn, finish.format_result(), "finish")
 
-    def _run_call(self, call: dict[str, Any], thought: Optional[str]) -> Optional[ActionReturn]:
-        """One native tool call through the executor; ``None`` when it names no function."""
-        name = call["function"]["name"]
-        if name is None:
-            return None
-        call_id = call["id"] if isinstance(call["id"], str) else None
-        with native_calls():  # the model was given the aliases: messages name those
-            ret = self._call(name, call["function"]["arguments"], None, call_id)
-        self.executor._named_as_given([ret])
-        if ret.thought is None:
-            ret.thought = thought
-        return ret
+    def astream(
+        self, question: str, history: Optional[Sequence[Message]] = None, *, context: Any = None
+    ) -> AsyncIterator[AgentEvent]:
+        """:meth:`stream` for an event loop: ``async for event in agent.astream(question)``.
 
-    def _call(self, name: str, *arguments: Any) -> ActionReturn:
-        """``executor(name, *arguments)``, the call's chunks passed on to ``on_progress``."""
-        report = self.on_progress
-        if report is None:
-            # Without the keyword: an executor of old (or a stand-in) still fits.
-            return self.executor(name, *arguments)
-        return self.executor(name, *arguments, on_progress=lambda chunk: report(name, chunk))
+        The model and tools still run synchronously, in a worker thread; the loop only
+        awaits the events, so it is never blocked by the run.
+
+        Args:
+            question: the user's message.
+            history: earlier messages, as for :meth:`run`.
+            context: the run's own context object, as for :meth:`run`.
+
+        Returns:
+            An async iterator of the events :meth:`stream` yields, in the same order.
+        """
+        return astream_run(
+            lambda emit: AgentRun(self, self._new_result(question, history), context, emit).play()
+        )
+
+    def as_tool(self, name: Optional[str] = None, description: Optional[str] = None) -> FunctionTool:
+        """This agent as a tool with one ``request`` parameter, for another agent's executor.
+
+        Args:
+            name: the tool name; default the agent's ``name``.
+            description: what the tool does, for the model; default the agent's
+                ``description``.
+
+        Returns:
+            A tool whose call runs this agent on the request and answers with its
+            final answer; the record's result item keeps the nested trace under
+            ``'trace'`` (read it back with :func:`~lagent_like.agents.nested_trace`).
+        """
+        return agent_tool(self, name, description)
 
 
 def _text_reply(reply: Any) -> str:

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, Optional, Union
 
 from ..schema import ActionReturn
+from ._approvals import Interruption
 
 __all__ = ["TRACE_FORMAT", "TRACE_VERSION", "AgentResult", "Message", "Turn"]
 
@@ -63,6 +64,8 @@ class Turn:
         usage: the token counts the server reported for this reply (OpenAI's ``usage``
             object, e.g. ``{'prompt_tokens': 31, 'completion_tokens': 9, ...}``), read from
             the model's ``last_usage`` attribute; ``None`` when the server reports none.
+        agent: the name of the agent that took this turn.
+        handoff: the name of the agent the conversation went to after this turn, if any.
     """
 
     index: int
@@ -80,6 +83,8 @@ class Turn:
     model_seconds: Optional[float] = None
     tool_seconds: Optional[float] = None
     usage: Optional[dict[str, Any]] = None
+    agent: Optional[str] = None
+    handoff: Optional[str] = None
 
     def to_dict(self) -> dict[str, Any]:
         """The turn as a JSON-able dict (records as :meth:`ActionReturn.to_dict`)."""
@@ -122,10 +127,19 @@ class AgentResult:
         turns: every turn, in order.
         stop_reason: ``'final_answer'`` (the model wrote its answer), ``'finish'`` (it
             called the executor's finish action), ``'max_turns'`` (the turn limit came
-            first) or ``'model_error'`` (the model raised; see ``error``).
+            first), ``'model_error'`` (the model raised; see ``error``),
+            ``'escalated'`` (a tool set ``tool_context.actions.escalate``),
+            ``'skip_summarization'`` (a tool's result is the answer),
+            ``'interrupted'`` (calls wait for approval; see ``interruptions``) or
+            ``'tripwire'`` (a guardrail halted the run; see ``error``).
         messages: the whole chat: the system prompt, the history, the question, and
             every message sent to or received from the model.
-        error: for ``'model_error'``, the exception as ``'Type: message'``; else ``None``.
+        error: for ``'model_error'``, the exception as ``'Type: message'``; for
+            ``'tripwire'``, the guardrail's reason; else ``None``.
+        last_agent: the name of the agent that answered (or was running when the run
+            stopped): after a handoff, not the agent ``run`` was called on.
+        invocation_id: the run's id (``ToolContext.invocation_id``); kept on resume.
+        interruptions: for ``'interrupted'``, the calls waiting for a decision.
 
     A result is saved as a JSON trace file with :meth:`save` and read back with
     :meth:`load`; ``lagent-like inspect --trace FILE`` shows such a file turn by turn.
@@ -136,6 +150,37 @@ class AgentResult:
     stop_reason: str = "max_turns"
     messages: list[Message] = field(default_factory=list)
     error: Optional[str] = None
+    last_agent: Optional[str] = None
+    invocation_id: Optional[str] = None
+    interruptions: list[Interruption] = field(default_factory=list)
+
+    def approve(self, item: Interruption) -> None:
+        """Approve a held call: :meth:`ReAct.resume` runs it.
+
+        Raises:
+            ValueError: ``item`` is not one of this result's ``interruptions``.
+        """
+        self._decide(item, "approved", None)
+
+    def reject(self, item: Interruption, message: Optional[str] = None) -> None:
+        """Refuse a held call: :meth:`ReAct.resume` tells the model ``message`` instead of running it.
+
+        Args:
+            item: one of :attr:`interruptions`.
+            message: what the model is told; default the ``ApprovalHook``'s
+                ``'<name> was not approved, so it did not run'``.
+
+        Raises:
+            ValueError: ``item`` is not one of this result's ``interruptions``.
+        """
+        self._decide(item, "rejected", message)
+
+    def _decide(self, item: Interruption, decision: str, message: Optional[str]) -> None:
+        if not any(item is held for held in self.interruptions):
+            raise ValueError(
+                f"AgentResult.{decision[:-1]}: {item!r} is not one of this result's interruptions"
+            )
+        item.decision, item.message = decision, message
 
     def to_dict(self) -> dict[str, Any]:
         """The result as a JSON-able dict, marked with ``TRACE_FORMAT`` and its version."""
@@ -145,6 +190,9 @@ class AgentResult:
             "answer": self.answer,
             "stop_reason": self.stop_reason,
             "error": self.error,
+            "last_agent": self.last_agent,
+            "invocation_id": self.invocation_id,
+            "interruptions": [item.to_dict() for item in self.interruptions],
             "messages": self.messages,
             "turns": [turn.to_dict() for turn in self.turns],
         }
@@ -173,12 +221,19 @@ class AgentResult:
                 rebuilt.append(Turn.from_dict(turn))
             except (TypeError, AttributeError, ValueError) as exc:
                 raise ValueError(f"trace: turn {position + 1} is malformed: {exc}") from None
+        try:
+            held = [Interruption.from_dict(item) for item in data.get("interruptions") or ()]
+        except (TypeError, AttributeError, ValueError) as exc:
+            raise ValueError(f"trace: an interruption is malformed: {exc}") from None
         return cls(
             answer=data.get("answer"),
             turns=rebuilt,
             stop_reason=str(data.get("stop_reason", "max_turns")),
             messages=list(messages),
             error=data.get("error"),
+            last_agent=data.get("last_agent"),
+            invocation_id=data.get("invocation_id"),
+            interruptions=held,
         )
 
     def save(self, path: Union[str, os.PathLike[str]]) -> None:

@@ -114,4 +114,6 @@ def format_turn(turn: Any, color: bool = False, width: Optional[int] = 72) -> st
         lines.extend(f"  {line}" for line in turn.model_text.splitlines())
     if turn.action_return is not None and turn.outcome != "final_answer" and not turn.tool_calls:
         lines.append(_observation(turn.action_return, color))
+    if getattr(turn, "handoff", None):
+        lines.append(paint(f"Handed over to {turn.handoff}", "note", color))
     return "\n".join(lines)

@@ -69,6 +69,7 @@ class ActionExecutor(ExecutorBase):
         call_id: Optional[str] = None,
         *,
         on_progress: Optional[Callable[[Any], Any]] = None,
+        context: Any = None,
     ) -> ActionReturn:
         """Run the call a model asked for and return its record.
 
@@ -80,14 +81,19 @@ class ActionExecutor(ExecutorBase):
             on_progress: called with each chunk a generator tool yields, as it comes, in
                 the thread that runs the tool (``ToolContext.on_progress``); the record
                 still holds the whole output.
+            context: the caller's own context object, given to the tool as
+                ``ToolContext.context``; an agent passes an
+                :class:`~lagent_like.context.AgentScope` instead (agent name, run id,
+                the run's context object, where the call's ``ToolContext.actions`` go).
+                A call given a context always takes the full call core.
         """
         route = self._route_of_call(name, command, session_id, call_id)
         if isinstance(route, ActionReturn):
             return route
-        if route.direct:
+        if route.direct and context is None:
             return invoke(route, command)
-        context = self._context(route, session_id, call_id, on_progress)
-        core = call_core(route, command, context, self._hook_methods)
+        filled = self._context(route, session_id, call_id, on_progress, context, (name, command))
+        core = call_core(route, command, filled, self._hook_methods)
         return drive_sync(core, self._thread_pool, self._sleep)
 
     def batch(

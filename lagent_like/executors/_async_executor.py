@@ -47,6 +47,7 @@ class AsyncActionExecutor(ExecutorBase):
         call_id: Optional[str] = None,
         *,
         on_progress: Optional[Callable[[Any], Any]] = None,
+        context: Any = None,
     ) -> ActionReturn:
         """Run the call a model asked for; see :meth:`ActionExecutor.__call__`.
 
@@ -56,14 +57,14 @@ class AsyncActionExecutor(ExecutorBase):
         route = self._route_of_call(name, command, session_id, call_id)
         if isinstance(route, ActionReturn):
             return route
-        if route.direct:
+        if route.direct and context is None:
             return await ainvoke(route, command)
         if on_progress is not None:
             import asyncio
 
             on_progress = on_loop(on_progress, asyncio.get_running_loop())
-        context = self._context(route, session_id, call_id, on_progress)
-        core = call_core(route, command, context, self._hook_methods)
+        filled = self._context(route, session_id, call_id, on_progress, context, (name, command))
+        core = call_core(route, command, filled, self._hook_methods)
         return await drive_async(core, self._thread_pool(), self._sleep)
 
     def _direct_or_call(

@@ -23,7 +23,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, Callable, Optional, TypedDict, Union
 
 from .._private.text import as_text, close_matches, did_you_mean, preview
-from ..context import DEFAULT_SESSION, ToolContext
+from ..context import DEFAULT_SESSION, AgentScope, ToolContext
 from ..exceptions import ToolDefinitionError, ToolNotFoundError
 from ..runtime._core import NO_HOOKS, HookMethods
 from ..runtime._invoke import BreakerSlot, Route, invoke
@@ -218,13 +218,29 @@ class ExecutorBase(FunctionCallingMixin):
         session_id: Optional[str],
         call_id: Optional[str],
         on_progress: Optional[Callable[[Any], Any]] = None,
+        context: Any = None,
+        call: Optional[tuple[Any, Any]] = None,
     ) -> ToolContext:
-        """The context of one call of ``route``."""
+        """The context of one call of ``route``.
+
+        Args:
+            route: the call's route.
+            session_id: the call's session (``None``: the default one).
+            call_id: the model's id for the call.
+            on_progress: where the tool's chunks go.
+            context: an :class:`~lagent_like.context.AgentScope` from an agent run, or
+                the caller's own context object.
+            call: ``(name, command)`` as the caller gave them, for ``function_call``.
+        """
         session = session_id if session_id is not None else DEFAULT_SESSION
         state = self._sessions.get(session)
         if state is None:
             state = self.session_state(session)
-        return ToolContext(session, state, route.tool, route.key, call_id, self, on_progress)
+        if context is not None and not isinstance(context, AgentScope):
+            context = AgentScope(context=context)
+        return ToolContext(
+            session, state, route.tool, route.key, call_id, self, on_progress, False, context, call
+        )
 
     def breaker_state(self, name: str) -> Optional[dict[str, Any]]:
         """The circuit breaker of API ``name`` as a dict for monitoring, or ``None`` if it has none yet."""

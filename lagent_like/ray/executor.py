@@ -201,12 +201,15 @@ class RayActionExecutor(AsyncActionExecutor):
         call_id: Optional[str] = None,
         *,
         on_progress: Optional[Callable[[Any], Any]] = None,
+        context: Any = None,
     ) -> ActionReturn:
         """Run the call a model asked for in the tool's replica; see :meth:`ActionExecutor.__call__`.
 
         A generator tool is drained in its replica: the record holds its whole output,
         but its chunks do not travel back one by one, so ``on_progress`` is called only
-        for tools that run here (those without replicas).
+        for tools that run here (those without replicas). Likewise ``context`` (the
+        run's context object, an agent's scope) reaches the hooks, which run here, but
+        a tool in a replica gets a ``ToolContext`` built there, without it.
 
         Raises:
             RuntimeError: the executor is closed.
@@ -219,12 +222,15 @@ class RayActionExecutor(AsyncActionExecutor):
             return route
         pool = self._pools.get(route.tool)
         if pool is None or pool.action is not route.action:
-            return await super().__call__(name, command, session_id, call_id, on_progress=on_progress)
+            return await super().__call__(
+                name, command, session_id, call_id, on_progress=on_progress, context=context
+            )
 
         def run(request: RunRequest) -> Awaitable[Outcome]:
             return pool.run(request, route.key, session_id, call_id)
 
-        core = call_core(route, command, self._context(route, session_id, call_id), self._hook_methods)
+        filled = self._context(route, session_id, call_id, None, context, (name, command))
+        core = call_core(route, command, filled, self._hook_methods)
         return await drive_async(core, self._thread_pool(), self._sleep, run)
 
     def _direct_or_call(

@@ -19,13 +19,15 @@ from typing import TYPE_CHECKING, Any, Awaitable, Callable, NamedTuple, Optional
 from .._private.coroutines import run_coroutine
 from .._private.log import logger
 from .._private.text import preview
+from ..context import handoff_of
+from ..exceptions import GuardrailTripwire
 from ..schema import ActionReturn, ActionStatusCode
 from ._hook_records import HookFailed, after_answered, before_answered
 from ._invoke import Abandoned, Route, abandoned, call, read, record
 from .hooks import HookCall
 
 if TYPE_CHECKING:
-    from ..context import ToolContext
+    from ..context import ToolActions, ToolContext
     from ._pool import DaemonThreadPool
 
 __all__ = [
@@ -105,12 +107,47 @@ def call_core(
         ret = parsed
     else:
         ret, output = yield from _guarded_call(route, *parsed, context, hooks.before)
+        # Only an agent run takes a returned agent.
+        scope = None if context is None else context._scope
+        if scope is not None and scope.invocation_id is not None and output is not None:
+            ret = _handed_over(route, ret, output, scope.actions)
     for method, label, takes_output in hooks.after:
         call_it = partial(method, output=output) if takes_output else method
         answer = yield call_it, (route.label, ret, context)
         if answer is not None:
             ret, output = after_answered(route, ret, answer, label)
     return ret
+
+
+def _handed_over(route: Route, ret: ActionReturn, output: Any, actions: ToolActions) -> ActionReturn:
+    """The record of a call whose tool returned an agent in an agent run (LiveKit's handoff).
+
+    The agent goes to the call's ``actions`` for the agent loop; the model is told the
+    message returned with it, never the agent's ``str``. Outside a run, ``ret`` (the
+    record step's refusal) stands.
+    """
+    handoff = handoff_of(output)
+    if handoff is None:
+        return ret
+    agent, message = handoff
+    actions.handoff, actions.handoff_message = agent, message
+    name = getattr(agent, "name", None) or type(agent).__name__
+    text = message if message is not None else f"Transferred to {name}."
+    return ActionReturn(ret.args, None, route.tool, [{"type": "text", "content": text}])
+
+
+def _roll_back(saved: tuple[dict[str, Any], dict[str, Any]]) -> None:
+    """Put the keys of the state a failed tool set or deleted back as the copy had them."""
+    state, before = saved
+    for key in [key for key in state if key not in before]:
+        del state[key]
+    for key, value in before.items():
+        if state.get(key, _ABSENT) is not value:
+            state[key] = value
+
+
+_ABSENT = object()
+_SUCCESS = ActionStatusCode.SUCCESS
 
 
 def _guarded_call(
@@ -135,6 +172,9 @@ def _guarded_call(
             return ActionReturn(
                 shown, None, route.tool, None, message, ActionStatusCode.API_ERROR, repairs=repairs
             ), None
+    # Only a tool taking the context can write the session's state; what a failed one
+    # wrote is undone (hooks' writes stay: a hook may count failures there).
+    saved = _saved_state(context) if route.context_params else None
     attempt = 0
     retry = route.retry
     while True:
@@ -148,9 +188,16 @@ def _guarded_call(
             break
         yield float(_policy(retry.delay, 0.0, attempt, route.random or _random))
     ret = record(route, args, outputs, error, attempt, repairs)
+    if saved is not None and ret.state != _SUCCESS:
+        _roll_back(saved)
     if breaker is not None:
         _policy(breaker.record_failure if ret.state in _FAILED else breaker.record_success, None)
     return ret, outputs
+
+
+def _saved_state(context: Optional[ToolContext]) -> Optional[tuple[dict[str, Any], dict[str, Any]]]:
+    """The session state a tool taking ``context`` may write, and a copy of it."""
+    return None if context is None else (context.state, context.state.copy())
 
 
 def _state_of(outputs: Any, error: Optional[BaseException]) -> Any:
@@ -221,6 +268,8 @@ def _hook_result(request: tuple[Any, ...]) -> Any:
         if answer is not None and inspect.isawaitable(answer):
             answer = run_coroutine(_awaited(answer))
         return answer
+    except GuardrailTripwire:
+        raise  # a tripwire halts the run: it goes to the executor's caller
     except Exception as exc:  # noqa: BLE001 - a failing hook fails the call, closed
         return HookFailed(exc)
 
@@ -309,6 +358,8 @@ async def _hook_result_async(request: tuple[Any, ...]) -> Any:
         if answer is not None and inspect.isawaitable(answer):
             answer = await answer
         return answer
+    except GuardrailTripwire:
+        raise  # a tripwire halts the run: it goes to the executor's caller
     except Exception as exc:  # noqa: BLE001 - a failing hook fails the call, closed
         return HookFailed(exc)
 

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 from .._private.coroutines import run_coroutine
 from .._private.log import logger
 from .._private.text import preview
-from ..context import ToolContext
+from ..context import ToolContext, handoff_of
 from ..exceptions import LagentLikeError, ParseError, ToolError
 from ..parsers._arguments import Repaired
 from ..parsers._base import render_outputs
@@ -204,6 +204,8 @@ def record(
             )
         if isinstance(outputs, ActionReturn):
             return _adopt(route, outputs, args, attempts)
+        if handoff_of(outputs) is not None:
+            return _handoff_outside_a_run(route, args, outputs[0] if type(outputs) is tuple else outputs)
         try:
             result = _render(route, drained(outputs))
         except (Exception, SystemExit) as exc:  # noqa: BLE001 - rendering failures too
@@ -215,6 +217,19 @@ def record(
             args, None, route.tool, result, None, attempts=attempts, full_result=full, repairs=repairs
         )
     return _failure(route, args, error, attempts, route.formatter, repairs)
+
+
+def _handoff_outside_a_run(route: Route, args: dict[str, Any], agent: Any) -> ActionReturn:
+    """The record of a tool that returned an agent where no agent run can take it.
+
+    Inside an agent run the call core turns such a return into the handoff itself.
+    """
+    name = getattr(agent, "name", None) or type(agent).__name__
+    errmsg = (
+        f"{route.label} returned the agent {name!r}, but only an agent run can hand the "
+        f"conversation over; call it from an agent (e.g. ReAct) or return a value"
+    )
+    return ActionReturn(args, None, route.tool, None, errmsg, ActionStatusCode.API_ERROR)
 
 
 def _render(route: Route, outputs: Any) -> list[dict[str, Any]]:

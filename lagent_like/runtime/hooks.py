@@ -29,6 +29,8 @@ The contract the executor follows (the meaning of Google ADK's tool callbacks):
   naming the hook and the error (a ``before_action``: the tool does not run; an
   ``after_action``: the tool's result is withheld). A hook that raises
   :class:`~lagent_like.ToolError` answers with its message, as a tool would.
+  A hook that raises :class:`~lagent_like.GuardrailTripwire` halts instead:
+  the exception goes to the executor's caller (an agent ends its run).
 * Hooks run in registration order. The executor iterates a
   :meth:`HookList.snapshot`, so adding or removing hooks while a call runs
   affects the next call only. A method whose signature cannot take these
@@ -302,8 +304,11 @@ class ApprovalHook(Hook):
     """Hold back calls that need a person's approval.
 
     ``needs_approval(name, args)`` picks the calls. Without an ``approve``
-    callback such a call is answered with an ``APPROVAL_REQUIRED`` record, so the
-    agent can ask the user and retry. With one, ``approve(name, args, context)``
+    callback such a call is answered with an ``APPROVAL_REQUIRED`` record: a
+    :class:`~lagent_like.agents.ReAct` run then stops with
+    ``stop_reason='interrupted'`` until a person decides (``result.approve(item)``,
+    ``agent.resume(result)``); a call whose ``ToolContext.approved`` is true (the
+    approved call, run again on resume) runs. With one, ``approve(name, args, context)``
     decides: true lets the call run, false answers it with an ``API_ERROR`` record.
     ``approve`` may return an awaitable (e.g. be ``async def``); ``before_action``
     then returns a coroutine resolving to the same outcomes, for the async
@@ -370,6 +375,9 @@ class ApprovalHook(Hook):
         """
         if not self.needs_approval(name, args):
             return None
+        if getattr(context, "approved", False) is True:
+            # A person approved this very call: an agent resuming an interrupted run.
+            return self._decide(name, args, True)
         tool = name.split(".", 1)[0]
         if self.approve is None:
             return ActionReturn(

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, Optional, Union
 
 from .._private.json_values import json_value
+from ..agents._as_tool import nested_trace
 from ..agents.react import ReAct
 from ..agents.trace import AgentResult, Turn
 from ..exceptions import ToolNotFoundError
@@ -211,11 +212,23 @@ class InspectorState:
     # -- traces --------------------------------------------------------------------
 
     def add_trace(self, result: AgentResult, title: str) -> str:
-        """Show ``result`` on the page; returns its id."""
+        """Show ``result`` on the page, and each agent-tool run kept in it; returns its id."""
         with self._lock:
             trace_id = str(len(self._traces) + 1)
             self._traces[trace_id] = _Trace(title, result)
+        self._add_nested(result, title)
         return trace_id
+
+    def _add_nested(self, result: AgentResult, title: str) -> None:
+        """Show the runs of agent tools (``as_tool``) kept in ``result``'s records as traces of their own."""
+        for turn in result.turns:
+            for ret in turn.tool_returns or [turn.action_return]:
+                try:
+                    nested = nested_trace(ret)
+                except ValueError:
+                    continue  # a record that only looks like an agent tool's: nothing to open
+                if nested is not None:
+                    self.add_trace(nested, f"{title} > turn {turn.index}: {nested.last_agent or 'agent'}")
 
     def add_trace_file(self, path: str) -> str:
         """Read a trace file written by :meth:`AgentResult.save` and show it.
@@ -299,6 +312,7 @@ class InspectorState:
                 result = AgentResult(turns=list(trace.turns), stop_reason="model_error", error=error)
             with self._lock:
                 trace.result, trace.running = result, False
+            self._add_nested(result, trace.title)
         finally:
             agent.on_turn, agent.on_progress = previous, previous_progress
             self._run_lock.release()
