@@ -166,7 +166,7 @@ class AgentResult:
         """Refuse a held call: :meth:`ReAct.resume` tells the model ``message`` instead of running it.
 
         Args:
-            item: one of :attr:`interruptions`.
+            item: one of this result's ``interruptions``.
             message: what the model is told; default the ``ApprovalHook``'s
                 ``'<name> was not approved, so it did not run'``.
 
