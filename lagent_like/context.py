@@ -164,7 +164,7 @@ class ToolContext:
 
     @property
     def function_call(self) -> Optional[dict[str, Any]]:
-        """The call as the model wrote it, ``{'id', 'name', 'arguments'}`` (arguments unparsed), or ``None``."""
+        """The call as the model wrote it, ``{'id', 'name', 'arguments'}`` (arguments unparsed), or None."""
         if self._call is None:
             return None
         return {"id": self.call_id, "name": self._call[0], "arguments": self._call[1]}
