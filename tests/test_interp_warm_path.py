@@ -13,7 +13,9 @@ import json
 import os
 import select
 import signal
+import threading
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -187,3 +189,29 @@ def test_a_forged_answer_then_a_hang_does_not_reach_the_next_job(tool: PythonInt
     assert run(tool, code) == "its own"
     assert run(tool, count_marked(marker) + "marked()") == "0"
     assert host_pids_with(marker) == set()
+
+
+def test_closing_during_a_call_still_lets_its_clean_up_finish(tmp_path: Path) -> None:
+    # Outside a sandbox the job can reach the test's FIFOs: it says when it runs and
+    # waits for the word to finish, so the tool is closed while the call is running.
+    started, go = tmp_path / "started", tmp_path / "go"
+    os.mkfifo(started)
+    os.mkfifo(go)
+    tool = PythonInterpreter(answer_expr=None, timeout=10, isolation="process")
+    code = (
+        f"open({str(started)!r}, 'w').write(__import__('os').getcwd())\n"
+        f"open({str(go)!r}).read()\n"
+        "open('left.txt', 'w').write('x')\n"
+        "'done'"
+    )
+    replies: list[Any] = []
+    with nothing_left_behind():
+        call = threading.Thread(target=lambda: replies.append(run(tool, code)))
+        call.start()
+        workdir = started.read_text()
+        tool.close()
+        go.write_text("go")
+        call.join()
+        assert replies == ["done"]
+        assert tool._pool.idle == [] and tool._pool.count == 0
+    assert not os.path.exists(workdir)

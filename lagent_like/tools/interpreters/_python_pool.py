@@ -243,6 +243,7 @@ class Pool:
                     self.idle.append(worker)
                     self.cond.notify()
                     return
+            worker.settle()  # closed meanwhile: its last clean-up is done before it is killed
         self._discard(worker)
 
     def close(self) -> None:
