@@ -3,7 +3,7 @@
 Runs inside the sandbox (see the package docstring). The zygote never holds user code
 or answers. Once it is ready, and again after each job's clean-up, it forks the next
 job's process, which sets itself up while the sandbox is idle (a fresh uid and IPC
-namespace, its limits, the system-call filter) and waits. Per job the parent hands the
+namespace, its limits, the system-call filter), rehearses an empty job and waits. Per job the parent hands the
 zygote the two ends of fresh pipes (over the control socket, as ``SCM_RIGHTS``); the
 zygote passes them on to the waiting process, which alone reads the job from one and
 writes the reply to the other. So no job can recover an earlier job's data from
