@@ -4,9 +4,12 @@ Why apart from the tool: this is the protocol, not the tool. Each sandbox's PID 
 zygote (:mod:`lagent_like.tools.interpreters._worker.python_worker`). For every call the parent
 makes two fresh pipes, hands their far ends to the zygote over a control socket, writes
 the job into one and reads at most ``cap`` bytes of the reply from the other; the
-zygote then reports how the job's process ended. :meth:`Zygote.run` turns all of that
-into one reply dict, ``{"ok": False, "kind": ...}`` when there is no proper answer.
-A zygote that does not report in time is replaced, with its whole sandbox.
+zygote then cleans up and reports how the job's process ended. :meth:`Zygote.run` turns
+all of that into one reply dict, ``{"ok": False, "kind": ...}`` when there is no proper
+answer. A whole answer is returned as soon as it is read: the zygote's report (so its
+clean-up) is awaited before the slot's next job instead (:meth:`Zygote.settle`), off
+the caller's path. A zygote that does not report in time is replaced, with its whole
+sandbox.
 """
 
 from __future__ import annotations
@@ -49,11 +52,22 @@ class Zygote:
             theirs.close()
         self.control = ours
         self.ready = False
+        #: The deadline of the report the zygote owes for the last job, if it is unread.
+        self.owed: Optional[float] = None
 
     def wait_ready(self, deadline: float) -> bool:
         if not self.ready:
             self.ready = self.message(deadline) is not None
         return self.ready
+
+    def settle(self) -> bool:
+        """Read the report owed for the last job, so that its clean-up is done.
+
+        Returns:
+            ``False`` when the zygote did not report by that job's deadline.
+        """
+        owed, self.owed = self.owed, None
+        return owed is None or self.message(owed) is not None
 
     def message(self, deadline: float) -> Optional[dict[str, Any]]:
         """The zygote's next control message, or ``None`` when it ends or ``deadline`` passes."""
@@ -94,6 +108,10 @@ class Zygote:
             os.close(reply_r)
         if writer is not None:
             writer.join()
+        reply = None if over else _parse_frame(raw)
+        if reply is not None:
+            self.owed = deadline  # the clean-up report is read before the next job
+            return reply
         done = self.message(deadline)
         if done is None:
             # The zygote did not report: the sandbox is replaced (a late report must not
@@ -115,14 +133,11 @@ class Zygote:
 
 
 def _outcome(done: dict[str, Any], raw: bytes, over: bool) -> dict[str, Any]:
-    """The reply of a job the zygote reported ``done``, read as ``raw`` (``over`` the cap)."""
+    """Why a job the zygote reported ``done`` has no answer (``raw`` was read, ``over`` the cap)."""
     if done.get("timed_out"):
         return {"ok": False, "kind": "timeout"}
     if over:
         return {"ok": False, "kind": "too_big"}
-    reply = _parse_frame(raw)
-    if reply is not None:
-        return reply
     status = int(done.get("status") or 0)
     if raw and os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0:
         return {"ok": False, "kind": "garbled"}
@@ -183,19 +198,29 @@ class Pool:
         self.cond = threading.Condition()
 
     def acquire(self) -> Zygote:
+        """An idle sandbox whose last job is cleaned up, or a new one."""
+        while True:
+            worker = self._take()
+            if worker is None:
+                return self._start()
+            if worker.settle() and worker.alive():
+                return worker
+            self._discard(worker)
+
+    def _take(self) -> Optional[Zygote]:
+        """Wait for an idle sandbox or a free slot; ``None`` reserves a slot for a new one."""
         with self.cond:
             while not self.idle and self.count >= self.size and not self.closed:
                 self.cond.wait()
             if self.closed:
                 raise ToolError("the Python interpreter is closed")
-            while self.idle:
-                worker = self.idle.pop()
-                if worker.alive():
-                    return worker
-                worker.kill()
-                self.count -= 1
+            if self.idle:
+                return self.idle.pop()
             self.count += 1
             self.started += 1
+            return None
+
+    def _start(self) -> Zygote:
         try:
             return Zygote(self.spec, self.config)
         except BaseException:
@@ -204,6 +229,13 @@ class Pool:
                 self.cond.notify()
             raise
 
+    def _discard(self, worker: Zygote) -> None:
+        """Kill a sandbox that cannot serve and free its slot."""
+        worker.kill()
+        with self.cond:
+            self.count -= 1
+            self.cond.notify()
+
     def release(self, worker: Zygote, healthy: bool) -> None:
         if healthy and worker.alive():
             with self.cond:
@@ -211,10 +243,8 @@ class Pool:
                     self.idle.append(worker)
                     self.cond.notify()
                     return
-        worker.kill()
-        with self.cond:
-            self.count -= 1
-            self.cond.notify()
+            worker.settle()  # closed meanwhile: its last clean-up is done before it is killed
+        self._discard(worker)
 
     def close(self) -> None:
         with self.cond:
@@ -223,4 +253,5 @@ class Pool:
             self.count -= len(idle)
             self.cond.notify_all()
         for worker in idle:
+            worker.settle()  # its last clean-up (a work directory outside a sandbox) is done
             worker.kill()

@@ -9,14 +9,17 @@ a sized ``tmpfs`` as its only writable place, kernel-enforced rlimits.
 
 How: each slot of the pool (:mod:`lagent_like.tools.interpreters._python_pool`) is one sandbox whose
 PID 1 is a *zygote* (:mod:`lagent_like.tools.interpreters._worker.python_worker`) that never sees user
-code. For every call the parent makes two fresh pipes, hands their far ends to the zygote
-over a control socket, writes the job into one and reads the reply from the other. The
-zygote forks a child that alone reads the job, drops to a fresh uid, runs the code and
-replies; when it ends (or its time is up) the zygote kills every other process of the
-sandbox, empties ``/mnt/data`` and ``/dev/shm`` and reports. A call then costs a ``fork``,
-and no call can see another's memory, files or processes. The parent reads at most
-:attr:`PythonInterpreter.max_reply_bytes` of a reply, so the cap holds whatever the code
-writes.
+code. Between calls the zygote has already forked the next call's process, which has
+dropped to a fresh uid and waits. For every call the parent makes two fresh pipes, hands
+their far ends to the zygote over a control socket, writes the job into one and reads
+the reply from the other. The waiting process alone reads the job, runs the code and
+replies; the answer is returned as soon as it is read. When the job ends (or its time
+is up) the zygote kills every other process of the sandbox, empties ``/mnt/data`` and
+``/dev/shm``, forks the next call's process and reports; the parent reads that report
+before the slot's next call. A call then costs about what a bare fork-per-call worker
+costs (benchmarks/bench_interpreter.py), and no call can see another's memory, files or
+processes. The parent reads at most :attr:`PythonInterpreter.max_reply_bytes` of a
+reply, so the cap holds whatever the code writes.
 
 When the zygote itself does not answer in time (it runs no user code, but the code may
 kill it), the caller kills the whole sandbox and starts a new one for the next call.

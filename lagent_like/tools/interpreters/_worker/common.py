@@ -30,12 +30,18 @@ _MB = 1024 * 1024
 MAX_DESCRIPTORS = 1024
 
 
+#: The C library, loaded at the first :func:`prctl` (a forked job finds it loaded).
+_LIBC: list[Any] = []
+
+
 def prctl(option: int, value: int) -> None:
     """Call ``prctl(option, value)``; ignore failures (a best effort on top of the sandbox)."""
-    import ctypes  # here: a sandbox that never needs it starts faster without it
-
     with contextlib.suppress(OSError, AttributeError):
-        ctypes.CDLL(None).prctl(option, value, 0, 0, 0)
+        if not _LIBC:
+            import ctypes  # here: a sandbox that never needs it starts faster without it
+
+            _LIBC.append(ctypes.CDLL(None))
+        _LIBC[0].prctl(option, value, 0, 0, 0)
 
 
 def undumpable() -> None:
@@ -92,10 +98,13 @@ def become(uid: Optional[int], syscall_filter: Optional[str] = None) -> None:
 
 def _has_no_new_privs() -> bool:
     try:
-        with open("/proc/self/status", encoding="ascii") as status:
-            return "NoNewPrivs:\t1" in status.read()
+        fd = os.open("/proc/self/status", os.O_RDONLY)
     except OSError:
         return False
+    try:
+        return b"NoNewPrivs:\t1" in os.read(fd, 1 << 16)
+    finally:
+        os.close(fd)
 
 
 def write_all(fd: int, data: bytes) -> None:

@@ -52,9 +52,41 @@ def fresh_namespace(memory_mb: int | None) -> bool:
         settings.update(shmmax=str(size), shmall=str(size // _PAGE))
     for name, value in settings.items():
         # A read-only /proc/sys leaves the kernel's defaults; the namespace still dies with the job.
-        with contextlib.suppress(OSError), open(f"/proc/sys/kernel/{name}", "w", encoding="ascii") as f:
-            f.write(value)
+        write_file(f"/proc/sys/kernel/{name}", value)
     return True
+
+
+def read_file(path: str) -> str:
+    """The text of a (``/proc``) file; ``""`` when it cannot be read (see :func:`write_file`)."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return ""
+    try:
+        chunks: list[bytes] = []
+        while True:
+            chunk = os.read(fd, 1 << 16)
+            if not chunk:
+                return b"".join(chunks).decode("ascii", "replace")
+            chunks.append(chunk)
+    except OSError:
+        return ""
+    finally:
+        os.close(fd)
+
+
+def write_file(path: str, text: str) -> None:
+    """Write ``text`` to an existing (``/proc``) file, ignoring a refusal.
+
+    With ``os`` calls, not ``open()``: a text stream would import a codec and touch many
+    shared pages in the freshly forked process.
+    """
+    with contextlib.suppress(OSError):
+        fd = os.open(path, os.O_WRONLY)
+        try:
+            os.write(fd, text.encode("ascii"))
+        finally:
+            os.close(fd)
 
 
 def remove_objects() -> int:
@@ -66,11 +98,7 @@ def remove_objects() -> int:
         ("sem", "semctl", (0, _IPC_RMID)),
     ):
         remove = getattr(libc(), call)
-        try:
-            with open(f"/proc/sysvipc/{kind}", encoding="ascii") as f:
-                rows = f.read().splitlines()[1:]
-        except OSError:
-            continue
+        rows = read_file(f"/proc/sysvipc/{kind}").splitlines()[1:]
         for row in rows:
             fields = row.split()
             if len(fields) > 1 and fields[1].isdigit() and remove(int(fields[1]), *after) == 0:
@@ -84,5 +112,4 @@ def prefer_oom_kill() -> None:
     The sandbox's cgroup (or the host) then kills the job, not the zygote that serves
     the next call.
     """
-    with contextlib.suppress(OSError), open("/proc/self/oom_score_adj", "w", encoding="ascii") as f:
-        f.write("1000")
+    write_file("/proc/self/oom_score_adj", "1000")

@@ -1,16 +1,23 @@
-"""The ``PythonInterpreter`` worker: a zygote that forks one fresh child per job.
+"""The ``PythonInterpreter`` worker: a zygote that forks one fresh process per job.
 
 Runs inside the sandbox (see the package docstring). The zygote never holds user code
-or answers: the parent hands it, per job, the two ends of fresh pipes (over the control
-socket, as ``SCM_RIGHTS``) and the zygote forks a child that alone reads the job from
-one and writes the reply to the other. So no job can recover an earlier job's data from
-inherited memory, and a late or forged reply lands in a pipe nobody reads again.
+or answers. Once it is ready, and again after each job's clean-up, it forks the next
+job's process, which sets itself up while the sandbox is idle (a fresh uid and IPC
+namespace, its limits, the system-call filter), rehearses an empty job and waits. Per job the parent hands the
+zygote the two ends of fresh pipes (over the control socket, as ``SCM_RIGHTS``); the
+zygote passes them on to the waiting process, which alone reads the job from one and
+writes the reply to the other. So no job can recover an earlier job's data from
+inherited memory, and a late or forged reply lands in a pipe nobody reads again. The
+modules jobs use are imported by the zygote before it forks (``PRELOADED`` names them).
 
-When the child ends or its time is up the zygote kills every other process of the
+When the job ends or its time is up the zygote kills every other process of the
 sandbox (it is PID 1 of the sandbox's PID namespace, so ``kill(-1)`` reaches exactly
-those, and ``setsid()`` escapes nothing) and empties the writable directories, then
-reports the child's exit status. In the unsafe ``isolation="process"`` mode (no
-namespaces) it kills the child's session instead and works in a fresh directory.
+those, and ``setsid()`` escapes nothing) and empties the writable directories, forks the
+next job's process, then reports the job's exit status. The job closes its reply pipe
+as soon as it has written its answer, so the parent has the answer before that clean-up
+(and reads the report before it sends the next job). In the unsafe
+``isolation="process"`` mode (no namespaces) the zygote kills the job's session instead
+and the job works in a fresh directory.
 """
 
 from __future__ import annotations
@@ -43,7 +50,7 @@ import time
 import traceback
 
 from . import syscall_filter
-from .common import Capture, apply_limits, become, send_frame, undumpable
+from .common import Capture, apply_limits, become, prctl, send_frame, undumpable
 
 # Annotations only (postponed): importing ``typing`` would slow every sandbox's start.
 TYPE_CHECKING = False
@@ -53,6 +60,12 @@ if TYPE_CHECKING:
 
 #: The directories the code may write to inside the sandbox, emptied after every job.
 SCRATCH = ("/mnt/data", "/dev/shm")
+
+#: ``prctl(PR_SET_PDEATHSIG)`` (linux/prctl.h): a signal this process gets when its parent dies.
+_PR_SET_PDEATHSIG = 1
+
+#: The modules loaded when the zygote became ready (shared by every job it forks).
+PRELOADED: frozenset[str] = frozenset()
 
 
 def cut(text: str, limit: int, total: int | None = None) -> str:
@@ -133,28 +146,83 @@ def answer(job: dict[str, Any]) -> dict[str, Any]:
             return {"ok": False, "error": f"{type(exc).__name__} (unprintable: {type(inner).__name__})"}
 
 
-def child(config: dict[str, Any], job_fd: int, reply_fd: int, workdir: str, uid: int | None) -> None:
-    """The forked job process: read the job, drop privileges, run, reply, exit."""
-    me = os.getpid()
+def prepare(config: dict[str, Any], control: socket.socket) -> tuple[int, socket.socket]:
+    """Fork the next job's process, which sets itself up and waits for its job.
+
+    Returns its pid and the zygote's end of the socket that will hand it the job's pipes.
+    Called once the previous job is cleaned up, so the set-up (the fork itself, the fresh
+    uid and IPC namespace, the limits, the system-call filter) is done while the sandbox
+    is idle, not while a caller waits.
+    """
+    uid: int | None = None
+    if config["sandboxed"] and os.geteuid() == 0:
+        uid = 1_000_000 + secrets.randbelow(2_000_000_000)
+    ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    zygote = os.getpid()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            control.close()
+            ours.close()
+            spare(config, theirs, uid, zygote)
+        finally:
+            os._exit(71)
+    theirs.close()
+    return pid, ours
+
+
+def spare(config: dict[str, Any], hand: socket.socket, uid: int | None, zygote: int) -> None:
+    """The forked job process: set up, wait for the job, serve it.
+
+    Everything that does not depend on the job is done before it comes; then the process
+    waits for the job's pipes and serves it (see :func:`serve`), or exits when none comes.
+    """
     if not config["sandboxed"]:
         os.setsid()
+        prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL))  # not left waiting when the zygote dies
+        if os.getppid() != zygote:
+            os._exit(0)
     null = os.open(os.devnull, os.O_RDWR)
     for fd in (0, 1, 2):
         os.dup2(null, fd)
-    keep = sorted({job_fd, reply_fd})
-    os.closerange(3, keep[0])
-    os.closerange(keep[0] + 1, keep[1])
-    os.closerange(keep[1] + 1, 65536)
+    os.closerange(3, hand.fileno())
+    os.closerange(hand.fileno() + 1, 65536)
     signal.signal(signal.SIGINT, signal.default_int_handler)
-    with os.fdopen(job_fd, "rb") as stream:
-        job = dict(json.loads(stream.read()), **config["job"])
     confine_ipc(config, uid)
     apply_limits(config["limits"])
     if uid is not None:
         # This job's own directory: an earlier job's uid or mode bits do not carry over.
-        os.chown(workdir, uid, uid)
-        os.chmod(workdir, 0o700)
+        os.chown(SCRATCH[0], uid, uid)
+        os.chmod(SCRATCH[0], 0o700)
     become(uid, config.get("syscall_filter"))
+    rehearse(config)
+    try:
+        message, fds, _, _ = socket.recv_fds(hand, 4096, 2)
+    except OSError:
+        os._exit(0)
+    hand.close()
+    if len(fds) != 2:
+        os._exit(0)  # the zygote is stopping
+    serve(config, fds[0], fds[1], message.decode())
+
+
+def rehearse(config: dict[str, Any]) -> None:
+    """Run an empty job's steps once, so that the real job finds their pages already copied."""
+    job = dict(json.loads(b'{"code": "", "mode": "stdout", "expr": null, "symbol": null}'), **config["job"])
+    json.dumps(answer(job), ensure_ascii=False).encode("utf-8", "surrogatepass")
+
+
+def serve(config: dict[str, Any], job_fd: int, reply_fd: int, workdir: str) -> None:
+    """Read the job, run it in ``workdir``, reply, exit."""
+    me = os.getpid()
+    chunks: list[bytes] = []
+    while True:
+        chunk = os.read(job_fd, 1 << 16)
+        if not chunk:
+            break
+        chunks.append(chunk)
+    os.close(job_fd)
+    job = dict(json.loads(b"".join(chunks)), **config["job"])
     os.chdir(workdir)
     os.environ["HOME"] = os.environ["TMPDIR"] = workdir
     tempfile.tempdir = workdir
@@ -167,6 +235,8 @@ def child(config: dict[str, Any], job_fd: int, reply_fd: int, workdir: str, uid:
         data = json.dumps({"ok": False, "error": "the answer could not be encoded"}).encode()
     try:
         send_frame(reply_fd, {}, data)
+        # Closed now, not at exit: the caller has its answer as soon as it reads the end.
+        os.close(reply_fd)
     except BaseException:
         os._exit(70)
     os._exit(0)
@@ -295,25 +365,53 @@ def wait_for(pid: int, timeout: float) -> tuple[int | None, bool]:
     return status, False
 
 
-def run_job(
-    config: dict[str, Any], control: socket.socket, job_fd: int, reply_fd: int, timeout: float
-) -> None:
-    scratch: tuple[str, ...] = ()
-    uid: int | None = None
-    if config["sandboxed"]:
-        workdir, scratch = SCRATCH[0], SCRATCH
-        uid = 1_000_000 + secrets.randbelow(2_000_000_000) if os.geteuid() == 0 else None
-    else:
-        workdir = tempfile.mkdtemp(prefix="lagent_like_py_")
-    pid = os.fork()
-    if pid == 0:
-        try:
-            control.close()
-            child(config, job_fd, reply_fd, workdir, uid)
-        finally:
-            os._exit(71)
+def hand_over(hand: socket.socket, workdir: str, job_fd: int, reply_fd: int) -> bool:
+    """Send the job's pipes to the waiting job process; ``False`` when it is gone."""
+    try:
+        socket.send_fds(hand, [workdir.encode()], [job_fd, reply_fd])
+    except OSError:
+        return False
+    return True
+
+
+def start(
+    config: dict[str, Any],
+    control: socket.socket,
+    ready: tuple[int, socket.socket],
+    job_fd: int,
+    reply_fd: int,
+) -> tuple[int, str]:
+    """Hand the job to the waiting job process (a fresh one if it died waiting).
+
+    Returns:
+        The job process's pid and the job's work directory.
+    """
+    workdir = SCRATCH[0] if config["sandboxed"] else tempfile.mkdtemp(prefix="lagent_like_py_")
+    pid, hand = ready
+    if not hand_over(hand, workdir, job_fd, reply_fd):
+        hand.close()
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+        with contextlib.suppress(ChildProcessError):
+            os.waitpid(pid, 0)
+        pid, hand = prepare(config, control)
+        hand_over(hand, workdir, job_fd, reply_fd)  # if this one died too, its status says how
+    hand.close()
     os.close(job_fd)
     os.close(reply_fd)
+    return pid, workdir
+
+
+def run_job(
+    config: dict[str, Any],
+    control: socket.socket,
+    ready: tuple[int, socket.socket],
+    job_fd: int,
+    reply_fd: int,
+    timeout: float,
+) -> tuple[int, socket.socket]:
+    """Run one job, clean up after it, fork the next job's process (returned), report."""
+    pid, workdir = start(config, control, ready, job_fd, reply_fd)
     status, timed_out = wait_for(pid, timeout)
     kill_rest(config, pid)
     if status is None:
@@ -321,18 +419,25 @@ def run_job(
             _, status = os.waitpid(pid, 0)
         except ChildProcessError:
             status = 0
-    for path in scratch:
-        empty(path)
+    clean(config, workdir)
+    following = prepare(config, control)
+    done = {"timed_out": timed_out, "status": status}
+    control.sendall(json.dumps(done).encode())
+    return following
+
+
+def clean(config: dict[str, Any], workdir: str) -> None:
+    """Empty what the job could write (all its processes are dead by now)."""
     if config["sandboxed"]:
         from . import ipc
 
+        for path in SCRATCH:
+            empty(path)
         ipc.remove_objects()
     else:
         empty(workdir)
         with contextlib.suppress(OSError):
             os.rmdir(workdir)
-    done = {"timed_out": timed_out, "status": status}
-    control.sendall(json.dumps(done).encode())
 
 
 def main(config: dict[str, Any]) -> None:
@@ -343,25 +448,24 @@ def main(config: dict[str, Any]) -> None:
 
     ipc.libc()  # loaded once here rather than in every job
     if not config["sandboxed"]:
-        from .common import prctl
-
         prctl(36, 1)  # PR_SET_CHILD_SUBREAPER: the job's orphans come to us to reap
     control = socket.socket(fileno=config["control_fd"])
     if config.get("syscall_filter"):
         syscall_filter.prepare(config["syscall_filter"])
+    global PRELOADED
+    PRELOADED = frozenset(sys.modules)
     # What the zygote holds now is shared by every job: keep the collector from touching
     # (and so copying) those pages in each forked child.
     gc.freeze()
+    ready = prepare(config, control)
     control.sendall(b'{"ready": true}')
     while True:
         try:
             message, fds, _, _ = socket.recv_fds(control, 4096, 2)
         except OSError:
             return
-        if not message:
-            return
-        if len(fds) != 2:
+        if not message or len(fds) != 2:
             for fd in fds:
                 os.close(fd)
             return
-        run_job(config, control, fds[0], fds[1], float(json.loads(message)["timeout"]))
+        ready = run_job(config, control, ready, fds[0], fds[1], float(json.loads(message)["timeout"]))
