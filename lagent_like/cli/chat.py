@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from typing import Any, Optional
 
 from .. import ActionExecutor
-from .common import CliError, load_web, read_secret, select_tools
+from .common import CliError, chosen_tools, load_web, read_secret
 
 __all__ = ["API_KEY_ARGUMENT_REFUSED", "cmd_chat"]
 
@@ -67,7 +67,7 @@ def cmd_chat(args: argparse.Namespace) -> int:
     )
     agent = ReAct(
         model,
-        ActionExecutor(actions=select_tools(args.tools, functions=args.functions)),
+        ActionExecutor(actions=chosen_tools(args)),
         max_turns=args.max_turns,
         native_tools=args.native,
         on_turn=lambda turn: print(format_turn(turn, color), flush=True),

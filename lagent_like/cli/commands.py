@@ -51,6 +51,7 @@ from .common import (
     PROG,
     CliError,
     allow_cwd_imports,
+    chosen_tools,
     construct,
     construct_named,
     dump,
@@ -65,7 +66,12 @@ __all__ = ["build_parser", "main", "select_tools"]
 
 
 def _cmd_list(args: argparse.Namespace) -> int:
-    names = list_tools() + [tool.name for tool in args.functions]
+    imported = args.imported
+    if imported.modules and not args.with_builtins:
+        classes = [name for name, _ in imported.registered()]
+    else:
+        classes = list_tools()
+    names = classes + [tool.name for tool in imported.functions]
     print(json.dumps(names, ensure_ascii=False) if args.json else "\n".join(names))
     return 0
 
@@ -155,7 +161,7 @@ def _never_called(messages: list[dict[str, Any]]) -> str:
 
 
 def _cmd_prompt(args: argparse.Namespace) -> int:
-    executor = ActionExecutor(actions=select_tools(args.tools, functions=args.functions))
+    executor = ActionExecutor(actions=chosen_tools(args))
     if args.format in EXPORTS:
         print(dump(getattr(executor, EXPORTS[args.format])()))
         return 0
@@ -169,7 +175,7 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     from ..agents.demo import run_demo
     from ..agents.trace_render import wants_color
 
-    return run_demo(sys.stdout, color=wants_color(sys.stdout, args.color))
+    return run_demo(sys.stdout, color=wants_color(sys.stdout, args.color), save=args.save)
 
 
 _COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
@@ -204,7 +210,8 @@ def main(argv: Optional[list[str]] = None) -> int:
     """
     args = build_parser().parse_args(argv)
     try:
-        args.functions = import_modules(args.imports)
+        args.imported = import_modules(args.imports)
+        args.functions = args.imported.functions
         return _COMMANDS[args.command](args)
     except BrokenPipeError:
         # The reader went away (``lagent-like list | head -1``): not an error.

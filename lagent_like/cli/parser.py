@@ -18,12 +18,17 @@ from .serve import MCP_TOKEN_ENV
 
 __all__ = ["build_parser"]
 
-_TOOLS_HELP = "comma-separated tool names (default: every registered tool that needs no arguments)"
+_TOOLS_HELP = (
+    "comma-separated tool names (default: the -m modules' tools, else every registered tool that "
+    "needs no arguments)"
+)
+_WITH_BUILTINS_HELP = "with -m: offer the built-in and other registered tools too, not only the modules' own"
 _COLOR_HELP = "colour the output: auto (a terminal without NO_COLOR), always or never"
 
 
 def _tools_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--tools", metavar="A,B", help=_TOOLS_HELP)
+    _flag(parser, "--with-builtins", _WITH_BUILTINS_HELP)
 
 
 def _color_option(parser: argparse.ArgumentParser) -> None:
@@ -214,8 +219,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="import MODULE first so that its tools register (repeatable)",
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    listing = commands.add_parser("list", help="print the registered tool names, one per line")
+    listing = commands.add_parser(
+        "list", help="print the tool names, one per line (with -m: the modules' tools)"
+    )
     _flag(listing, "--json", "print a JSON list instead")
+    _flag(listing, "--with-builtins", _WITH_BUILTINS_HELP)
     describe = commands.add_parser("describe", help="print a tool's description as JSON")
     describe.add_argument("name", metavar="NAME", help="'Tool' or 'Tool.api'")
     call = commands.add_parser("call", help="run one call and print its ActionReturn as JSON")
@@ -232,6 +240,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     demo = commands.add_parser("demo", help="run a recorded ReAct episode offline (no key, no server)")
     _color_option(demo)
+    demo.add_argument(
+        "--save", metavar="FILE", help="also write the run as a trace file (open it with inspect --trace FILE)"
+    )
     _add_chat(commands)
     _add_serve_mcp(commands)
     _add_inspect(commands)

@@ -14,7 +14,7 @@ import sys
 from typing import Any, Callable, Optional
 
 from .. import ActionExecutor
-from .common import PROG, CliError, load_web, read_secret, reason, select_tools
+from .common import PROG, CliError, chosen_tools, load_web, read_secret, reason
 
 __all__ = ["MCP_TOKEN_ENV", "cmd_inspect", "cmd_serve_mcp"]
 
@@ -44,9 +44,7 @@ def cmd_serve_mcp(args: argparse.Namespace) -> int:
         withheld.append(getattr(cls, "__tool_description__", {}).get("name", cls.__name__))
         return True
 
-    tools = select_tools(
-        args.tools, None if args.tools or args.allow_code else withhold, functions=args.functions
-    )
+    tools = chosen_tools(args, None if args.tools or args.allow_code else withhold)
     if withheld:
         print(
             f"{PROG}: not serving the code-executing tools {', '.join(withheld)}; "
@@ -131,7 +129,7 @@ def cmd_inspect(args: argparse.Namespace) -> int:
     tools = (
         []
         if args.mcp and not args.tools and not args.imports
-        else select_tools(args.tools, functions=args.functions)
+        else chosen_tools(args)
     )
     toolkits: list[Any] = []
     try:
