@@ -129,7 +129,8 @@ def _import_file(name: str) -> Any:
     module_name = path.stem
     loaded = sys.modules.get(module_name)
     if loaded is not None:
-        if getattr(loaded, "__file__", None) and Path(loaded.__file__).resolve() == path:
+        where = getattr(loaded, "__file__", None)
+        if where is not None and Path(where).resolve() == path:
             return loaded
         raise CliError(
             f"cannot import module {name!r}: a module named {module_name!r} is already imported "
@@ -251,7 +252,9 @@ def chosen_tools(args: Any, skip: Optional[Callable[[type], bool]] = None) -> li
             f"the module(s) {', '.join(imported.modules)} define no tools: name tools with --tools A,B "
             "or pass --with-builtins"
         )
-    return select_tools(args.tools, skip, functions=imported.functions, own=imported.owns if mine_only else None)
+    return select_tools(
+        args.tools, skip, functions=imported.functions, own=imported.owns if mine_only else None
+    )
 
 
 def read_secret(path: str, what: str, unreadable: Callable[[OSError], str], first_line: bool = False) -> str:

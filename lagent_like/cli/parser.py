@@ -241,7 +241,9 @@ def build_parser() -> argparse.ArgumentParser:
     demo = commands.add_parser("demo", help="run a recorded ReAct episode offline (no key, no server)")
     _color_option(demo)
     demo.add_argument(
-        "--save", metavar="FILE", help="also write the run as a trace file (open it with inspect --trace FILE)"
+        "--save",
+        metavar="FILE",
+        help="also write the run as a trace file (open it with inspect --trace FILE)",
     )
     _add_chat(commands)
     _add_serve_mcp(commands)

@@ -126,11 +126,7 @@ def cmd_inspect(args: argparse.Namespace) -> int:
         if not os.path.isdir(directory):  # likewise
             raise CliError(f"--files-dir {directory}: not a directory")
     # With only --mcp, the server's tools alone (not every registered tool).
-    tools = (
-        []
-        if args.mcp and not args.tools and not args.imports
-        else chosen_tools(args)
-    )
+    tools = [] if args.mcp and not args.tools and not args.imports else chosen_tools(args)
     toolkits: list[Any] = []
     try:
         token = _mcp_token(args.mcp_token_file) if args.mcp else None
