@@ -23,6 +23,7 @@ from ..toolkits._modules import module_functions
 
 __all__ = [
     "EXPORTS",
+    "MCP_TOKEN_ENV",
     "PROG",
     "CliError",
     "Imported",
@@ -37,6 +38,8 @@ __all__ = [
     "select_tools",
     "load_web",
     "module_functions",
+    "name_toolkits",
+    "open_mcp_toolkits",
 ]
 
 PROG = "lagent-like"
@@ -47,6 +50,11 @@ EXPORTS = {
     "anthropic": "to_anthropic_tools",
     "mcp": "to_mcp_tools",
 }
+
+
+#: Where ``--mcp URL`` finds the bearer token of an HTTP MCP server by default (the
+#: variable ``serve-mcp`` reads too).
+MCP_TOKEN_ENV = "LAGENT_LIKE_MCP_TOKEN"
 
 
 class CliError(Exception):
@@ -287,3 +295,85 @@ def load_web() -> Any:
     except ImportError as exc:
         raise CliError(str(exc)) from exc
     return web
+
+
+def _mcp_token(token_file: Optional[str]) -> Optional[str]:
+    """The bearer token for ``--mcp URL``: the file's first line, else the environment."""
+    if token_file is None:
+        return os.environ.get(MCP_TOKEN_ENV) or None
+    return read_secret(
+        token_file,
+        "the MCP token file",
+        lambda exc: f"cannot read the MCP token file: {reason(exc)}",
+        first_line=True,
+    )
+
+
+def _mcp_toolkit(target: str, token: Optional[str], shared_session: bool) -> Any:
+    """An ``MCPToolkit`` for ``--mcp``: an http(s) URL, or a command line to start."""
+    import shlex
+
+    try:
+        from ..mcp import MCPToolkit
+    except ImportError as exc:
+        raise CliError(str(exc)) from exc
+    if target.startswith(("http://", "https://")):
+        # Never a token on the command line, where other local users can read it.
+        return MCPToolkit(url=target, token=token, shared_session=shared_session)
+    words = shlex.split(target)
+    if not words:
+        raise CliError("--mcp needs a URL or a command, e.g. --mcp 'python -m my_server'")
+    return MCPToolkit(command=words[0], args=tuple(words[1:]), shared_session=shared_session)
+
+
+def _toolkit_name(server_name: str, taken: set[str]) -> str:
+    """A toolkit name for a server called ``server_name``: legal in a call, not in ``taken``."""
+    # A dot would split 'Toolkit.tool'; anything but letters, digits, - and _ may break an export.
+    base = "".join(c if c.isalnum() or c in "-_" else "_" for c in server_name).strip("_") or "MCP"
+    name, number = base, 1
+    while name in taken:
+        number += 1
+        name = f"{base}_{number}"
+    return name
+
+
+def open_mcp_toolkits(args: Any, taken: Sequence[str] = (), shared_session: bool = False) -> list[Any]:
+    """Connect to every ``--mcp`` server; each toolkit is named after its server.
+
+    The name is the server's own (its ``serverInfo`` name), made legal and unique among
+    the servers and the names in ``taken`` (``time``, ``time_2``, ...). If one server
+    cannot be reached, those already connected are closed before the error.
+
+    Args:
+        args: the parsed command line (``mcp``, ``mcp_token_file``).
+        taken: names already used by other tools.
+        shared_session: one MCP session for all callers (a proxy's sessionless clients).
+
+    Raises:
+        CliError: the SDK is missing, a token file cannot be read or ``--mcp`` is empty.
+        MCPConnectionError: a server cannot be started or reached.
+    """
+    if not args.mcp:
+        return []
+    token = _mcp_token(args.mcp_token_file)
+    toolkits: list[Any] = []
+    try:
+        for target in args.mcp:
+            toolkits.append(_mcp_toolkit(target, token, shared_session))
+        name_toolkits(toolkits, taken)
+    except BaseException:
+        for toolkit in toolkits:
+            toolkit.close()
+        raise
+    return toolkits
+
+
+def name_toolkits(toolkits: Sequence[Any], taken: Sequence[str] = ()) -> None:
+    """Name each ``MCPToolkit`` after its server, unique among them and apart from ``taken``."""
+    used = set(taken)
+    for toolkit in toolkits:
+        info = toolkit.server_info
+        name = _toolkit_name(info.name if info is not None and info.name else "MCP", used)
+        used.add(name)
+        if name != toolkit.name:
+            toolkit.rename(name)

@@ -13,8 +13,7 @@ from typing import Any, Callable, Optional
 
 from .._private.connection_gate import DEFAULT_HEAD_TIMEOUT, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_PER_PEER
 from .._private.version import __version__
-from .common import EXPORTS, PROG
-from .serve import MCP_TOKEN_ENV
+from .common import EXPORTS, MCP_TOKEN_ENV, PROG
 
 __all__ = ["build_parser"]
 
@@ -66,6 +65,22 @@ def _repeatable(
     parser.add_argument(*flags, action="append", default=[], dest=dest, metavar=metavar, help=help)
 
 
+def _mcp_options(parser: argparse.ArgumentParser, what: str) -> None:
+    """``--mcp`` (repeatable) and ``--mcp-token-file``: other MCP servers' tools."""
+    _repeatable(
+        parser,
+        "--mcp",
+        metavar="URL_OR_COMMAND",
+        help=f"{what} the tools of an MCP server: an http(s) URL or a command line (repeatable); "
+        "each server is a toolkit named after the server",
+    )
+    parser.add_argument(
+        "--mcp-token-file",
+        metavar="FILE",
+        help=f"--mcp URL: a file whose first line is the server's bearer token (default: ${MCP_TOKEN_ENV})",
+    )
+
+
 def _add_lint(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     lint = commands.add_parser("lint", help="report problems in tool descriptions")
     lint.add_argument(
@@ -103,6 +118,7 @@ def _add_chat(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
         "--timeout", type=float, default=60.0, metavar="S", help="seconds per request (default 60)"
     )
     chat.add_argument("--retries", type=int, default=3, metavar="N", help="retries on 429/5xx (default 3)")
+    _mcp_options(chat, "also give the model")
     _color_option(chat)
     _flag(chat, "--web", "show the runs turn by turn on a local page (needs lagent-like[web])")
     _port_option(chat, 0, "with --web: the page's port (default: a free one)")
@@ -111,6 +127,9 @@ def _add_chat(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
 def _add_serve_mcp(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     serve = commands.add_parser("serve-mcp", help="serve tools to MCP clients (needs lagent-like[mcp])")
     _tools_option(serve)
+    _mcp_options(
+        serve, "also serve (proxy), under their own names (a prefix only on a clash, stated at start),"
+    )
     serve.add_argument(
         "--transport", choices=["stdio", "http"], default="stdio", help="stdio (default) or streamable HTTP"
     )
@@ -176,17 +195,7 @@ def _add_inspect(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
         "--allow-code",
         "let the page call code-executing tools (otherwise only those named in --tools)",
     )
-    _repeatable(
-        inspect,
-        "--mcp",
-        metavar="URL_OR_COMMAND",
-        help="also inspect the tools of an MCP server: an http(s) URL or a command line (repeatable)",
-    )
-    inspect.add_argument(
-        "--mcp-token-file",
-        metavar="FILE",
-        help=f"--mcp URL: a file whose first line is the server's bearer token (default: ${MCP_TOKEN_ENV})",
-    )
+    _mcp_options(inspect, "also inspect")
     _repeatable(
         inspect,
         "--files-dir",

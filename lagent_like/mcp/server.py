@@ -43,7 +43,9 @@ from ..runtime._messages import mark_native  # noqa: E402
 from ..runtime._streaming import on_loop  # noqa: E402
 from ..schema import ActionReturn, ActionStatusCode  # noqa: E402
 from ._http import HttpGuard, allowed_hosts_for, listen, resolve_token  # noqa: E402
+from ._proxy import ProxyNames  # noqa: E402
 from ._sessions import ClientLimits, Sessions, client_key  # noqa: E402
+from ._wire import Progress  # noqa: E402
 
 if TYPE_CHECKING:
     from typing import Union
@@ -77,15 +79,16 @@ DEFAULT_QUEUE_TIMEOUT = 60.0
 TRANSPORTS = ("stdio", "http")
 
 
-def _tool_list(executor: ActionExecutor) -> types.ListToolsResult:
+def _tool_list(executor: ActionExecutor, names: Optional[ProxyNames] = None) -> types.ListToolsResult:
     """The executor's enabled tools as an MCP ``tools/list`` answer, schemas untouched.
 
     Only made valid Unicode: a docstring read with ``surrogateescape`` must not end the
-    server either.
+    server either. With ``names``, proxied tools are listed under their own names.
     """
-    return types.ListToolsResult(
-        tools=[types.Tool.model_validate(_valid_json(t)) for t in executor.to_mcp_tools()]
-    )
+    tools = executor.to_mcp_tools()
+    if names is not None:
+        tools = names.served(tools)
+    return types.ListToolsResult(tools=[types.Tool.model_validate(_valid_json(t)) for t in tools])
 
 
 def _callable(executor: ActionExecutor, name: str) -> bool:
@@ -214,6 +217,11 @@ def _progress_reporter(ctx: ServerRequestContext[Any]) -> Callable[[Any], Any]:
 
     async def send(chunk: Any) -> None:
         nonlocal count
+        if isinstance(chunk, Progress):
+            # Another MCP server's notification, served again: its own values.
+            message = None if chunk.message is None else valid_text(chunk.message)
+            await ctx.session.report_progress(chunk.progress, chunk.total, message)
+            return
         count += 1
         text = chunk if isinstance(chunk, str) else json.dumps(chunk, ensure_ascii=False, default=str)
         await ctx.session.report_progress(count, None, valid_text(text))
@@ -229,6 +237,7 @@ def build_mcp_server(
     max_argument_chars: Optional[int] = DEFAULT_MAX_ARGUMENT_CHARS,
     max_client_calls: Optional[int] = DEFAULT_MAX_CLIENT_CALLS,
     queue_timeout: Optional[float] = DEFAULT_QUEUE_TIMEOUT,
+    names: Optional[ProxyNames] = None,
 ) -> Server[Any]:
     """Build the low-level MCP server that offers ``executor``'s tools.
 
@@ -244,6 +253,9 @@ def build_mcp_server(
             threads for the others. ``None`` for no limit.
         queue_timeout: seconds a queued call waits for its turn before it is answered
             with an error result; ``None`` waits as long as it takes.
+        names: for a proxy (``serve-mcp --mcp``): serves the tools of the executor's
+            ``MCPToolkit`` s under their servers' own names (see
+            :class:`~lagent_like.mcp._proxy.ProxyNames`).
 
     Each MCP connection is its own executor session: tools taking a
     :class:`~lagent_like.ToolContext` see one ``state`` dict per connected client and
@@ -266,12 +278,13 @@ def build_mcp_server(
     async def list_tools(
         ctx: ServerRequestContext[Any], params: Optional[types.PaginatedRequestParams]
     ) -> types.ListToolsResult:
-        return _tool_list(executor)
+        return _tool_list(executor, names)
 
     async def call_tool(
         ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
     ) -> types.CallToolResult:
-        if not _callable(executor, params.name):
+        name = params.name if names is None else names.inward(params.name)
+        if name is None or not _callable(executor, name):
             # The spec's rule: a tool that cannot be found is a protocol error, not a result.
             raise MCPError(
                 types.INVALID_PARAMS,
@@ -288,8 +301,8 @@ def build_mcp_server(
                 return _error_result(busy)
             try:
                 report = _progress_reporter(ctx)
-                ret = await _run_call(executor, params.name, arguments, session_id, call_id, report)
-                return _to_result(ret, _has_output_schema(executor, params.name))
+                ret = await _run_call(executor, name, arguments, session_id, call_id, report)
+                return _to_result(ret, _has_output_schema(executor, name))
             except Exception as exc:  # noqa: BLE001 - an executor bug must not take the server down
                 return _error_result(f"the server failed to run {params.name!r}: {type(exc).__name__}: {exc}")
 
@@ -358,6 +371,7 @@ def serve_mcp(
     max_connections: int = DEFAULT_MAX_CONNECTIONS,
     max_connections_per_peer: int = DEFAULT_MAX_PER_PEER,
     head_timeout: float = DEFAULT_HEAD_TIMEOUT,
+    names: Optional[ProxyNames] = None,
 ) -> None:
     """Serve ``executor``'s tools over MCP until the client leaves (stdio) or the process stops.
 
@@ -384,6 +398,7 @@ def serve_mcp(
             are answered 429 and closed.
         head_timeout: seconds an HTTP connection has to send each request head (from
             opening, or from its previous answer); a slower one is answered 408 and closed.
+        names: see :func:`build_mcp_server`.
 
     Raises:
         ValueError: ``transport`` is not ``'stdio'`` or ``'http'``, a given token is empty,
@@ -397,7 +412,7 @@ def serve_mcp(
         server = executor
     else:
         server = build_mcp_server(
-            executor, name=name, max_client_calls=max_client_calls, queue_timeout=queue_timeout
+            executor, name=name, max_client_calls=max_client_calls, queue_timeout=queue_timeout, names=names
         )
     if transport == "stdio":
         anyio.run(_serve_stdio, server)
