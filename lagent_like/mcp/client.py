@@ -336,11 +336,15 @@ class MCPToolkit(BaseAction, register=False):
             session = await link.session()
         except Exception as exc:  # noqa: BLE001 - an unreachable server is a result for the model
             return self._failure(arguments, f"cannot reach the MCP server {self._target}: {reason(exc)}")
-        progress = None if on_progress is None else _progress_forwarder(on_progress)
+        relay = None if on_progress is None else _ProgressRelay(on_progress)
         try:
-            result = await session.call_tool(
-                tool, arguments, read_timeout_seconds=self._request_timeout, progress_callback=progress
-            )
+            try:
+                result = await session.call_tool(
+                    tool, arguments, read_timeout_seconds=self._request_timeout, progress_callback=relay
+                )
+            finally:
+                if relay is not None:
+                    await relay.drain()
         except BadResult as exc:
             # The server answered, wrongly: the connection is fine.
             return self._record(
@@ -485,20 +489,38 @@ class MCPToolkit(BaseAction, register=False):
         self.close()
 
 
-def _progress_forwarder(on_progress: Callable[[Any], Any]) -> Callable[..., Any]:
-    """The SDK's ``progress_callback`` that hands each notification to ``on_progress``.
+class _ProgressRelay:
+    """The SDK's ``progress_callback`` for one call: each notification to ``on_progress``.
 
-    In a worker thread, awaited: the callback may block (a server serving this call
-    again sends the notification on its own loop first), and the next notification and
-    the result wait for it, so order is kept.
+    The SDK runs the callback as a task per notification, so a notification may still
+    be on its way when the call's result arrives: :meth:`drain` waits for them all, and
+    a lock keeps them in order. ``on_progress`` runs in a worker thread (it may block:
+    a server serving this call again sends the notification on its own loop first).
     """
 
-    async def forward(progress: float, total: Optional[float], message: Optional[str]) -> None:
-        try:
-            answer = await asyncio.to_thread(on_progress, Progress(progress, total, message))
-            if answer is not None and inspect.isawaitable(answer):
-                await answer
-        except Exception as exc:  # noqa: BLE001 - a faulty progress callback must not fail the call
-            logger().warning("MCP progress callback failed: %s", reason(exc))
+    def __init__(self, on_progress: Callable[[Any], Any]) -> None:
+        self._on_progress = on_progress
+        self._lock = asyncio.Lock()
+        self._pending: set[asyncio.Future[None]] = set()
 
-    return forward
+    async def __call__(self, progress: float, total: Optional[float], message: Optional[str]) -> None:
+        future = asyncio.ensure_future(self._deliver(Progress(progress, total, message)))
+        self._pending.add(future)
+        try:
+            await future
+        finally:
+            self._pending.discard(future)
+
+    async def _deliver(self, chunk: Progress) -> None:
+        async with self._lock:  # FIFO: notifications go on in the order they came
+            try:
+                answer = await asyncio.to_thread(self._on_progress, chunk)
+                if answer is not None and inspect.isawaitable(answer):
+                    await answer
+            except Exception as exc:  # noqa: BLE001 - a faulty progress callback must not fail the call
+                logger().warning("MCP progress callback failed: %s", reason(exc))
+
+    async def drain(self) -> None:
+        """Wait until every notification received so far has been handed on."""
+        while self._pending:
+            await asyncio.gather(*self._pending, return_exceptions=True)
