@@ -428,7 +428,7 @@ CODE_TOOLS = ("IPythonInterpreter", "PythonInterpreter", "McpScript")
 
 
 def test_serve_mcp_withholds_code_tools_by_default(tmp_path: Path) -> None:
-    listed, errors = _served(tmp_path, [])
+    listed, errors = _served(tmp_path, ["--with-builtins"])
     assert [name for name in listed if name.split("__")[0] in CODE_TOOLS] == []
     assert "McpEcho" in listed and "McpCalc__add" in listed
     assert errors == (
@@ -445,7 +445,7 @@ def test_serve_mcp_offers_every_code_tool_with_allow_code(tmp_path: Path) -> Non
     missing = _sandbox_missing()
     if missing:
         pytest.skip(f"the built-in interpreters cannot start here: {missing}")
-    listed, errors = _served(tmp_path, ["--allow-code"])
+    listed, errors = _served(tmp_path, ["--allow-code", "--with-builtins"])
     assert ([name for name in listed if name in CODE_TOOLS], errors) == (list(CODE_TOOLS), "")
 
 

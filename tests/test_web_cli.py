@@ -189,8 +189,12 @@ def test_inspect_reads_another_mcp_servers_tools(launch: Any) -> None:
     server = f"env PYTHONPATH={TESTS} {sys.executable} -m lagent_like -m mcp_tools serve-mcp --tools McpCalc"
     proc, url = launch("inspect", "--mcp", server)
     names = [entry["name"] for entry in _api(url, "/api/tools").json()]
-    assert names == ["MCP.McpCalc__add", "MCP.McpCalc__scale", "MCP.McpCalc__fail", "MCP.McpCalc__pid"]
-    answer = _api(url, "/api/call", {"name": "MCP.McpCalc__add", "arguments": {"a": 2, "b": 3}}).json()
+    # The toolkit is named after the server (serve-mcp announces itself as lagent-like).
+    names_expected = ["McpCalc__add", "McpCalc__scale", "McpCalc__fail", "McpCalc__pid"]
+    assert names == [f"lagent-like.{name}" for name in names_expected]
+    answer = _api(
+        url, "/api/call", {"name": "lagent-like.McpCalc__add", "arguments": {"a": 2, "b": 3}}
+    ).json()
     assert answer["items"] == [{"type": "text", "content": "5"}]
     assert _stop(proc) == 0
 
@@ -275,8 +279,8 @@ def test_inspect_reads_an_http_mcp_server_with_its_token_from_a_file(
 ) -> None:
     url, token_file = http_mcp_server
     proc, page = launch("inspect", "--mcp", url, "--mcp-token-file", str(token_file))
-    assert [entry["name"] for entry in _api(page, "/api/tools").json()] == ["MCP.McpEcho"]
-    answer = _api(page, "/api/call", {"name": "MCP.McpEcho", "arguments": {"text": "hi"}}).json()
+    assert [entry["name"] for entry in _api(page, "/api/tools").json()] == ["lagent-like.McpEcho"]
+    answer = _api(page, "/api/call", {"name": "lagent-like.McpEcho", "arguments": {"text": "hi"}}).json()
     assert answer["items"] == [{"type": "text", "content": "HI"}]
     assert _stop(proc) == 0
 
