@@ -10,6 +10,7 @@ the same. Names get a prefix only on a clash, which the proxy states on stderr.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import re
 import shutil
@@ -339,3 +340,55 @@ def test_reference_time_server_through_the_proxy_over_http(tmp_path: Path) -> No
         tools, result = http_session(url, "proxy-token", use)
     assert tools == tools_of([program])
     assert result == call([program], "convert_time", arguments)[0]
+
+
+# -- the MCP Inspector's command line (the official npm package) ---------------------
+
+CONVERT = ["--tool-name", "convert_time", "--tool-arg", "source_timezone=Europe/Paris", "time=12:00"]
+CONVERT += ["target_timezone=Asia/Tokyo"]
+
+
+def inspector_cli(tmp_path: Path, target: list[str], *options: str) -> Any:
+    """What ``mcp-inspector --cli TARGET OPTIONS`` prints, as JSON."""
+    program = os.environ.get("MCP_INSPECTOR") or shutil.which("mcp-inspector")
+    if program is None:
+        pytest.skip(
+            "the MCP Inspector is not installed (npm install @modelcontextprotocol/inspector, then put "
+            "node_modules/.bin on PATH or set MCP_INSPECTOR)"
+        )
+    # Its catalogue of servers goes to a file of this test, not the home directory.
+    env = {**ENV, "MCP_CATALOG_PATH": str(tmp_path / "catalog.json")}
+    proc = subprocess.run(
+        [program, "--cli", *target, *options], capture_output=True, text=True, env=env, timeout=120
+    )
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout)
+
+
+@pytest.mark.parametrize(
+    "method",
+    [
+        pytest.param(["--method", "tools/list"], id="list"),
+        pytest.param(["--method", "tools/call", *CONVERT], id="call"),
+    ],
+)
+def test_inspector_cli_sees_the_same_through_the_proxy_over_stdio(tmp_path: Path, method: list[str]) -> None:
+    program = reference("mcp-server-time")
+    direct = inspector_cli(tmp_path, [program], *method)
+    through = inspector_cli(
+        tmp_path, ["env", f"PYTHONPATH={ENV['PYTHONPATH']}", *proxy("--mcp", program)], *method
+    )
+    assert through == direct
+
+
+def test_inspector_cli_sees_the_same_through_the_proxy_over_http(tmp_path: Path) -> None:
+    program = reference("mcp-server-time")
+    token_file = tmp_path / "token"
+    token_file.write_text("proxy-token\n")
+    direct = [inspector_cli(tmp_path, [program], "--method", "tools/list")]
+    direct.append(inspector_cli(tmp_path, [program], "--method", "tools/call", *CONVERT))
+    header = ["--transport", "http", "--header", "Authorization: Bearer proxy-token"]
+    with http_proxy(["--mcp", program], token_file) as url:
+        through = [inspector_cli(tmp_path, [url], *header, "--method", "tools/list")]
+        through.append(inspector_cli(tmp_path, [url], *header, "--method", "tools/call", *CONVERT))
+    assert through == direct
