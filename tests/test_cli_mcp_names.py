@@ -17,8 +17,8 @@ from typing import Any
 
 import pytest
 
-pytest.importorskip("mcp", reason="needs the mcp extra: pip install '.[mcp]' (or 'lagent-like[mcp]')")
-pytest.importorskip("starlette", reason="needs the web extra: pip install '.[web]' (or 'lagent-like[web]')")
+pytest.importorskip("mcp", reason="needs the 'mcp' extra: pip install '.[mcp]' (or 'lagent-like[mcp]')")
+pytest.importorskip("starlette", reason="needs the 'web' extra: pip install '.[web]' (or 'lagent-like[web]')")
 
 from lagent_like.cli.commands import main
 

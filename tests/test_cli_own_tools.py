@@ -155,9 +155,9 @@ class Recorder:
 @pytest.fixture
 def recorder(monkeypatch: pytest.MonkeyPatch) -> Recorder:
     """Replaces ``serve_mcp``, ``web.inspect`` and ``web.InspectorServer`` with recorders."""
-    pytest.importorskip("mcp", reason="needs the mcp extra: pip install '.[mcp]' (or 'lagent-like[mcp]')")
+    pytest.importorskip("mcp", reason="needs the 'mcp' extra: pip install '.[mcp]' (or 'lagent-like[mcp]')")
     pytest.importorskip(
-        "starlette", reason="needs the web extra: pip install '.[web]' (or 'lagent-like[web]')"
+        "starlette", reason="needs the 'web' extra: pip install '.[web]' (or 'lagent-like[web]')"
     )
     import lagent_like.mcp as mcp_package
     import lagent_like.web as web_package
@@ -295,7 +295,7 @@ def test_demo_save_writes_a_trace_the_inspector_opens(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     pytest.importorskip(
-        "starlette", reason="needs the web extra: pip install '.[web]' (or 'lagent-like[web]')"
+        "starlette", reason="needs the 'web' extra: pip install '.[web]' (or 'lagent-like[web]')"
     )
     from lagent_like import ActionExecutor
     from lagent_like.web.state import InspectorState

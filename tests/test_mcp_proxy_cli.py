@@ -22,7 +22,7 @@ from typing import Any, Callable, Optional
 
 import pytest
 
-pytest.importorskip("mcp", reason="needs the mcp extra: pip install '.[mcp]' (or 'lagent-like[mcp]')")
+pytest.importorskip("mcp", reason="needs the 'mcp' extra: pip install '.[mcp]' (or 'lagent-like[mcp]')")
 
 import anyio
 from mcp.client.session import ClientSession
