@@ -133,6 +133,18 @@ def test_prompt_with_a_module_exports_its_tools(
     assert [tool["name"] for tool in json.loads(out)] == expected
 
 
+def test_prompt_format_gemini_prints_the_function_declarations(
+    capsys: pytest.CaptureFixture[str], own_file: str
+) -> None:
+    status, out, _ = run(capsys, "-m", own_file, "prompt", "--format", "gemini", "--tools", "OwnWeather")
+    [declaration] = json.loads(out)[0]["functionDeclarations"]
+    assert status == 0
+    assert (declaration["name"], declaration["parameters"]["properties"]) == (
+        "OwnWeather__current",
+        {"city": {"type": "STRING", "description": "the city"}},
+    )
+
+
 def test_prompt_with_builtins_adds_the_registered_tools(
     capsys: pytest.CaptureFixture[str], own_file: str
 ) -> None:

@@ -48,6 +48,7 @@ PROG = "lagent-like"
 EXPORTS = {
     "openai": "to_openai_tools",
     "anthropic": "to_anthropic_tools",
+    "gemini": "to_gemini_tools",
     "mcp": "to_mcp_tools",
 }
 
