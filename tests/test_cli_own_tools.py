@@ -322,3 +322,12 @@ def test_demo_save_writes_a_trace_the_inspector_opens(
     assert summary["title"] == "demo.json"
     assert detail["answer"] in out
     assert len(detail["turns"]) == 5
+
+
+def test_demo_save_into_a_missing_directory_is_an_error_line_before_the_run(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "missing" / "demo.json"
+    status, out, err = run(capsys, "demo", "--save", str(path))
+    assert (status, out) == (2, "")
+    assert err == f"lagent-like: error: --save {path}: no such directory {tmp_path / 'missing'}\n"

@@ -41,6 +41,7 @@ import argparse
 import copy
 import dataclasses
 import json
+import os
 import sys
 from typing import Any, Callable, Optional
 
@@ -175,6 +176,9 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     from ..agents.demo import run_demo
     from ..agents.trace_render import wants_color
 
+    if args.save is not None and not os.path.isdir(os.path.dirname(os.path.abspath(args.save))):
+        # Said before the episode runs, not after.
+        raise CliError(f"--save {args.save}: no such directory {os.path.dirname(os.path.abspath(args.save))}")
     return run_demo(sys.stdout, color=wants_color(sys.stdout, args.color), save=args.save)
 
 
