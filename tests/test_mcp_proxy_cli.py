@@ -281,9 +281,11 @@ def test_reference_servers_through_the_proxy_over_stdio(
     through = proxy(*mcp_option(direct))
     assert tools_of(through) == tools_of(direct)
     assert call(through, tool, arguments)[0] == call(direct, tool, arguments)[0]
-    # An error of the server's own passes through as its error.
+    # An error of the server's own passes through as its error, bad arguments included:
+    # the server checks them, not the proxy.
     bad = {"repo_path": "/nonexistent"} if server == "mcp-server-git" else {**arguments, "time": "25:99"}
-    assert call(through, tool, bad)[0] == call(direct, tool, bad)[0]
+    for wrong in (bad, {}, {**arguments, next(iter(arguments)): 5}):
+        assert call(through, tool, wrong)[0] == call(direct, tool, wrong)[0]
 
 
 @contextlib.contextmanager

@@ -310,7 +310,7 @@ def _mcp_token(token_file: Optional[str]) -> Optional[str]:
     )
 
 
-def _mcp_toolkit(target: str, token: Optional[str], shared_session: bool) -> Any:
+def _mcp_toolkit(target: str, token: Optional[str], shared_session: bool, validation: str) -> Any:
     """An ``MCPToolkit`` for ``--mcp``: an http(s) URL, or a command line to start."""
     import shlex
 
@@ -320,11 +320,13 @@ def _mcp_toolkit(target: str, token: Optional[str], shared_session: bool) -> Any
         raise CliError(str(exc)) from exc
     if target.startswith(("http://", "https://")):
         # Never a token on the command line, where other local users can read it.
-        return MCPToolkit(url=target, token=token, shared_session=shared_session)
+        return MCPToolkit(url=target, token=token, shared_session=shared_session, validation=validation)
     words = shlex.split(target)
     if not words:
         raise CliError("--mcp needs a URL or a command, e.g. --mcp 'python -m my_server'")
-    return MCPToolkit(command=words[0], args=tuple(words[1:]), shared_session=shared_session)
+    return MCPToolkit(
+        command=words[0], args=tuple(words[1:]), shared_session=shared_session, validation=validation
+    )
 
 
 def _toolkit_name(server_name: str, taken: set[str]) -> str:
@@ -338,7 +340,9 @@ def _toolkit_name(server_name: str, taken: set[str]) -> str:
     return name
 
 
-def open_mcp_toolkits(args: Any, taken: Sequence[str] = (), shared_session: bool = False) -> list[Any]:
+def open_mcp_toolkits(
+    args: Any, taken: Sequence[str] = (), shared_session: bool = False, validation: str = "strict"
+) -> list[Any]:
     """Connect to every ``--mcp`` server; each toolkit is named after its server.
 
     The name is the server's own (its ``serverInfo`` name), made legal and unique among
@@ -349,6 +353,9 @@ def open_mcp_toolkits(args: Any, taken: Sequence[str] = (), shared_session: bool
         args: the parsed command line (``mcp``, ``mcp_token_file``).
         taken: names already used by other tools.
         shared_session: one MCP session for all callers (a proxy's sessionless clients).
+        validation: how the toolkits check arguments before sending them (``"off"``: the
+            server checks them, as a proxy wants, so its clients get the server's own
+            answers).
 
     Raises:
         CliError: the SDK is missing, a token file cannot be read or ``--mcp`` is empty.
@@ -360,7 +367,7 @@ def open_mcp_toolkits(args: Any, taken: Sequence[str] = (), shared_session: bool
     toolkits: list[Any] = []
     try:
         for target in args.mcp:
-            toolkits.append(_mcp_toolkit(target, token, shared_session))
+            toolkits.append(_mcp_toolkit(target, token, shared_session, validation))
         name_toolkits(toolkits, taken)
     except BaseException:
         for toolkit in toolkits:

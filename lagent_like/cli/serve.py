@@ -150,7 +150,8 @@ def cmd_serve_mcp(args: argparse.Namespace) -> int:
 
     token = _serve_token(args)
     # One MCP session for all: clients without sessions must not start a server each.
-    toolkits = open_mcp_toolkits(args, shared_session=True)
+    # Arguments go unchecked: the server's own validator answers, as it would directly.
+    toolkits = open_mcp_toolkits(args, shared_session=True, validation="off")
     try:
         local_names, selection = _proxied(args, toolkits)
         tools = _local_tools(args, local_names)

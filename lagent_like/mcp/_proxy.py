@@ -44,6 +44,7 @@ class ProxyNames:
         self._said: set[str] = set()
         self._outward: dict[str, str] = {}
         self._inward: dict[str, str] = {}
+        self._upstream: dict[str, tuple[Any, str]] = {}
 
     def served(self, tools: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """``tools`` (the executor's ``to_mcp_tools()``) as served: renamed, the withheld left out."""
@@ -60,6 +61,10 @@ class ProxyNames:
             self._rebuild(self._executor.to_mcp_tools())
             found = self._inward.get(name)
         return found
+
+    def upstream(self, alias: str) -> Optional[tuple[Any, str]]:
+        """``(MCPToolkit, the server's tool name)`` when executor name ``alias`` is a proxied tool."""
+        return self._upstream.get(alias)
 
     def _claim(self, alias: str) -> Optional[tuple[str, Optional[str]]]:
         """``(wanted name, toolkit)`` of exported tool ``alias``; ``None`` when it is withheld."""
@@ -82,14 +87,18 @@ class ProxyNames:
             if claim is not None:
                 claims.setdefault(claim[0], []).append((tool["name"], claim[1]))
         outward: dict[str, str] = {}
+        upstream: dict[str, tuple[Any, str]] = {}
         for wanted, claimants in claims.items():
             for alias, toolkit in claimants:
+                if toolkit is not None:
+                    tool = self._executor.canonical_name(alias).partition(".")[2]
+                    upstream[alias] = (self._executor.actions[toolkit], tool)
                 if toolkit is None or len(claimants) == 1:
                     outward[alias] = wanted
                     continue
                 outward[alias] = alias
                 self._state_clash(alias, wanted, toolkit, claimants)
-        self._outward = outward
+        self._outward, self._upstream = outward, upstream
         self._inward = {served: alias for alias, served in outward.items()}
 
     def _state_clash(

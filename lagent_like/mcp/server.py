@@ -203,6 +203,22 @@ async def _run_call(
     return ret
 
 
+async def _forward(
+    upstream: tuple[Any, str], arguments: dict[str, Any], session_id: str, on_progress: Callable[[Any], Any]
+) -> ActionReturn:
+    """Send a proxied call to its server as the client wrote it (``MCPToolkit.call_tool``).
+
+    Not through the executor: the server checks the arguments itself, so a client gets
+    the server's own answers (its validation messages, under its tool names).
+    """
+    toolkit, tool = upstream
+    call = functools.partial(
+        toolkit.call_tool, tool, arguments, session_id=session_id, on_progress=on_progress
+    )
+    ret: ActionReturn = await anyio.to_thread.run_sync(call, abandon_on_cancel=True)
+    return ret
+
+
 def _progress_reporter(ctx: ServerRequestContext[Any]) -> Callable[[Any], Any]:
     """The ``on_progress`` of one ``tools/call``: each chunk a progress notification.
 
@@ -301,7 +317,11 @@ def build_mcp_server(
                 return _error_result(busy)
             try:
                 report = _progress_reporter(ctx)
-                ret = await _run_call(executor, name, arguments, session_id, call_id, report)
+                upstream = None if names is None else names.upstream(name)
+                if upstream is None:
+                    ret = await _run_call(executor, name, arguments, session_id, call_id, report)
+                else:
+                    ret = await _forward(upstream, arguments, session_id, report)
                 return _to_result(ret, _has_output_schema(executor, name))
             except Exception as exc:  # noqa: BLE001 - an executor bug must not take the server down
                 return _error_result(f"the server failed to run {params.name!r}: {type(exc).__name__}: {exc}")
