@@ -271,7 +271,8 @@ def build_mcp_server(
             with an error result; ``None`` waits as long as it takes.
         names: for a proxy (``serve-mcp --mcp``): serves the tools of the executor's
             ``MCPToolkit`` s under their servers' own names (see
-            :class:`~lagent_like.mcp._proxy.ProxyNames`).
+            :class:`~lagent_like.mcp._proxy.ProxyNames`), and sends their calls to their
+            servers as the client wrote them, so that the servers' own checks answer.
 
     Each MCP connection is its own executor session: tools taking a
     :class:`~lagent_like.ToolContext` see one ``state`` dict per connected client and
