@@ -12,7 +12,13 @@ gives them that as a command (also ``python -m lagent_like``)::
     lagent-like demo
     lagent-like -m mytools chat --base-url http://localhost:8000/v1 --model qwen "Weather in Paris?"
     lagent-like -m mytools serve-mcp --tools Weather --transport http --port 8000
+    lagent-like serve-mcp --mcp mcp-server-time --mcp 'mcp-server-git --repository .'
     lagent-like -m mytools inspect --port 8765
+    lagent-like -m path/to/tools.py demo --save run.json
+
+With ``-m``, the commands that offer tools (``list``, ``prompt``, ``chat``,
+``serve-mcp``, ``inspect``) offer the modules' own tools unless ``--with-builtins``
+or ``--tools A,B`` say otherwise.
 
 ``lint`` runs the schema doctor (:mod:`lagent_like.lint._lint`) over modules or tool names
 (every registered tool but the built-ins when none is given). ``prompt`` prints what
