@@ -14,7 +14,8 @@ gives them that as a command (also ``python -m lagent_like``)::
     lagent-like -m mytools serve-mcp --tools Weather --transport http --port 8000
     lagent-like serve-mcp --mcp mcp-server-time --mcp 'mcp-server-git --repository .'
     lagent-like -m mytools inspect --port 8765
-    lagent-like -m path/to/tools.py demo --save run.json
+    lagent-like -m path/to/tools.py list
+    lagent-like demo --save run.json
 
 With ``-m``, the commands that offer tools (``list``, ``prompt``, ``chat``,
 ``serve-mcp``, ``inspect``) offer the modules' own tools unless ``--with-builtins``
