@@ -50,7 +50,8 @@ def _start(
         [*command, "--transport", "http", "--host", host, "--port", "0"],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
-        env={**os.environ, **ENV, **(TOKEN_ENV if env is None else env)},
+        # ``env`` replaces the environment, but the path to mcp_tools (ENV) stays.
+        env={**os.environ, **TOKEN_ENV, **ENV} if env is None else {**env, **ENV},
     )
     assert proc.stderr is not None
     ready, _, _ = select.select([proc.stderr], [], [], LIMIT)
