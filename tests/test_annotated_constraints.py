@@ -9,7 +9,9 @@ from typing import Any, Optional
 
 import pytest
 
-pydantic = pytest.importorskip("pydantic", reason="pydantic (the 'test' extra) is not installed")
+pydantic = pytest.importorskip(
+    "pydantic", reason="needs the 'test' extra: pip install '.[test]' (or 'lagent-like[test]')"
+)
 import annotated_types as at  # noqa: E402
 from pydantic import AfterValidator, Field, StringConstraints, TypeAdapter  # noqa: E402
 from typing_extensions import Annotated  # noqa: E402

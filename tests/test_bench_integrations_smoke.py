@@ -19,7 +19,7 @@ def _run(script: str, *args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_mcp_benchmark_reports_every_row() -> None:
-    pytest.importorskip("mcp", reason="the 'mcp' extra is not installed")
+    pytest.importorskip("mcp", reason="needs the 'mcp' extra: pip install '.[mcp]' (or 'lagent-like[mcp]')")
     proc = _run("bench_mcp.py", "--quick", "--json")
     assert proc.returncode == 0, proc.stderr
     rows = {row["row"]: row["ms"] for row in json.loads(proc.stdout)}
@@ -38,7 +38,7 @@ def test_mcp_benchmark_reports_every_row() -> None:
 
 
 def test_ray_benchmark_reports_every_row() -> None:
-    pytest.importorskip("ray", reason="the 'ray' extra is not installed")
+    pytest.importorskip("ray", reason="needs the 'ray' extra: pip install '.[ray]' (or 'lagent-like[ray]')")
     proc = _run("bench_ray.py", "--quick")
     assert proc.returncode == 0, proc.stderr
     starts = [line.split(":")[0].strip() for line in proc.stdout.splitlines()]

@@ -159,7 +159,10 @@ def test_ipython_interpreter_takes_only_the_timeout_positionally() -> None:
         untyped(20, "ENV")
 
 
-@pytest.mark.skipif(importlib.util.find_spec("IPython") is None, reason="needs the ipython extra")
+@pytest.mark.skipif(
+    importlib.util.find_spec("IPython") is None,
+    reason="needs the 'ipython' extra: pip install '.[ipython]' (or 'lagent-like[ipython]')",
+)
 def test_ipython_interactive_and_manager_lagent_style_positional_calls() -> None:
     shell = IPythonInteractive(5, 100, False, None, JsonParser, False, isolation="process")
     try:

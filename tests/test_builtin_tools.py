@@ -362,7 +362,9 @@ def test_google_search_answers_from_an_overridden_search_hook_as_lagent_does(
 
 @pytest.fixture
 def pptx() -> Any:
-    return pytest.importorskip("pptx", reason="the 'ppt' extra (python-pptx) is not installed")
+    return pytest.importorskip(
+        "pptx", reason="needs the 'ppt' extra: pip install '.[ppt]' (or 'lagent-like[ppt]')"
+    )
 
 
 def test_ppt_writes_a_deck_that_python_pptx_reads_back(pptx: Any, tmp_path: Path) -> None:
@@ -673,7 +675,7 @@ def test_ppt_without_the_extra_says_which_extra_to_install(
     ret = PPT()({"theme": "Default", "abs_location": str(tmp_path / "x.pptx")}, "create_file")
     assert (ret.state, ret.errmsg) == (
         ActionStatusCode.API_ERROR,
-        "PPT needs python-pptx: pip install 'lagent-like[ppt]'",
+        "PPT needs python-pptx: pip install 'lagent-like[ppt]' (from a clone: pip install '.[ppt]')",
     )
     assert list(tmp_path.iterdir()) == []
 

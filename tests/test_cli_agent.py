@@ -102,8 +102,8 @@ def test_prompt_prints_the_react_system_prompt(tools_dir: Path) -> None:
     assert "ChatCalc.add" in proc.stdout
 
 
-def test_prompt_defaults_to_every_tool_that_needs_no_arguments(tools_dir: Path) -> None:
-    proc = _cli("-m", "chat_tools", "prompt", "--format", "mcp", cwd=tools_dir)
+def test_prompt_with_builtins_offers_every_tool_that_needs_no_arguments(tools_dir: Path) -> None:
+    proc = _cli("-m", "chat_tools", "prompt", "--with-builtins", "--format", "mcp", cwd=tools_dir)
     assert proc.returncode == 0, proc.stderr
     names = [tool["name"] for tool in json.loads(proc.stdout)]
     assert names[-1] == "ChatCalc__add"

@@ -343,8 +343,13 @@ def test_run_tool_calls_skips_gemini_text_parts() -> None:
 
 
 def test_run_tool_calls_takes_openai_sdk_objects() -> None:
-    chat = pytest.importorskip("openai.types.chat", reason="the openai SDK is not installed")
-    responses = pytest.importorskip("openai.types.responses", reason="the openai SDK is not installed")
+    chat = pytest.importorskip(
+        "openai.types.chat", reason="needs the 'test' extra: pip install '.[test]' (or 'lagent-like[test]')"
+    )
+    responses = pytest.importorskip(
+        "openai.types.responses",
+        reason="needs the 'test' extra: pip install '.[test]' (or 'lagent-like[test]')",
+    )
     call = chat.ChatCompletionMessageToolCall.model_validate(
         {
             "id": "call_1",
@@ -367,7 +372,9 @@ def test_run_tool_calls_takes_openai_sdk_objects() -> None:
 
 
 def test_run_tool_calls_takes_an_anthropic_sdk_message_content() -> None:
-    types = pytest.importorskip("anthropic.types", reason="the anthropic SDK is not installed")
+    types = pytest.importorskip(
+        "anthropic.types", reason="needs the 'test' extra: pip install '.[test]' (or 'lagent-like[test]')"
+    )
     message = types.Message.model_validate(
         {
             "id": "msg_1",
@@ -390,8 +397,12 @@ def test_run_tool_calls_takes_an_anthropic_sdk_message_content() -> None:
 
 
 def test_exports_validate_against_the_sdks_typed_parameters() -> None:
-    pytest.importorskip("openai", reason="the openai SDK is not installed")
-    pytest.importorskip("anthropic", reason="the anthropic SDK is not installed")
+    pytest.importorskip(
+        "openai", reason="needs the 'test' extra: pip install '.[test]' (or 'lagent-like[test]')"
+    )
+    pytest.importorskip(
+        "anthropic", reason="needs the 'test' extra: pip install '.[test]' (or 'lagent-like[test]')"
+    )
     from anthropic.types import ToolParam
     from openai.types.chat import ChatCompletionToolParam
     from pydantic import TypeAdapter

@@ -43,7 +43,11 @@ def python_blocks(text: str) -> list[tuple[int, str]]:
 @pytest.mark.parametrize("page", PAGES, ids=[p.name for p in PAGES])
 def test_doc_page_code_runs(page: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     if page.name in EXTRAS:
-        pytest.importorskip(EXTRAS[page.name], reason=f"the {EXTRAS[page.name]!r} extra is not installed")
+        extra = {"starlette": "web"}.get(EXTRAS[page.name], EXTRAS[page.name])  # the module -> its extra
+        pytest.importorskip(
+            EXTRAS[page.name],
+            reason=f"needs the {extra!r} extra: pip install '.[{extra}]' (or 'lagent-like[{extra}]')",
+        )
     # A real module, because dataclasses and typing look classes' modules up.
     module = types.ModuleType(f"docs_{page.stem.replace('-', '_')}")
     monkeypatch.setitem(sys.modules, module.__name__, module)

@@ -38,7 +38,11 @@ def test_there_are_examples() -> None:
 @pytest.mark.parametrize("script", SCRIPTS, ids=[s.name for s in SCRIPTS])
 def test_example_runs(script: Path, tmp_path: Path) -> None:
     if script.name in EXTRAS:
-        pytest.importorskip(EXTRAS[script.name], reason=f"the {EXTRAS[script.name]!r} extra is not installed")
+        extra = {"starlette": "web"}.get(EXTRAS[script.name], EXTRAS[script.name])  # the module -> its extra
+        pytest.importorskip(
+            EXTRAS[script.name],
+            reason=f"needs the {extra!r} extra: pip install '.[{extra}]' (or 'lagent-like[{extra}]')",
+        )
     # Run from an empty directory: an example must not depend on the current directory.
     if script.name == "react_agent.py":
         with FakeOpenAIServer(REACT_REPLIES) as server:

@@ -335,7 +335,7 @@ def test_an_enable_that_is_not_a_bool_or_a_fitting_callable_is_a_definition_erro
 
 
 def test_an_mcp_server_lists_and_runs_a_tool_only_while_its_callable_says_so() -> None:
-    pytest.importorskip("mcp", reason="needs the optional 'mcp' SDK")
+    pytest.importorskip("mcp", reason="needs the 'mcp' extra: pip install '.[mcp]' (or 'lagent-like[mcp]')")
     import anyio
     from mcp import Client
     from mcp.shared.exceptions import MCPError
@@ -377,7 +377,7 @@ def test_a_call_refused_by_its_context_does_not_list_the_tool_as_available(
 
 
 def test_an_mcp_toolkit_keeps_its_enable_callable_when_the_server_changes_its_tools(tmp_path: Path) -> None:
-    pytest.importorskip("mcp", reason="needs the optional 'mcp' SDK")
+    pytest.importorskip("mcp", reason="needs the 'mcp' extra: pip install '.[mcp]' (or 'lagent-like[mcp]')")
     from lagent_like.mcp import MCPToolkit
 
     switch = Switch(on=True)

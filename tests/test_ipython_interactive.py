@@ -14,7 +14,10 @@ from lagent_like.schema import ActionReturn
 from lagent_like.tools.interpreters import _sandbox as sandbox
 
 pytestmark = [
-    pytest.mark.skipif(importlib.util.find_spec("IPython") is None, reason="needs the [ipython] extra"),
+    pytest.mark.skipif(
+        importlib.util.find_spec("IPython") is None,
+        reason="needs the 'ipython' extra: pip install '.[ipython]' (or 'lagent-like[ipython]')",
+    ),
     pytest.mark.skipif(
         sandbox._probe() is not None, reason=f"no sandbox on this machine: {sandbox._probe()}"
     ),

@@ -20,9 +20,13 @@ from lagent_like import (
 from lagent_like.langchain_tools import is_langchain_tool
 
 tools = pytest.importorskip(
-    "langchain_core.tools", reason="the 'langchain' extra (langchain-core) is not installed"
+    "langchain_core.tools",
+    reason="needs the 'langchain' extra: pip install '.[langchain]' (or 'lagent-like[langchain]')",
 )
-messages = pytest.importorskip("langchain_core.messages", reason="the 'langchain' extra is not installed")
+messages = pytest.importorskip(
+    "langchain_core.messages",
+    reason="needs the 'langchain' extra: pip install '.[langchain]' (or 'lagent-like[langchain]')",
+)
 
 
 class LcCalc(BaseAction):

@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 
-pytest.importorskip("mcp", reason="the MCP tests need the optional 'mcp' SDK: pip install 'lagent-like[mcp]'")
+pytest.importorskip("mcp", reason="needs the 'mcp' extra: pip install '.[mcp]' (or 'lagent-like[mcp]')")
 
 import anyio
 import mcp_tools

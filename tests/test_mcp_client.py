@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("mcp", reason="the MCP tests need the optional 'mcp' SDK: pip install 'lagent-like[mcp]'")
+pytest.importorskip("mcp", reason="needs the 'mcp' extra: pip install '.[mcp]' (or 'lagent-like[mcp]')")
 
 from lagent_like import ActionExecutor, ActionStatusCode
 from lagent_like.mcp import MCPToolkit

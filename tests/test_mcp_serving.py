@@ -20,7 +20,7 @@ from typing import Any, Optional
 
 import pytest
 
-pytest.importorskip("mcp", reason="the MCP tests need the optional 'mcp' SDK: pip install 'lagent-like[mcp]'")
+pytest.importorskip("mcp", reason="needs the 'mcp' extra: pip install '.[mcp]' (or 'lagent-like[mcp]')")
 
 import anyio
 import mcp_tools
@@ -50,7 +50,8 @@ def _start(
         [*command, "--transport", "http", "--host", host, "--port", "0"],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
-        env={**os.environ, **ENV, **(TOKEN_ENV if env is None else env)},
+        # ``env`` replaces the environment, but the path to mcp_tools (ENV) stays.
+        env={**os.environ, **TOKEN_ENV, **ENV} if env is None else {**env, **ENV},
     )
     assert proc.stderr is not None
     ready, _, _ = select.select([proc.stderr], [], [], LIMIT)
@@ -428,7 +429,7 @@ CODE_TOOLS = ("IPythonInterpreter", "PythonInterpreter", "McpScript")
 
 
 def test_serve_mcp_withholds_code_tools_by_default(tmp_path: Path) -> None:
-    listed, errors = _served(tmp_path, [])
+    listed, errors = _served(tmp_path, ["--with-builtins"])
     assert [name for name in listed if name.split("__")[0] in CODE_TOOLS] == []
     assert "McpEcho" in listed and "McpCalc__add" in listed
     assert errors == (
@@ -445,7 +446,7 @@ def test_serve_mcp_offers_every_code_tool_with_allow_code(tmp_path: Path) -> Non
     missing = _sandbox_missing()
     if missing:
         pytest.skip(f"the built-in interpreters cannot start here: {missing}")
-    listed, errors = _served(tmp_path, ["--allow-code"])
+    listed, errors = _served(tmp_path, ["--allow-code", "--with-builtins"])
     assert ([name for name in listed if name in CODE_TOOLS], errors) == (list(CODE_TOOLS), "")
 
 

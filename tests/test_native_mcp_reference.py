@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 
-pytest.importorskip("mcp", reason="the MCP SDK is not installed")
+pytest.importorskip("mcp", reason="needs the 'mcp' extra: pip install '.[mcp]' (or 'lagent-like[mcp]')")
 
 from mcp_reference_replay import recorded
 

@@ -276,9 +276,16 @@ def test_run_tool_calls_reads_a_whole_assistant_message(message: Any, results: l
 
 
 def test_run_tool_calls_reads_sdk_message_objects() -> None:
-    chat = pytest.importorskip("openai.types.chat", reason="the openai SDK is not installed")
-    responses = pytest.importorskip("openai.types.responses", reason="the openai SDK is not installed")
-    anthropic = pytest.importorskip("anthropic.types", reason="the anthropic SDK is not installed")
+    chat = pytest.importorskip(
+        "openai.types.chat", reason="needs the 'test' extra: pip install '.[test]' (or 'lagent-like[test]')"
+    )
+    responses = pytest.importorskip(
+        "openai.types.responses",
+        reason="needs the 'test' extra: pip install '.[test]' (or 'lagent-like[test]')",
+    )
+    anthropic = pytest.importorskip(
+        "anthropic.types", reason="needs the 'test' extra: pip install '.[test]' (or 'lagent-like[test]')"
+    )
     completion_message = chat.ChatCompletionMessage.model_validate(
         {"role": "assistant", "content": None, "tool_calls": [HELLO_CALL]}
     )
@@ -417,7 +424,10 @@ def test_chat_native_prints_the_observation_of_every_call(tmp_path: Path) -> Non
 
 
 def test_a_langchain_tool_answers_with_the_alias_it_is_named_by() -> None:
-    pytest.importorskip("langchain_core", reason="the 'langchain' extra is not installed")
+    pytest.importorskip(
+        "langchain_core",
+        reason="needs the 'langchain' extra: pip install '.[langchain]' (or 'lagent-like[langchain]')",
+    )
     from lagent_like.langchain_tools import to_langchain_tools
 
     tool = {t.name: t for t in to_langchain_tools(ActionExecutor([NativeKit()]))}["NativeKit__literal"]

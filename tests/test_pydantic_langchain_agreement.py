@@ -20,8 +20,13 @@ from typing import Any, Optional
 
 import pytest
 
-pytest.importorskip("pydantic", reason="pydantic (the 'test' extra) is not installed")
-tools = pytest.importorskip("langchain_core.tools", reason="the 'langchain' extra is not installed")
+pytest.importorskip(
+    "pydantic", reason="needs the 'test' extra: pip install '.[test]' (or 'lagent-like[test]')"
+)
+tools = pytest.importorskip(
+    "langchain_core.tools",
+    reason="needs the 'langchain' extra: pip install '.[langchain]' (or 'lagent-like[langchain]')",
+)
 
 from pydantic import BaseModel, Field  # noqa: E402
 

@@ -11,7 +11,9 @@ import pytest
 
 from lagent_like.types._families import Refusal
 
-pydantic = pytest.importorskip("pydantic", reason="pydantic (the 'test' extra) is not installed")
+pydantic = pytest.importorskip(
+    "pydantic", reason="needs the 'test' extra: pip install '.[test]' (or 'lagent-like[test]')"
+)
 from pydantic import BaseModel, ConfigDict, Field  # noqa: E402
 from pydantic.dataclasses import dataclass as pydantic_dataclass  # noqa: E402
 from typing_extensions import TypedDict  # noqa: E402

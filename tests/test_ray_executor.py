@@ -108,7 +108,9 @@ class Holder(BaseAction):
 
 @pytest.fixture(scope="module")
 def ray_module() -> Iterator[Any]:
-    ray = pytest.importorskip("ray", reason="Ray is an optional extra: pip install 'lagent-like[ray]'")
+    ray = pytest.importorskip(
+        "ray", reason="needs the 'ray' extra: pip install '.[ray]' (or 'lagent-like[ray]')"
+    )
     ray.cloudpickle.register_pickle_by_value(sys.modules[__name__])
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
     yield ray

@@ -27,11 +27,22 @@ def _run(code: str, namespace: dict[str, object]) -> str:
 
 
 def test_the_readme_example_prints_what_its_comments_say() -> None:
-    example, _ = _python_blocks()
+    example, _, _ = _python_blocks()
     info, result, refusal = _run(example, {}).splitlines()
     assert info.startswith("[{'name': 'Weather.current', 'description': 'Current weather of a city.'")
     assert result == '0 {"city": "Paris", "temperature": 21, "unit": "C"}'
     assert refusal.startswith("-1002 Weather has no API 'forecast'. ")
+
+
+def test_the_readme_exports_print_what_their_comments_say() -> None:
+    example, exports, _ = _python_blocks()
+    namespace: dict[str, object] = {}
+    _run(example, namespace)
+    names, unit = _run(exports, namespace).splitlines()
+    assert names == "Weather__current Weather__current Weather__current"
+    assert unit == "{'type': 'STRING', 'enum': ['C', 'F'], 'description': 'temperature unit'}"
+    # The comment under the print says the same.
+    assert f"   # {unit}\n" in README.read_text(encoding="utf-8")
 
 
 def _free_port() -> int:
@@ -41,7 +52,7 @@ def _free_port() -> int:
 
 
 def test_the_readme_agent_prints_the_answer_from_a_server() -> None:
-    example, agent = _python_blocks()
+    example, _, agent = _python_blocks()
     namespace: dict[str, object] = {}
     _run(example, namespace)
     with FakeOpenAIServer(["Thought: it is mild.\nFinal Answer: No coat needed."]) as server:
@@ -50,7 +61,7 @@ def test_the_readme_agent_prints_the_answer_from_a_server() -> None:
 
 
 def test_the_readme_agent_prints_why_there_is_no_answer_when_no_server_listens() -> None:
-    example, agent = _python_blocks()
+    example, _, agent = _python_blocks()
     namespace: dict[str, object] = {}
     _run(example, namespace)
     url = f"http://127.0.0.1:{_free_port()}/v1"

@@ -180,7 +180,8 @@ def test_pattern_without_google_re2_is_refused_at_definition_naming_the_extra(
         with pytest.raises(
             ToolDefinitionError,
             match=r"'pattern' '\^\[0-9\]\+\$' cannot be checked in bounded "
-            r"time without google-re2: install it with pip install 'lagent-like\[patterns\]' \(Python's re can "
+            r"time without google-re2: install it with pip install 'lagent-like\[patterns\]' \(from a clone: pip install "
+            r"'\.\[patterns\]'\) \(Python's re can "
             r"backtrack for hours on one value\), or give the tool validation='off' to leave its arguments unchecked$",
         ):
             _tool_with_pattern("^[0-9]+$")

@@ -215,7 +215,9 @@ VALUES = [1, 3, 2.5, 12, -1, "3", "a", "abc", "", "true", True, None, [1, 2], [1
 def test_what_a_schema_tool_receives_is_valid_and_a_valid_value_arrives_unchanged(
     schema: dict[str, Any],
 ) -> None:
-    jsonschema = pytest.importorskip("jsonschema")
+    jsonschema = pytest.importorskip(
+        "jsonschema", reason="needs the 'test' extra: pip install '.[test]' (or 'lagent-like[test]')"
+    )
     reference = jsonschema.Draft202012Validator(schema)
     wrong = []
     for mode in ("coerce", "strict"):

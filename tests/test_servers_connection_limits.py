@@ -25,7 +25,7 @@ from typing import Any, Callable, NamedTuple
 
 import pytest
 
-pytest.importorskip("uvicorn", reason="the servers need the optional 'mcp' or 'web' extra")
+pytest.importorskip("uvicorn", reason="needs the 'web' extra: pip install '.[web]' (or 'lagent-like[web]')")
 
 from lagent_like import ActionExecutor, BaseAction, tool_api
 
@@ -74,7 +74,7 @@ INITIALIZE = json.dumps(
 
 
 def _serve_mcp(stack: ExitStack, *options: str) -> Target:
-    pytest.importorskip("mcp", reason="serve-mcp needs the optional 'mcp' extra")
+    pytest.importorskip("mcp", reason="needs the 'mcp' extra: pip install '.[mcp]' (or 'lagent-like[mcp]')")
     command = [sys.executable, "-m", "lagent_like", "-m", "mcp_tools", "serve-mcp", "--tools", "McpEcho"]
     env = {
         **os.environ,
@@ -113,7 +113,9 @@ def _stop(proc: subprocess.Popen[bytes]) -> None:
 
 
 def _serve_inspector(stack: ExitStack, *options: str) -> Target:
-    pytest.importorskip("starlette", reason="the inspector needs the optional 'web' extra")
+    pytest.importorskip(
+        "starlette", reason="needs the 'web' extra: pip install '.[web]' (or 'lagent-like[web]')"
+    )
     from lagent_like.web import InspectorServer
 
     names = {"--max-connections": "max_connections", "--max-connections-per-peer": "max_connections_per_peer"}
@@ -328,7 +330,9 @@ def test_serve_mcp_refuses_limits_that_are_not_positive(
     ],
 )
 def test_inspector_refuses_limits_that_are_not_positive(arguments: dict[str, Any], message: str) -> None:
-    pytest.importorskip("starlette", reason="the inspector needs the optional 'web' extra")
+    pytest.importorskip(
+        "starlette", reason="needs the 'web' extra: pip install '.[web]' (or 'lagent-like[web]')"
+    )
     from lagent_like.web import InspectorServer
 
     with pytest.raises(ValueError, match=f"^{re.escape(message)}$"):

@@ -13,8 +13,8 @@ from typing import Any, Callable
 
 import pytest
 
-pytest.importorskip("starlette", reason="the inspector needs the optional 'web' extra")
-pytest.importorskip("uvicorn", reason="the inspector needs the optional 'web' extra")
+pytest.importorskip("starlette", reason="needs the 'web' extra: pip install '.[web]' (or 'lagent-like[web]')")
+pytest.importorskip("uvicorn", reason="needs the 'web' extra: pip install '.[web]' (or 'lagent-like[web]')")
 
 import requests
 

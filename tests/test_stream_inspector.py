@@ -16,12 +16,8 @@ from typing import Any
 import pytest
 import requests
 
-pytest.importorskip(
-    "starlette", reason="the inspector needs the optional 'web' extra: pip install 'lagent-like[web]'"
-)
-pytest.importorskip(
-    "uvicorn", reason="the inspector needs the optional 'web' extra: pip install 'lagent-like[web]'"
-)
+pytest.importorskip("starlette", reason="needs the 'web' extra: pip install '.[web]' (or 'lagent-like[web]')")
+pytest.importorskip("uvicorn", reason="needs the 'web' extra: pip install '.[web]' (or 'lagent-like[web]')")
 
 from lagent_like import ActionExecutor, ActionReturn, BaseAction, tool_api
 from lagent_like.agents import ReAct

@@ -14,7 +14,7 @@ from typing import Any, Optional
 
 import pytest
 
-pytest.importorskip("mcp", reason="the MCP tests need the optional 'mcp' SDK: pip install 'lagent-like[mcp]'")
+pytest.importorskip("mcp", reason="needs the 'mcp' extra: pip install '.[mcp]' (or 'lagent-like[mcp]')")
 
 import anyio
 from mcp import Client

@@ -457,7 +457,9 @@ def test_json_value_is_what_a_json_round_trip_keeps(value: Any, expected: Any) -
 
 
 def test_json_value_dumps_a_pydantic_model_in_json_mode() -> None:
-    pydantic = pytest.importorskip("pydantic")
+    pydantic = pytest.importorskip(
+        "pydantic", reason="needs the 'test' extra: pip install '.[test]' (or 'lagent-like[test]')"
+    )
     from lagent_like._private.json_values import json_value
 
     class Order(pydantic.BaseModel):

@@ -13,8 +13,12 @@ BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
 
 
 def test_web_benchmark_reports_every_row() -> None:
-    pytest.importorskip("starlette", reason="the 'web' extra is not installed")
-    pytest.importorskip("uvicorn", reason="the 'web' extra is not installed")
+    pytest.importorskip(
+        "starlette", reason="needs the 'web' extra: pip install '.[web]' (or 'lagent-like[web]')"
+    )
+    pytest.importorskip(
+        "uvicorn", reason="needs the 'web' extra: pip install '.[web]' (or 'lagent-like[web]')"
+    )
     proc = subprocess.run(
         [sys.executable, str(BENCHMARKS / "bench_web.py"), "--quick", "--json"],
         capture_output=True,

@@ -18,14 +18,11 @@ from typing import Any, Optional
 import pytest
 from typing_extensions import Literal, TypedDict
 
-pytest.importorskip(
-    "starlette", reason="the inspector needs the optional 'web' extra: pip install 'lagent-like[web]'"
-)
-pytest.importorskip(
-    "uvicorn", reason="the inspector needs the optional 'web' extra: pip install 'lagent-like[web]'"
-)
+pytest.importorskip("starlette", reason="needs the 'web' extra: pip install '.[web]' (or 'lagent-like[web]')")
+pytest.importorskip("uvicorn", reason="needs the 'web' extra: pip install '.[web]' (or 'lagent-like[web]')")
 sync_api = pytest.importorskip(
-    "playwright.sync_api", reason="the browser tests need Playwright: pip install playwright"
+    "playwright.sync_api",
+    reason="needs the 'browser' extra: pip install '.[browser]' (or 'lagent-like[browser]')",
 )
 
 from lagent_like import ActionExecutor, BaseAction, tool_api  # noqa: E402

@@ -16,12 +16,8 @@ from typing import Any
 import pytest
 import requests
 
-pytest.importorskip(
-    "starlette", reason="the inspector needs the optional 'web' extra: pip install 'lagent-like[web]'"
-)
-pytest.importorskip(
-    "uvicorn", reason="the inspector needs the optional 'web' extra: pip install 'lagent-like[web]'"
-)
+pytest.importorskip("starlette", reason="needs the 'web' extra: pip install '.[web]' (or 'lagent-like[web]')")
+pytest.importorskip("uvicorn", reason="needs the 'web' extra: pip install '.[web]' (or 'lagent-like[web]')")
 
 from fake_openai_server import FakeOpenAIServer
 
@@ -184,13 +180,17 @@ def test_inspect_with_an_unreadable_trace_is_an_error_line(
 
 
 def test_inspect_reads_another_mcp_servers_tools(launch: Any) -> None:
-    pytest.importorskip("mcp", reason="--mcp needs the optional 'mcp' extra")
+    pytest.importorskip("mcp", reason="needs the 'mcp' extra: pip install '.[mcp]' (or 'lagent-like[mcp]')")
     # MCPToolkit gives the server a clean environment: env(1) sets the path to mcp_tools.
     server = f"env PYTHONPATH={TESTS} {sys.executable} -m lagent_like -m mcp_tools serve-mcp --tools McpCalc"
     proc, url = launch("inspect", "--mcp", server)
     names = [entry["name"] for entry in _api(url, "/api/tools").json()]
-    assert names == ["MCP.McpCalc__add", "MCP.McpCalc__scale", "MCP.McpCalc__fail", "MCP.McpCalc__pid"]
-    answer = _api(url, "/api/call", {"name": "MCP.McpCalc__add", "arguments": {"a": 2, "b": 3}}).json()
+    # The toolkit is named after the server (serve-mcp announces itself as lagent-like).
+    names_expected = ["McpCalc__add", "McpCalc__scale", "McpCalc__fail", "McpCalc__pid"]
+    assert names == [f"lagent-like.{name}" for name in names_expected]
+    answer = _api(
+        url, "/api/call", {"name": "lagent-like.McpCalc__add", "arguments": {"a": 2, "b": 3}}
+    ).json()
     assert answer["items"] == [{"type": "text", "content": "5"}]
     assert _stop(proc) == 0
 
@@ -246,7 +246,7 @@ def test_inspect_mcp_token_file_problems_are_error_lines(
 @pytest.fixture
 def http_mcp_server(tmp_path: Path) -> Iterator[tuple[str, Path]]:
     """``serve-mcp --transport http`` requiring the token in a file: its URL and that file."""
-    pytest.importorskip("mcp", reason="--mcp needs the optional 'mcp' extra")
+    pytest.importorskip("mcp", reason="needs the 'mcp' extra: pip install '.[mcp]' (or 'lagent-like[mcp]')")
     token_file = tmp_path / "mcp-token"
     token_file.write_text("inspector-test-token\n", encoding="utf-8")
     env = {k: v for k, v in os.environ.items() if not k.startswith("LAGENT_LIKE_MCP_TOKEN")}
@@ -275,8 +275,8 @@ def test_inspect_reads_an_http_mcp_server_with_its_token_from_a_file(
 ) -> None:
     url, token_file = http_mcp_server
     proc, page = launch("inspect", "--mcp", url, "--mcp-token-file", str(token_file))
-    assert [entry["name"] for entry in _api(page, "/api/tools").json()] == ["MCP.McpEcho"]
-    answer = _api(page, "/api/call", {"name": "MCP.McpEcho", "arguments": {"text": "hi"}}).json()
+    assert [entry["name"] for entry in _api(page, "/api/tools").json()] == ["lagent-like.McpEcho"]
+    answer = _api(page, "/api/call", {"name": "lagent-like.McpEcho", "arguments": {"text": "hi"}}).json()
     assert answer["items"] == [{"type": "text", "content": "HI"}]
     assert _stop(proc) == 0
 

@@ -13,12 +13,8 @@ import pytest
 import requests
 from typing_extensions import Literal
 
-pytest.importorskip(
-    "starlette", reason="the inspector needs the optional 'web' extra: pip install 'lagent-like[web]'"
-)
-pytest.importorskip(
-    "uvicorn", reason="the inspector needs the optional 'web' extra: pip install 'lagent-like[web]'"
-)
+pytest.importorskip("starlette", reason="needs the 'web' extra: pip install '.[web]' (or 'lagent-like[web]')")
+pytest.importorskip("uvicorn", reason="needs the 'web' extra: pip install '.[web]' (or 'lagent-like[web]')")
 
 from lagent_like import ActionExecutor, ActionReturn, BaseAction, tool_api
 from lagent_like.actions.parser import TupleParser

@@ -21,6 +21,8 @@ import functools
 import re
 from typing import Any, Callable, NamedTuple, Optional, Union
 
+from .install import install_hint
+
 __all__ = ["PatternProblem", "PatternSearch", "compile_pattern"]
 
 #: A compiled pattern's ``search``: a truthy match where the pattern occurs in the text.
@@ -32,7 +34,7 @@ _UNCHECKED = "or give the tool validation='off' to leave its arguments unchecked
 #: What replaces a pattern that cannot be honoured: why, for the tool's definition error.
 _MISSING = (
     "cannot be checked in bounded time without google-re2: install it with "
-    "pip install 'lagent-like[patterns]' (Python's re can backtrack for hours on one value), "
+    f"{install_hint('patterns')} (Python's re can backtrack for hours on one value), "
     f"{_UNCHECKED}"
 )
 

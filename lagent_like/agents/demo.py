@@ -78,12 +78,14 @@ class RecordedModel:
         return self._replies[len(self.calls) - 1]
 
 
-def run_demo(out: Optional[IO[str]] = None, color: bool = False) -> int:
+def run_demo(out: Optional[IO[str]] = None, color: bool = False, save: Optional[str] = None) -> int:
     """Run the recorded episode and print each turn as it happens.
 
     Args:
         out: where to print (standard output by default).
         color: add ANSI colours.
+        save: also write the run to this trace file (:meth:`AgentResult.save`), which
+            ``lagent-like inspect --trace`` opens.
 
     Returns:
         0 when the episode ended with a final answer, 1 otherwise.
@@ -118,6 +120,8 @@ def run_demo(out: Optional[IO[str]] = None, color: bool = False) -> int:
             close = getattr(tool, "close", None)
             if close is not None:
                 close()
+    if save is not None:
+        result.save(save)
     if result.answer is None:
         print(f"No final answer ({result.stop_reason}).", file=stream)
         return 1

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from typing import Any, Optional
 
 from .. import ActionExecutor
-from .common import CliError, load_web, read_secret, select_tools
+from .common import CliError, chosen_tools, load_web, open_mcp_toolkits, read_secret
 
 __all__ = ["API_KEY_ARGUMENT_REFUSED", "cmd_chat"]
 
@@ -55,7 +55,7 @@ def _api_key(args: argparse.Namespace) -> Optional[str]:
 def cmd_chat(args: argparse.Namespace) -> int:
     """``chat``: ask the agent each question; exit 1 when one ends without an answer."""
     from ..agents import ReAct
-    from ..agents.trace_render import format_turn, paint, wants_color
+    from ..agents.trace_render import format_turn, wants_color
     from ..llms import OpenAIChat
 
     base_url = args.base_url or os.environ.get("OPENAI_BASE_URL")
@@ -65,15 +65,29 @@ def cmd_chat(args: argparse.Namespace) -> int:
     model = OpenAIChat(
         args.model, base_url=base_url, api_key=_api_key(args), timeout=args.timeout, max_retries=args.retries
     )
-    agent = ReAct(
-        model,
-        ActionExecutor(actions=select_tools(args.tools, functions=args.functions)),
-        max_turns=args.max_turns,
-        native_tools=args.native,
-        on_turn=lambda turn: print(format_turn(turn, color), flush=True),
-    )
-    if args.web:
-        return _chat_on_page(agent, args)
+    # With only --mcp, the servers' tools alone (not every registered tool).
+    tools = [] if args.mcp and not args.tools and not args.imports else chosen_tools(args)
+    toolkits = open_mcp_toolkits(args, taken=[tool.name for tool in tools])
+    try:
+        agent = ReAct(
+            model,
+            ActionExecutor(actions=[*tools, *toolkits]),
+            max_turns=args.max_turns,
+            native_tools=args.native,
+            on_turn=lambda turn: print(format_turn(turn, color), flush=True),
+        )
+        if args.web:
+            return _chat_on_page(agent, args)
+        return _converse(agent, args, color)
+    finally:
+        for toolkit in toolkits:
+            toolkit.close()
+
+
+def _converse(agent: Any, args: argparse.Namespace, color: bool) -> int:
+    """Ask each question in turn, keeping the conversation; 1 when one got no answer."""
+    from ..agents.trace_render import paint
+
     history: list[dict[str, Any]] = []
     status = 0
     for question in _questions(args.question):

@@ -12,7 +12,14 @@ gives them that as a command (also ``python -m lagent_like``)::
     lagent-like demo
     lagent-like -m mytools chat --base-url http://localhost:8000/v1 --model qwen "Weather in Paris?"
     lagent-like -m mytools serve-mcp --tools Weather --transport http --port 8000
+    lagent-like serve-mcp --mcp mcp-server-time --mcp 'mcp-server-git --repository .'
     lagent-like -m mytools inspect --port 8765
+    lagent-like -m path/to/tools.py list
+    lagent-like demo --save run.json
+
+With ``-m``, the commands that offer tools (``list``, ``prompt``, ``chat``,
+``serve-mcp``, ``inspect``) offer the modules' own tools unless ``--with-builtins``
+or ``--tools A,B`` say otherwise.
 
 ``lint`` runs the schema doctor (:mod:`lagent_like.lint`) over modules or tool names
 (every registered tool but the built-ins when none is given). ``prompt`` prints what
@@ -41,6 +48,7 @@ import argparse
 import copy
 import dataclasses
 import json
+import os
 import sys
 from typing import Any, Callable, Optional
 
@@ -51,6 +59,7 @@ from .common import (
     PROG,
     CliError,
     allow_cwd_imports,
+    chosen_tools,
     construct,
     construct_named,
     dump,
@@ -65,7 +74,12 @@ __all__ = ["build_parser", "main", "select_tools"]
 
 
 def _cmd_list(args: argparse.Namespace) -> int:
-    names = list_tools() + [tool.name for tool in args.functions]
+    imported = args.imported
+    if imported.modules and not args.with_builtins:
+        classes = [name for name, _ in imported.registered()]
+    else:
+        classes = list_tools()
+    names = classes + [tool.name for tool in imported.functions]
     print(json.dumps(names, ensure_ascii=False) if args.json else "\n".join(names))
     return 0
 
@@ -155,7 +169,7 @@ def _never_called(messages: list[dict[str, Any]]) -> str:
 
 
 def _cmd_prompt(args: argparse.Namespace) -> int:
-    executor = ActionExecutor(actions=select_tools(args.tools, functions=args.functions))
+    executor = ActionExecutor(actions=chosen_tools(args))
     if args.format in EXPORTS:
         print(dump(getattr(executor, EXPORTS[args.format])()))
         return 0
@@ -169,7 +183,10 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     from ..agents.demo import run_demo
     from ..agents.trace_render import wants_color
 
-    return run_demo(sys.stdout, color=wants_color(sys.stdout, args.color))
+    if args.save is not None and not os.path.isdir(os.path.dirname(os.path.abspath(args.save))):
+        # Said before the episode runs, not after.
+        raise CliError(f"--save {args.save}: no such directory {os.path.dirname(os.path.abspath(args.save))}")
+    return run_demo(sys.stdout, color=wants_color(sys.stdout, args.color), save=args.save)
 
 
 _COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
@@ -204,7 +221,8 @@ def main(argv: Optional[list[str]] = None) -> int:
     """
     args = build_parser().parse_args(argv)
     try:
-        args.functions = import_modules(args.imports)
+        args.imported = import_modules(args.imports)
+        args.functions = args.imported.functions
         return _COMMANDS[args.command](args)
     except BrokenPipeError:
         # The reader went away (``lagent-like list | head -1``): not an error.

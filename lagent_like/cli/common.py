@@ -8,11 +8,14 @@ the same way, so those pieces live here once.
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
+import importlib.util
 import json
 import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any, Callable, Optional
 
 from ..exceptions import LagentLikeError
@@ -21,9 +24,12 @@ from ..toolkits._modules import module_functions
 
 __all__ = [
     "EXPORTS",
+    "MCP_TOKEN_ENV",
     "PROG",
     "CliError",
+    "Imported",
     "allow_cwd_imports",
+    "chosen_tools",
     "construct",
     "construct_named",
     "dump",
@@ -33,6 +39,8 @@ __all__ = [
     "select_tools",
     "load_web",
     "module_functions",
+    "name_toolkits",
+    "open_mcp_toolkits",
 ]
 
 PROG = "lagent-like"
@@ -41,8 +49,14 @@ PROG = "lagent-like"
 EXPORTS = {
     "openai": "to_openai_tools",
     "anthropic": "to_anthropic_tools",
+    "gemini": "to_gemini_tools",
     "mcp": "to_mcp_tools",
 }
+
+
+#: Where ``--mcp URL`` finds the bearer token of an HTTP MCP server by default (the
+#: variable ``serve-mcp`` reads too).
+MCP_TOKEN_ENV = "LAGENT_LIKE_MCP_TOKEN"
 
 
 class CliError(LagentLikeError):
@@ -65,23 +79,87 @@ def allow_cwd_imports() -> None:
         sys.path.insert(0, os.getcwd())
 
 
-def import_modules(names: list[str]) -> list[Any]:
+@dataclasses.dataclass
+class Imported:
+    """What the ``-m`` modules define: the tools a command offers before the built-ins.
+
+    Attributes:
+        modules: the imported modules' names (a file's name is its stem).
+        functions: a ``FunctionTool`` for each function tool, in module order (see
+            :func:`module_functions`).
+    """
+
+    modules: list[str] = dataclasses.field(default_factory=list)
+    functions: list[Any] = dataclasses.field(default_factory=list)
+
+    def owns(self, cls: type) -> bool:
+        """Whether tool class ``cls`` was defined by one of the modules (or their submodules)."""
+        module = getattr(cls, "__module__", "")
+        return any(module == name or module.startswith(name + ".") for name in self.modules)
+
+    def registered(self) -> list[tuple[str, type]]:
+        """``(registry name, class)`` of the modules' tool classes, in registration order."""
+        return [(name, cls) for name, cls in list_tools(with_class=True) if self.owns(cls)]
+
+
+def import_modules(names: list[str]) -> Imported:
     """Import the ``-m`` modules so that their tools register; a failure is a ``CliError``.
 
+    A name ending in ``.py`` or holding a path separator is a file, imported by path
+    (its folder first on ``sys.path``, as ``python path/to/file.py`` does).
+
     Returns:
-        A ``FunctionTool`` for each function tool the modules define (see
-        :func:`module_functions`), in module order.
+        The modules' names and function tools.
     """
     if names:
         allow_cwd_imports()
-    tools = []
+    imported = Imported()
     for name in names:
         try:
-            module = importlib.import_module(name)
+            module = _import_file(name) if _is_path(name) else importlib.import_module(name)
+        except CliError:
+            raise
         except Exception as exc:  # any failure of user code is an error line
             raise CliError(f"cannot import module {name!r}: {reason(exc)}") from exc
-        tools += [_function_tool(name, func) for func in module_functions(module)]
-    return tools
+        imported.modules.append(module.__name__)
+        imported.functions += [_function_tool(name, func) for func in module_functions(module)]
+    return imported
+
+
+def _is_path(name: str) -> bool:
+    """Whether ``-m name`` names a file rather than a module."""
+    return name.endswith(".py") or "/" in name or os.sep in name
+
+
+def _import_file(name: str) -> Any:
+    """Import the Python file ``name`` as a module named after its stem."""
+    path = Path(name).resolve()
+    if not path.is_file():
+        raise CliError(f"cannot import module {name!r}: no such file {str(path)!r}")
+    module_name = path.stem
+    loaded = sys.modules.get(module_name)
+    if loaded is not None:
+        where = getattr(loaded, "__file__", None)
+        if where is not None and Path(where).resolve() == path:
+            return loaded
+        raise CliError(
+            f"cannot import module {name!r}: a module named {module_name!r} is already imported "
+            f"from elsewhere; rename the file"
+        )
+    spec = importlib.util.spec_from_file_location(module_name, path)
+    if spec is None or spec.loader is None:
+        raise CliError(f"cannot import module {name!r}: not a Python file")
+    module = importlib.util.module_from_spec(spec)
+    if str(path.parent) not in sys.path:
+        sys.path.insert(0, str(path.parent))
+    # In sys.modules before it runs, as an import would: dataclasses and pickling look it up.
+    sys.modules[module_name] = module
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        del sys.modules[module_name]
+        raise
+    return module
 
 
 def _function_tool(module: str, func: Callable[..., Any]) -> Any:
@@ -118,19 +196,25 @@ _INTERNAL_TOOLS = frozenset({"BaseAction", "InvalidAction", "NoAction", "FinishA
 
 
 def select_tools(
-    names: Optional[str], skip: Optional[Callable[[type], bool]] = None, functions: Sequence[Any] = ()
+    names: Optional[str],
+    skip: Optional[Callable[[type], bool]] = None,
+    functions: Sequence[Any] = (),
+    own: Optional[Callable[[type], bool]] = None,
 ) -> list[Any]:
     """Instances of the tools named in ``names`` (comma-separated), in that order.
 
     Without names: every registered tool but the internal ones (and the classes
-    ``skip`` picks) that can be built without arguments, in registration order (tools
-    needing arguments are skipped), then ``functions``.
+    ``skip`` picks; only those ``own`` picks when given) that can be built without
+    arguments, in registration order (tools needing arguments are skipped), then
+    ``functions``.
 
     Args:
         names: the tool names, comma-separated, or ``None`` for all.
         skip: picks registered classes to leave out when no names are given.
         functions: the function tools of the ``-m`` modules (``import_modules``);
             a name is looked up among them before the registry.
+        own: when given, picks the registered classes to offer when no names are
+            given (the ``-m`` modules' own, :meth:`Imported.owns`).
 
     Raises:
         ToolNotFoundError: a name is not registered.
@@ -145,13 +229,42 @@ def select_tools(
     tools = []
     for name, cls in list_tools(with_class=True):
         # The Async* twins would offer every built-in twice.
-        if name in _INTERNAL_TOOLS or cls in ASYNC_TWINS or (skip is not None and skip(cls)):
+        if name in _INTERNAL_TOOLS or cls in ASYNC_TWINS or (own is not None and not own(cls)):
+            continue
+        if skip is not None and skip(cls):
             continue
         try:
             tools.append(construct(name, cls))
         except TypeError:
             continue
     return tools + list(functions)
+
+
+def chosen_tools(args: Any, skip: Optional[Callable[[type], bool]] = None) -> list[Any]:
+    """The tools a command offers: ``--tools``, else the ``-m`` modules' own, else every one.
+
+    With ``-m MODULE`` and no ``--tools``, only the modules' tools (their classes
+    that need no arguments, then their functions) unless ``--with-builtins``.
+
+    Args:
+        args: the parsed command line (``tools``, ``imported`` and, where the command
+            has it, ``with_builtins``).
+        skip: as for :func:`select_tools`.
+
+    Raises:
+        CliError: the ``-m`` modules define no tools at all (and no names or
+            ``--with-builtins`` say which to offer).
+    """
+    imported: Imported = args.imported
+    mine_only = bool(imported.modules) and not args.tools and not getattr(args, "with_builtins", False)
+    if mine_only and not imported.functions and not imported.registered():
+        raise CliError(
+            f"the module(s) {', '.join(imported.modules)} define no tools: name tools with --tools A,B "
+            "or pass --with-builtins"
+        )
+    return select_tools(
+        args.tools, skip, functions=imported.functions, own=imported.owns if mine_only else None
+    )
 
 
 def read_secret(path: str, what: str, unreadable: Callable[[OSError], str], first_line: bool = False) -> str:
@@ -184,3 +297,92 @@ def load_web() -> Any:
     except ImportError as exc:
         raise CliError(str(exc)) from exc
     return web
+
+
+def _mcp_token(token_file: Optional[str]) -> Optional[str]:
+    """The bearer token for ``--mcp URL``: the file's first line, else the environment."""
+    if token_file is None:
+        return os.environ.get(MCP_TOKEN_ENV) or None
+    return read_secret(
+        token_file,
+        "the MCP token file",
+        lambda exc: f"cannot read the MCP token file: {reason(exc)}",
+        first_line=True,
+    )
+
+
+def _mcp_toolkit(target: str, token: Optional[str], shared_session: bool, validation: str) -> Any:
+    """An ``MCPToolkit`` for ``--mcp``: an http(s) URL, or a command line to start."""
+    import shlex
+
+    try:
+        from ..mcp import MCPToolkit
+    except ImportError as exc:
+        raise CliError(str(exc)) from exc
+    if target.startswith(("http://", "https://")):
+        # Never a token on the command line, where other local users can read it.
+        return MCPToolkit(url=target, token=token, shared_session=shared_session, validation=validation)
+    words = shlex.split(target)
+    if not words:
+        raise CliError("--mcp needs a URL or a command, e.g. --mcp 'python -m my_server'")
+    return MCPToolkit(
+        command=words[0], args=tuple(words[1:]), shared_session=shared_session, validation=validation
+    )
+
+
+def _toolkit_name(server_name: str, taken: set[str]) -> str:
+    """A toolkit name for a server called ``server_name``: legal in a call, not in ``taken``."""
+    # A dot would split 'Toolkit.tool'; anything but letters, digits, - and _ may break an export.
+    base = "".join(c if c.isalnum() or c in "-_" else "_" for c in server_name).strip("_") or "MCP"
+    name, number = base, 1
+    while name in taken:
+        number += 1
+        name = f"{base}_{number}"
+    return name
+
+
+def open_mcp_toolkits(
+    args: Any, taken: Sequence[str] = (), shared_session: bool = False, validation: str = "strict"
+) -> list[Any]:
+    """Connect to every ``--mcp`` server; each toolkit is named after its server.
+
+    The name is the server's own (its ``serverInfo`` name), made legal and unique among
+    the servers and the names in ``taken`` (``time``, ``time_2``, ...). If one server
+    cannot be reached, those already connected are closed before the error.
+
+    Args:
+        args: the parsed command line (``mcp``, ``mcp_token_file``).
+        taken: names already used by other tools.
+        shared_session: one MCP session for all callers (a proxy's sessionless clients).
+        validation: how the toolkits check arguments before sending them (``"off"``: the
+            server checks them, as a proxy wants, so its clients get the server's own
+            answers).
+
+    Raises:
+        CliError: the SDK is missing, a token file cannot be read or ``--mcp`` is empty.
+        MCPConnectionError: a server cannot be started or reached.
+    """
+    if not args.mcp:
+        return []
+    token = _mcp_token(args.mcp_token_file)
+    toolkits: list[Any] = []
+    try:
+        for target in args.mcp:
+            toolkits.append(_mcp_toolkit(target, token, shared_session, validation))
+        name_toolkits(toolkits, taken)
+    except BaseException:
+        for toolkit in toolkits:
+            toolkit.close()
+        raise
+    return toolkits
+
+
+def name_toolkits(toolkits: Sequence[Any], taken: Sequence[str] = ()) -> None:
+    """Name each ``MCPToolkit`` after its server, unique among them and apart from ``taken``."""
+    used = set(taken)
+    for toolkit in toolkits:
+        info = toolkit.server_info
+        name = _toolkit_name(info.name if info is not None and info.name else "MCP", used)
+        used.add(name)
+        if name != toolkit.name:
+            toolkit.rename(name)

@@ -13,17 +13,21 @@ from typing import Any, Callable, Optional
 
 from .._private.connection_gate import DEFAULT_HEAD_TIMEOUT, DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_PER_PEER
 from .._private.version import __version__
-from .common import EXPORTS, PROG
-from .serve import MCP_TOKEN_ENV
+from .common import EXPORTS, MCP_TOKEN_ENV, PROG
 
 __all__ = ["build_parser"]
 
-_TOOLS_HELP = "comma-separated tool names (default: every registered tool that needs no arguments)"
+_TOOLS_HELP = (
+    "comma-separated tool names (default: the -m modules' tools, else every registered tool that "
+    "needs no arguments)"
+)
+_WITH_BUILTINS_HELP = "with -m: offer the built-in and other registered tools too, not only the modules' own"
 _COLOR_HELP = "colour the output: auto (a terminal without NO_COLOR), always or never"
 
 
 def _tools_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--tools", metavar="A,B", help=_TOOLS_HELP)
+    _flag(parser, "--with-builtins", _WITH_BUILTINS_HELP)
 
 
 def _color_option(parser: argparse.ArgumentParser) -> None:
@@ -59,6 +63,22 @@ def _repeatable(
     """An option that may be given several times, collected in a list (empty by default)."""
     # dest=None: argparse derives it from the long flag, as when it is not given.
     parser.add_argument(*flags, action="append", default=[], dest=dest, metavar=metavar, help=help)
+
+
+def _mcp_options(parser: argparse.ArgumentParser, what: str) -> None:
+    """``--mcp`` (repeatable) and ``--mcp-token-file``: other MCP servers' tools."""
+    _repeatable(
+        parser,
+        "--mcp",
+        metavar="URL_OR_COMMAND",
+        help=f"{what} the tools of an MCP server: an http(s) URL or a command line (repeatable); "
+        "each server is a toolkit named after the server",
+    )
+    parser.add_argument(
+        "--mcp-token-file",
+        metavar="FILE",
+        help=f"--mcp URL: a file whose first line is the server's bearer token (default: ${MCP_TOKEN_ENV})",
+    )
 
 
 def _add_lint(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -98,6 +118,7 @@ def _add_chat(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
         "--timeout", type=float, default=60.0, metavar="S", help="seconds per request (default 60)"
     )
     chat.add_argument("--retries", type=int, default=3, metavar="N", help="retries on 429/5xx (default 3)")
+    _mcp_options(chat, "also give the model")
     _color_option(chat)
     _flag(chat, "--web", "show the runs turn by turn on a local page (needs lagent-like[web])")
     _port_option(chat, 0, "with --web: the page's port (default: a free one)")
@@ -106,6 +127,9 @@ def _add_chat(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
 def _add_serve_mcp(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     serve = commands.add_parser("serve-mcp", help="serve tools to MCP clients (needs lagent-like[mcp])")
     _tools_option(serve)
+    _mcp_options(
+        serve, "also serve (proxy), under their own names (a prefix only on a clash, stated at start),"
+    )
     serve.add_argument(
         "--transport", choices=["stdio", "http"], default="stdio", help="stdio (default) or streamable HTTP"
     )
@@ -171,17 +195,7 @@ def _add_inspect(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
         "--allow-code",
         "let the page call code-executing tools (otherwise only those named in --tools)",
     )
-    _repeatable(
-        inspect,
-        "--mcp",
-        metavar="URL_OR_COMMAND",
-        help="also inspect the tools of an MCP server: an http(s) URL or a command line (repeatable)",
-    )
-    inspect.add_argument(
-        "--mcp-token-file",
-        metavar="FILE",
-        help=f"--mcp URL: a file whose first line is the server's bearer token (default: ${MCP_TOKEN_ENV})",
-    )
+    _mcp_options(inspect, "also inspect")
     _repeatable(
         inspect,
         "--files-dir",
@@ -214,8 +228,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="import MODULE first so that its tools register (repeatable)",
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    listing = commands.add_parser("list", help="print the registered tool names, one per line")
+    listing = commands.add_parser(
+        "list", help="print the tool names, one per line (with -m: the modules' tools)"
+    )
     _flag(listing, "--json", "print a JSON list instead")
+    _flag(listing, "--with-builtins", _WITH_BUILTINS_HELP)
     describe = commands.add_parser("describe", help="print a tool's description as JSON")
     describe.add_argument("name", metavar="NAME", help="'Tool' or 'Tool.api'")
     call = commands.add_parser("call", help="run one call and print its ActionReturn as JSON")
@@ -232,6 +249,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     demo = commands.add_parser("demo", help="run a recorded ReAct episode offline (no key, no server)")
     _color_option(demo)
+    demo.add_argument(
+        "--save",
+        metavar="FILE",
+        help="also write the run as a trace file (open it with inspect --trace FILE)",
+    )
     _add_chat(commands)
     _add_serve_mcp(commands)
     _add_inspect(commands)

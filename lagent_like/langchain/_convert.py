@@ -16,8 +16,8 @@ directions, so that either side's tools run under the other with the same result
   first, so the tool accepts exactly what a direct call accepts); other tools are
   checked against the converted schema.
 
-``langchain-core`` is an optional extra (``pip install 'lagent-like[langchain]'``),
-imported only when a conversion runs.
+``langchain-core`` is an optional extra (``pip install 'lagent-like[langchain]'``, from a
+clone ``pip install '.[langchain]'``), imported only when a conversion runs.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ import functools
 import inspect
 from typing import TYPE_CHECKING, Any, Callable
 
+from .._private.install import install_hint
 from ..exceptions import ToolDefinitionError, ToolError
 from ..runtime._messages import native_calls
 from ..schema import ActionReturn, ActionStatusCode
@@ -41,7 +42,7 @@ if TYPE_CHECKING:
 
 __all__ = ["from_langchain", "is_langchain_tool", "to_langchain_tools"]
 
-_MISSING = "LangChain support needs the 'langchain' extra: pip install 'lagent-like[langchain]'"
+_MISSING = f"LangChain support needs the 'langchain' extra: {install_hint('langchain')}"
 
 
 def is_langchain_tool(item: Any) -> bool:

@@ -9,7 +9,8 @@ tools across a process or network boundary. This package gives lagent_like both 
 - :class:`MCPToolkit` connects to any MCP server and presents its tools as one
   toolkit an :class:`~lagent_like.ActionExecutor` can hold.
 
-The official ``mcp`` SDK is an optional extra (``pip install 'lagent-like[mcp]'``).
+The official ``mcp`` SDK is an optional extra (``pip install 'lagent-like[mcp]'``, from a
+clone ``pip install '.[mcp]'``).
 Neither ``import lagent_like`` nor ``import lagent_like.mcp`` imports it: the names
 below are loaded on first use, and raise an ``ImportError`` that says what to install
 when the SDK is missing.

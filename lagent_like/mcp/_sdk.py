@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import importlib.util
 
+from .._private.install import install_hint
+
 __all__ = ["INSTALL_HINT", "require_mcp"]
 
 #: What to tell a user whose environment lacks the SDK.
 INSTALL_HINT = (
-    "the MCP integration needs the 'mcp' package: install lagent-like[mcp] (pip install 'lagent-like[mcp]')"
+    f"the MCP integration needs the 'mcp' package: install lagent-like[mcp] ({install_hint('mcp')})"
 )
 
 

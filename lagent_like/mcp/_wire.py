@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import json
 import threading
-from typing import Any, Optional
+from typing import Any, NamedTuple, Optional
 
 import mcp_types as types
 from mcp.client.session import ClientSession
@@ -27,6 +27,7 @@ __all__ = [
     "CheckedSession",
     "Connection",
     "LoopThread",
+    "Progress",
     "all_tools",
     "definitions",
     "error_text",
@@ -131,6 +132,18 @@ def result_items(result: types.CallToolResult) -> list[dict[str, Any]]:
 def error_text(result: types.CallToolResult) -> str:
     text = "\n".join(str(item["content"]) for item in result_items(result))
     return text or "the MCP tool reported an error without a message"
+
+
+class Progress(NamedTuple):
+    """A server's progress notification during a call, handed on as one chunk of progress.
+
+    ``MCPToolkit`` gives each one to the call's ``on_progress``; a server serving the
+    toolkit again (:mod:`lagent_like.mcp.server`) sends it on with these very values.
+    """
+
+    progress: float
+    total: Optional[float]
+    message: Optional[str]
 
 
 class BadResult(LagentLikeError):

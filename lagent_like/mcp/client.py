@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import inspect
 import sys
 from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
@@ -54,6 +55,7 @@ from ._wire import (  # noqa: E402
     CLOSE_GRACE,
     BadResult,
     LoopThread,
+    Progress,
     all_tools,
     definitions,
     error_text,
@@ -241,7 +243,10 @@ class MCPToolkit(BaseAction, register=False):
 
     def _forwarder(self, tool: str) -> Callable[..., ActionReturn]:
         def forward(_lagent_like_context: ToolContext, **arguments: Any) -> ActionReturn:
-            return self.call_tool(tool, arguments, session_id=_lagent_like_context.session_id)
+            context = _lagent_like_context
+            return self.call_tool(
+                tool, arguments, session_id=context.session_id, on_progress=context.on_progress
+            )
 
         forward.__name__ = f"mcp_{tool}"
         return forward
@@ -319,14 +324,27 @@ class MCPToolkit(BaseAction, register=False):
             ) from exc
         return session.server_info, session.instructions
 
-    async def _acall(self, tool: str, arguments: dict[str, Any], link: ServerLink) -> ActionReturn:
+    async def _acall(
+        self,
+        tool: str,
+        arguments: dict[str, Any],
+        link: ServerLink,
+        on_progress: Optional[Callable[[Any], Any]] = None,
+    ) -> ActionReturn:
         """Forward one call over ``link``; every outcome, transport failures included, is a record."""
         try:
             session = await link.session()
         except Exception as exc:  # noqa: BLE001 - an unreachable server is a result for the model
             return self._failure(arguments, f"cannot reach the MCP server {self._target}: {reason(exc)}")
+        relay = None if on_progress is None else _ProgressRelay(on_progress)
         try:
-            result = await session.call_tool(tool, arguments, read_timeout_seconds=self._request_timeout)
+            try:
+                result = await session.call_tool(
+                    tool, arguments, read_timeout_seconds=self._request_timeout, progress_callback=relay
+                )
+            finally:
+                if relay is not None:
+                    await relay.drain()
         except BadResult as exc:
             # The server answered, wrongly: the connection is fine.
             return self._record(
@@ -367,6 +385,15 @@ class MCPToolkit(BaseAction, register=False):
 
     # -- public ------------------------------------------------------------------
 
+    def rename(self, name: str) -> None:
+        """Call the toolkit ``name`` (the prefix of its calls), before an executor holds it.
+
+        For a caller that names toolkits after their servers (:attr:`server_info`),
+        which is known only once connected.
+        """
+        self._toolkit_name = name
+        self._build(self._listing, state_of(self).enable)
+
     @property
     def tool_names(self) -> list[str]:
         """The server tools this toolkit offers, in the server's order."""
@@ -396,18 +423,35 @@ class MCPToolkit(BaseAction, register=False):
         return self._links.connected()
 
     def call_tool(
-        self, tool: str, arguments: Optional[Mapping[str, Any]] = None, *, session_id: str = DEFAULT_SESSION
+        self,
+        tool: str,
+        arguments: Optional[Mapping[str, Any]] = None,
+        *,
+        session_id: str = DEFAULT_SESSION,
+        on_progress: Optional[Callable[[Any], Any]] = None,
     ) -> ActionReturn:
         """Call server tool ``tool`` with ``arguments`` as given (no local checks); never raises.
 
         The call goes over ``session_id``'s MCP session. The executor goes through the
-        APIs instead, which check the arguments first.
+        APIs instead, which check the arguments first (and hand on the call's
+        ``on_progress``).
+
+        Args:
+            tool: the server's name of the tool.
+            arguments: the arguments, sent as they are.
+            session_id: the executor session whose MCP session carries the call.
+            on_progress: called with a :class:`~lagent_like.mcp._wire.Progress` for each
+                progress notification the server sends during the call (in a worker
+                thread, in order, before the call returns).
+
+        Returns:
+            The call's record.
         """
         args = dict(arguments or {})
         if self._closed:
             return self._failure(args, f"the MCP toolkit {self.name!r} is closed")
         try:
-            call = self._acall(tool, args, self._links.get(session_id))
+            call = self._acall(tool, args, self._links.get(session_id), on_progress)
             ret: ActionReturn = self._loop.run(call, self._wait(connect=True, call=True))
             return ret
         except Exception as exc:  # noqa: BLE001 - e.g. the wait ran out: still a record
@@ -443,3 +487,40 @@ class MCPToolkit(BaseAction, register=False):
 
     def __exit__(self, *exc_info: object) -> None:
         self.close()
+
+
+class _ProgressRelay:
+    """The SDK's ``progress_callback`` for one call: each notification to ``on_progress``.
+
+    The SDK runs the callback as a task per notification, so a notification may still
+    be on its way when the call's result arrives: :meth:`drain` waits for them all, and
+    a lock keeps them in order. ``on_progress`` runs in a worker thread (it may block:
+    a server serving this call again sends the notification on its own loop first).
+    """
+
+    def __init__(self, on_progress: Callable[[Any], Any]) -> None:
+        self._on_progress = on_progress
+        self._lock = asyncio.Lock()
+        self._pending: set[asyncio.Future[None]] = set()
+
+    async def __call__(self, progress: float, total: Optional[float], message: Optional[str]) -> None:
+        future = asyncio.ensure_future(self._deliver(Progress(progress, total, message)))
+        self._pending.add(future)
+        try:
+            await future
+        finally:
+            self._pending.discard(future)
+
+    async def _deliver(self, chunk: Progress) -> None:
+        async with self._lock:  # FIFO: notifications go on in the order they came
+            try:
+                answer = await asyncio.to_thread(self._on_progress, chunk)
+                if answer is not None and inspect.isawaitable(answer):
+                    await answer
+            except Exception as exc:  # noqa: BLE001 - a faulty progress callback must not fail the call
+                logger().warning("MCP progress callback failed: %s", reason(exc))
+
+    async def drain(self) -> None:
+        """Wait until every notification received so far has been handed on."""
+        while self._pending:
+            await asyncio.gather(*self._pending, return_exceptions=True)

@@ -42,7 +42,9 @@ from ..runtime._messages import mark_native  # noqa: E402
 from ..runtime._streaming import on_loop  # noqa: E402
 from ..schema import ActionReturn, ActionStatusCode  # noqa: E402
 from ._http import HttpGuard, allowed_hosts_for, listen, resolve_token  # noqa: E402
+from ._proxy import ProxyNames  # noqa: E402
 from ._sessions import ClientLimits, Sessions, client_key  # noqa: E402
+from ._wire import Progress  # noqa: E402
 
 if TYPE_CHECKING:
     from typing import Union
@@ -75,15 +77,16 @@ DEFAULT_QUEUE_TIMEOUT = 60.0
 TRANSPORTS = ("stdio", "http")
 
 
-def _tool_list(executor: ActionExecutor) -> types.ListToolsResult:
+def _tool_list(executor: ActionExecutor, names: Optional[ProxyNames] = None) -> types.ListToolsResult:
     """The executor's enabled tools as an MCP ``tools/list`` answer, schemas untouched.
 
     Only made valid Unicode: a docstring read with ``surrogateescape`` must not end the
-    server either.
+    server either. With ``names``, proxied tools are listed under their own names.
     """
-    return types.ListToolsResult(
-        tools=[types.Tool.model_validate(_valid_json(t)) for t in executor.to_mcp_tools()]
-    )
+    tools = executor.to_mcp_tools()
+    if names is not None:
+        tools = names.served(tools)
+    return types.ListToolsResult(tools=[types.Tool.model_validate(_valid_json(t)) for t in tools])
 
 
 def _error_result(text: str) -> types.CallToolResult:
@@ -181,6 +184,22 @@ async def _run_call(
     return ret
 
 
+async def _forward(
+    upstream: tuple[Any, str], arguments: dict[str, Any], session_id: str, on_progress: Callable[[Any], Any]
+) -> ActionReturn:
+    """Send a proxied call to its server as the client wrote it (``MCPToolkit.call_tool``).
+
+    Not through the executor: the server checks the arguments itself, so a client gets
+    the server's own answers (its validation messages, under its tool names).
+    """
+    toolkit, tool = upstream
+    call = functools.partial(
+        toolkit.call_tool, tool, arguments, session_id=session_id, on_progress=on_progress
+    )
+    ret: ActionReturn = await anyio.to_thread.run_sync(call, abandon_on_cancel=True)
+    return ret
+
+
 def _progress_reporter(ctx: ServerRequestContext[Any]) -> Callable[[Any], Any]:
     """The ``on_progress`` of one ``tools/call``: each chunk a progress notification.
 
@@ -195,6 +214,11 @@ def _progress_reporter(ctx: ServerRequestContext[Any]) -> Callable[[Any], Any]:
 
     async def send(chunk: Any) -> None:
         nonlocal count
+        if isinstance(chunk, Progress):
+            # Another MCP server's notification, served again: its own values.
+            message = None if chunk.message is None else valid_text(chunk.message)
+            await ctx.session.report_progress(chunk.progress, chunk.total, message)
+            return
         count += 1
         text = chunk if isinstance(chunk, str) else json.dumps(chunk, ensure_ascii=False, default=str)
         await ctx.session.report_progress(count, None, valid_text(text))
@@ -210,6 +234,7 @@ def build_mcp_server(
     max_argument_chars: Any = EXECUTORS_LIMIT,
     max_client_calls: Optional[int] = DEFAULT_MAX_CLIENT_CALLS,
     queue_timeout: Optional[float] = DEFAULT_QUEUE_TIMEOUT,
+    names: Optional[ProxyNames] = None,
 ) -> Server[Any]:
     """Build the low-level MCP server that offers ``executor``'s tools.
 
@@ -226,6 +251,10 @@ def build_mcp_server(
             threads for the others. ``None`` for no limit.
         queue_timeout: seconds a queued call waits for its turn before it is answered
             with an error result; ``None`` waits as long as it takes.
+        names: for a proxy (``serve-mcp --mcp``): serves the tools of the executor's
+            ``MCPToolkit`` s under their servers' own names (see
+            :class:`~lagent_like.mcp._proxy.ProxyNames`), and sends their calls to their
+            servers as the client wrote them, so that the servers' own checks answer.
 
     Each MCP connection is its own executor session: tools taking a
     :class:`~lagent_like.ToolContext` see one ``state`` dict per connected client and
@@ -247,13 +276,14 @@ def build_mcp_server(
     async def list_tools(
         ctx: ServerRequestContext[Any], params: Optional[types.PaginatedRequestParams]
     ) -> types.ListToolsResult:
-        return _tool_list(executor)
+        return _tool_list(executor, names)
 
     async def call_tool(
         ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
     ) -> types.CallToolResult:
-        api = executor.api_of(params.name)
-        if api is None:
+        name = params.name if names is None else names.inward(params.name)
+        api = None if name is None else executor.api_of(name)
+        if name is None or api is None:
             # The spec's rule: a tool that cannot be found is a protocol error, not a result.
             raise MCPError(
                 types.INVALID_PARAMS,
@@ -271,7 +301,11 @@ def build_mcp_server(
                 return _error_result(busy)
             try:
                 report = _progress_reporter(ctx)
-                ret = await _run_call(executor, params.name, arguments, session_id, call_id, report)
+                upstream = None if names is None else names.upstream(name)
+                if upstream is None:
+                    ret = await _run_call(executor, name, arguments, session_id, call_id, report)
+                else:
+                    ret = await _forward(upstream, arguments, session_id, report)
                 return _to_result(ret, "outputSchema" in mcp_extras(*api))
             except Exception as exc:  # noqa: BLE001 - an executor bug must not take the server down
                 return _error_result(f"the server failed to run {params.name!r}: {type(exc).__name__}: {exc}")
@@ -341,6 +375,7 @@ def serve_mcp(
     max_connections: int = DEFAULT_MAX_CONNECTIONS,
     max_connections_per_peer: int = DEFAULT_MAX_PER_PEER,
     head_timeout: float = DEFAULT_HEAD_TIMEOUT,
+    names: Optional[ProxyNames] = None,
 ) -> None:
     """Serve ``executor``'s tools over MCP until the client leaves (stdio) or the process stops.
 
@@ -367,6 +402,7 @@ def serve_mcp(
             are answered 429 and closed.
         head_timeout: seconds an HTTP connection has to send each request head (from
             opening, or from its previous answer); a slower one is answered 408 and closed.
+        names: see :func:`build_mcp_server`.
 
     Raises:
         ValueError: ``transport`` is not ``'stdio'`` or ``'http'``, a given token is empty,
@@ -380,7 +416,7 @@ def serve_mcp(
         server = executor
     else:
         server = build_mcp_server(
-            executor, name=name, max_client_calls=max_client_calls, queue_timeout=queue_timeout
+            executor, name=name, max_client_calls=max_client_calls, queue_timeout=queue_timeout, names=names
         )
     if transport == "stdio":
         anyio.run(_serve_stdio, server)

@@ -18,7 +18,8 @@ This module holds the executor: its settings and which calls go to Ray. Getting 
 call to a replica and back (routing, batching, recovery) is in
 :mod:`lagent_like.ray.pool`; the code that runs inside a replica is in
 :mod:`lagent_like.ray.replica`. Ray is an optional extra
-(``pip install lagent-like[ray]``), imported only when an executor is built.
+(``pip install 'lagent-like[ray]'``, from a clone ``pip install '.[ray]'``), imported only
+when an executor is built.
 """
 
 from __future__ import annotations

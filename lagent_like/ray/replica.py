@@ -23,6 +23,7 @@ import dataclasses
 import os
 from typing import TYPE_CHECKING, Any, Optional
 
+from .._private.install import install_hint
 from ..context import ToolContext
 from ..runtime._core import Outcome as CallOutcome
 from ..runtime._core import RunRequest, run_async
@@ -54,7 +55,7 @@ def import_ray() -> Any:
         import ray
     except ImportError as exc:
         raise ImportError(
-            "RayActionExecutor needs Ray: install lagent-like[ray] (pip install 'lagent-like[ray]')"
+            f"RayActionExecutor needs Ray: install lagent-like[ray] ({install_hint('ray')})"
         ) from exc
     return ray
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Any, Optional
 
+from .._private.install import install_hint
 from ..exceptions import ToolError
 from ..parsers import BaseParser, JsonParser
 from ..toolkits._base_action import BaseAction, tool_api
@@ -46,7 +47,7 @@ def _import_pptx() -> Any:
     try:
         import pptx
     except ImportError:
-        raise ToolError("PPT needs python-pptx: pip install 'lagent-like[ppt]'") from None
+        raise ToolError(f"PPT needs python-pptx: {install_hint('ppt')}") from None
     return pptx
 
 

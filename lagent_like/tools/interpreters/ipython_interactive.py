@@ -5,7 +5,8 @@ model's code can read and change everything the agent holds, and its timeout nee
 main thread's signals. Here the shell runs in the worker of each session's sandbox
 (:class:`~lagent_like.IPythonInterpreter`'s machinery, see
 docs/isolation.rst), and :mod:`lagent_like.tools.interpreters._worker.ipython_shell` reports results as
-Lagent's tool does. It needs IPython: ``pip install lagent_like[ipython]``.
+Lagent's tool does. It needs IPython: ``pip install 'lagent-like[ipython]'`` (from a clone
+``pip install '.[ipython]'``).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Optional
 
 import json5
 
+from ..._private.install import install_hint
 from ...context import ToolContext
 from ...exceptions import ToolError
 from ...parsers import BaseParser, JsonParser
@@ -71,7 +73,7 @@ class IPythonInteractive(IPythonInterpreter):
         **isolation: Unpack[SandboxSettings],
     ) -> None:
         if importlib.util.find_spec("IPython") is None:
-            raise ImportError("IPythonInteractive needs IPython: pip install 'lagent_like[ipython]'")
+            raise ImportError(f"IPythonInteractive needs IPython: {install_hint('ipython')}")
         super().__init__(timeout, description=description, parser=parser, enable=enable, **isolation)
         self.use_signals = use_signals
         self._worker_extra = {"max_out_len": max_out_len if max_out_len >= 0 else None}

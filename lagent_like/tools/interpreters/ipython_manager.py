@@ -5,7 +5,7 @@ processes, called as ``manager(commands, session_ids)``, outside any executor. H
 shells are those of one :class:`~lagent_like.tools.IPythonInteractive`
 (one sandbox per session id): the manager only spreads a batch over threads and turns
 each outcome into Lagent's :class:`~lagent_like.ActionReturn`. It needs IPython:
-``pip install lagent_like[ipython]``.
+``pip install 'lagent-like[ipython]'`` (from a clone ``pip install '.[ipython]'``).
 """
 
 from __future__ import annotations
