@@ -214,7 +214,7 @@ def select_tools(
         functions: the function tools of the ``-m`` modules (``import_modules``);
             a name is looked up among them before the registry.
         own: when given, picks the registered classes to offer when no names are
-            given (the ``-m`` modules' own, :meth:`Imported.owns`).
+            given (the ``-m`` modules' own, ``Imported.owns``).
 
     Raises:
         ToolNotFoundError: a name is not registered.

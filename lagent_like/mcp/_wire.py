@@ -138,7 +138,7 @@ class Progress(NamedTuple):
     """A server's progress notification during a call, handed on as one chunk of progress.
 
     ``MCPToolkit`` gives each one to the call's ``on_progress``; a server serving the
-    toolkit again (:mod:`lagent_like.mcp.server`) sends it on with these very values.
+    toolkit again (``lagent_like.mcp.server``) sends it on with these very values.
     """
 
     progress: float
