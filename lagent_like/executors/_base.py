@@ -15,7 +15,6 @@ tools: a tool shared by several executors runs under each one's settings.
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import sys
 import threading
@@ -45,7 +44,7 @@ from ..toolkits._tool_state import EnableCheck, watch
 from ..types._families import COERCE, check_mode
 from ._exports import FunctionCallingMixin
 from ._intake import ToolLike, as_action, named_actions
-from ._routes import route_table
+from ._routes import RouteTable, route_table, with_tool, without_tool
 
 if TYPE_CHECKING:
     from ..runtime._pool import DaemonThreadPool
@@ -72,6 +71,19 @@ class ExecutorOptions(TypedDict, total=False):
 def _run_builtin(action: BaseAction, command: Any) -> ActionReturn:
     route = routes_of(action).get("run")
     return invoke(route, command) if route is not None else unknown_api(action, command, "run")
+
+
+def _resolved(own: Route, **changes: Any) -> Route:
+    """``dataclasses.replace(own, **changes)`` at a tenth of its cost.
+
+    ``replace`` runs the frozen dataclass's ``__init__`` (one ``object.__setattr__`` per
+    field); a catalogue of thousands of tools resolves one route per API.
+    """
+    route: Route = object.__new__(Route)
+    fields = route.__dict__
+    fields.update(own.__dict__)
+    fields.update(changes)
+    return route
 
 
 def _setting_property(name: str) -> Any:
@@ -174,9 +186,10 @@ class ExecutorBase(FunctionCallingMixin):
         # The mode is the route's: a tool shared by executors reads in each one's own.
         mode = validation_mode(action, own.key, self._validation)
         calm = timeout is None and retry is None and breaker is None and not own.context_params
-        return dataclasses.replace(
+        state = state_of(action)
+        return _resolved(
             own,
-            read=state_of(action).parser.reader(own.key, mode),
+            read=state.parser.reader(own.key, mode),
             label=name,
             keep_valid=action is self.finish_action,
             direct=calm and not self._hooks.hooks and self._may_skip_core(own, settings),
@@ -187,7 +200,7 @@ class ExecutorBase(FunctionCallingMixin):
             max_output_chars=self.max_output_chars,
             blocking=settings.blocking,
             random=self._random,
-            live=state_of(action) if type(action).enable is BaseAction.enable else action,
+            live=state if type(action).enable is BaseAction.enable else action,
         )
 
     def _rebuild_routes(self) -> None:
@@ -196,8 +209,15 @@ class ExecutorBase(FunctionCallingMixin):
         for action in self.actions.values():
             watch(action, self)  # a setting changed through the tool then refreshes this executor
         self._hook_methods = HookMethods.of(self._hooks.calls)
+        self._use(table)
+
+    def _use(self, table: RouteTable) -> None:
+        """Swap ``table`` in: calls from now on take its routes."""
         self._names, self._aliases, self._canonical, self._routes = table
         self._version += 1
+
+    def _table(self) -> RouteTable:
+        return RouteTable(self._names, self._aliases, self._canonical, self._routes)
 
     def refresh(self) -> None:
         """Re-read the tools' runtime settings (``__tool_settings__``) after changing them."""
@@ -419,7 +439,13 @@ class ExecutorBase(FunctionCallingMixin):
             previous = self.actions
             self.actions = {**previous, tool.name: tool}
             try:
-                self._rebuild_routes()
+                # A new name resolves only its own routes; a replaced tool rebuilds all.
+                table = None if tool.name in previous else with_tool(self._table(), tool, self._route)
+                if table is None:
+                    self._rebuild_routes()
+                else:
+                    watch(tool, self)
+                    self._use(table)
             except ToolDefinitionError:
                 self.actions = previous
                 raise
@@ -431,9 +457,9 @@ class ExecutorBase(FunctionCallingMixin):
             ToolNotFoundError: no action has that name (a ``KeyError``).
         """
         with self._lock:
-            self._action_named(name)
+            action = self._action_named(name)
             self.actions = {n: a for n, a in self.actions.items() if n != name}
-            self._rebuild_routes()
+            self._use(without_tool(self._table(), action))
 
     def __contains__(self, name: object) -> bool:
         return name in self.actions or name in self._routes

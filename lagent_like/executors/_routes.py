@@ -3,21 +3,26 @@
 A model calls a simple tool ``'Tool'`` (Lagent also spells it ``'Tool.run'``) and a
 toolkit's API ``'Tool.api'``; a model calling natively uses an alias legal for
 function-calling APIs. The table holds all of those names, built whole from the
-executor's actions each time the tools, the settings or the hooks change, so a call
-is one dict lookup and never sees a half-built table.
+executor's actions when the settings or the hooks change, so a call is one dict
+lookup and never sees a half-built table. Adding or removing one tool resolves only
+that tool's routes (a catalogue may hold thousands): the new table is the old one's
+dicts copied with that tool's names added or left out, then swapped in whole.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Callable, NamedTuple
+from typing import Callable, NamedTuple, Optional
 
-from .._private.aliases import assign_aliases
+from .._private.aliases import LEGAL_NAME, assign_aliases, hashed_alias, readable_alias
 from ..exceptions import ToolDefinitionError
 from ..runtime._invoke import Route
 from ..toolkits._base_action import BaseAction, routes_of
 
-__all__ = ["RouteTable", "route_table"]
+__all__ = ["RouteTable", "route_table", "with_tool", "without_tool"]
+
+#: ``resolve(action, call name, the API's direct route)``: the route the executor runs.
+Resolve = Callable[[BaseAction, str, Route], Route]
 
 
 class RouteTable(NamedTuple):
@@ -36,9 +41,26 @@ class RouteTable(NamedTuple):
     routes: dict[str, Route]
 
 
-def route_table(
-    actions: Iterable[BaseAction], resolve: Callable[[BaseAction, str, Route], Route]
-) -> RouteTable:
+def _resolved_routes(action: BaseAction, resolve: Resolve) -> list[tuple[str, Route]]:
+    """``(call name, resolved route)`` of each API of ``action``."""
+    tool = action.name
+    if not action.is_toolkit:
+        return [(tool, resolve(action, tool, own)) for own in routes_of(action).values()]
+    return [
+        (f"{tool}.{key}", resolve(action, f"{tool}.{key}", own)) for key, own in routes_of(action).items()
+    ]
+
+
+def _add_long_name(table: RouteTable, action: BaseAction) -> None:
+    """Lagent also spells a simple tool's call ``'Tool.run'``: route that name too."""
+    if not action.is_toolkit and action.name in table.names:
+        long_name = f"{action.name}.run"
+        if long_name not in table.routes:
+            table.routes[long_name] = table.names[action.name]
+            table.canonical[long_name] = action.name
+
+
+def route_table(actions: Iterable[BaseAction], resolve: Resolve) -> RouteTable:
     """The table of ``actions``' routes, each made by ``resolve(action, name, direct route)``.
 
     Raises:
@@ -48,23 +70,69 @@ def route_table(
     names: dict[str, Route] = {}
     clashes = []
     for action in actions:
-        for key, own in routes_of(action).items():
-            name = f"{action.name}.{key}" if action.is_toolkit else action.name
+        for name, route in _resolved_routes(action, resolve):
             if name in names:
                 clashes.append(f"{name!r} is both {names[name].action.name}'s and {action.name}'s")
-            names[name] = resolve(action, name, own)
+            names[name] = route
     if clashes:
         raise ToolDefinitionError("ActionExecutor", [f"call name {c}" for c in clashes])
     aliases = assign_aliases(names)
-    routes = dict(names)
-    canonical = {alias: name for name, alias in aliases.items()}
+    table = RouteTable(names, aliases, {alias: name for name, alias in aliases.items()}, dict(names))
     for name, alias in aliases.items():
-        routes.setdefault(alias, names[name])
+        table.routes.setdefault(alias, names[name])
     for action in actions:
-        # Lagent also spells a simple tool's call 'Tool.run'.
-        if not action.is_toolkit and action.name in names:
-            long_name = f"{action.name}.run"
-            if long_name not in routes:
-                routes[long_name] = names[action.name]
-                canonical[long_name] = action.name
-    return RouteTable(names, aliases, canonical, routes)
+        _add_long_name(table, action)
+    return table
+
+
+def _alias_beside(table: RouteTable, name: str) -> Optional[str]:
+    """The alias new call name ``name`` gets beside the table's names, as :func:`assign_aliases` gives it.
+
+    ``None`` when only a rebuild can give it: ``name`` is legal but already another
+    name's alias, which a whole assignment would hand back to it.
+    """
+    if LEGAL_NAME.fullmatch(name):
+        return None if name in table.canonical else name
+    alias = readable_alias(name)
+    if alias in table.canonical or alias in table.names:
+        alias = hashed_alias(alias, name)
+    return alias
+
+
+def with_tool(table: RouteTable, action: BaseAction, resolve: Resolve) -> Optional[RouteTable]:
+    """``table`` plus new tool ``action``, resolving only its routes; ``None``: rebuild instead.
+
+    Raises:
+        ToolDefinitionError: one of ``action``'s call names is another tool's.
+    """
+    added = _resolved_routes(action, resolve)
+    clashes = [
+        f"{n!r} is both {table.names[n].action.name}'s and {action.name}'s"
+        for n, _ in added
+        if n in table.names
+    ]
+    if clashes:
+        raise ToolDefinitionError("ActionExecutor", [f"call name {c}" for c in clashes])
+    new = RouteTable(dict(table.names), dict(table.aliases), dict(table.canonical), dict(table.routes))
+    for name, route in added:
+        alias = _alias_beside(new, name)
+        if alias is None:
+            return None
+        new.names[name] = route
+        new.aliases[name] = alias
+        new.canonical[alias] = name
+        new.routes[name] = route
+        new.routes.setdefault(alias, route)
+    _add_long_name(new, action)
+    return new
+
+
+def without_tool(table: RouteTable, action: BaseAction) -> RouteTable:
+    """``table`` without ``action``'s call names; the other names keep their routes and aliases."""
+    gone = {name for name, route in table.names.items() if route.action is action}
+    return RouteTable(
+        {n: r for n, r in table.names.items() if n not in gone},
+        {n: a for n, a in table.aliases.items() if n not in gone},
+        {a: n for a, n in table.canonical.items() if n not in gone},
+        {n: r for n, r in table.routes.items() if r.action is not action},
+    )

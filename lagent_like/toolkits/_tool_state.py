@@ -403,10 +403,14 @@ def validation_mode(action: BaseAction, key: str, default: str = COERCE) -> str:
     return default if own is UNSET else str(own)
 
 
+#: The settings of a tool that sets none (frozen, so one instance serves every tool).
+_NO_SETTINGS = ToolSettings()
+
+
 def settings_of(action: BaseAction) -> ToolSettings:
     """The runtime settings of ``action`` (``ToolSettings()`` when it sets none)."""
     settings = getattr(action, "__tool_settings__", None)
-    return settings if isinstance(settings, ToolSettings) else ToolSettings()
+    return settings if isinstance(settings, ToolSettings) else _NO_SETTINGS
 
 
 def watch(action: BaseAction, executor: Any) -> None:
