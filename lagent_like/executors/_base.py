@@ -21,12 +21,13 @@ import threading
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, Callable, Optional, TypedDict, Union
 
-from .._private.text import as_text, close_matches, did_you_mean, preview
+from .._private._names_index import NameIndex
+from .._private.text import MAX_LISTED, as_text, close_matches, did_you_mean, listing, preview, suggestion
 from ..context import DEFAULT_SESSION, ToolContext
 from ..exceptions import ToolDefinitionError, ToolNotFoundError
 from ..runtime._core import NO_HOOKS, HookMethods
 from ..runtime._invoke import BreakerSlot, Route, invoke
-from ..runtime._messages import names_the_model_saw, too_long_record
+from ..runtime._messages import is_native, names_the_model_saw, too_long_record
 from ..runtime.hooks import HookHandle, HookList
 from ..runtime.settings import UNSET, ToolSettings
 from ..schema import ActionReturn
@@ -160,6 +161,8 @@ class ExecutorBase(FunctionCallingMixin):
         self._canonical: dict[str, str] = {}
         self._exports: dict[str, tuple[tuple[Any, ...], list[dict[str, Any]]]] = {}
         self._version = 0
+        #: ``(routes version, native, index of the call names)``: see :meth:`_close_enabled`.
+        self._name_index: tuple[int, bool, Optional[NameIndex]] = (-1, False, None)
         self._built = True
         self._rebuild_routes()
 
@@ -374,17 +377,39 @@ class ExecutorBase(FunctionCallingMixin):
         return too_long_record(name, label, tool, command, self._argument_limit)
 
     def _unknown_message(self, name: Any, disabled: Optional[str] = None) -> str:
+        canonical = self._canonical.get(name, name) if isinstance(name, str) else None
+        tool = canonical.partition(".")[0] if canonical is not None else None
+        known = canonical in self.actions or tool in self.actions
+        head = f"Tool {preview(name)} is disabled." if known else f"Unknown tool {preview(name)}."
+        if len(self._names) > MAX_LISTED:
+            # A catalogue: a few close names from the index, the rest by their count.
+            hint = suggestion(self._close_enabled(as_text(name), disabled))
+            return f"{head}{hint} Available tools: {listing(self._names)}."
         shown = self.api_names()
         if disabled is not None:
             # Its enable check, asked with this call's context, said no: not available here.
             shown = [n for n in shown if self._names[n].action.name != disabled]
         available = names_the_model_saw(shown, self._aliases)
-        canonical = self._canonical.get(name, name) if isinstance(name, str) else None
-        tool = canonical.partition(".")[0] if canonical is not None else None
-        known = canonical in self.actions or tool in self.actions
-        head = f"Tool {preview(name)} is disabled." if known else f"Unknown tool {preview(name)}."
         hint = did_you_mean(as_text(name), available)
-        return f"{head}{hint} Available tools: {', '.join(available) or 'none'}."
+        return f"{head}{hint} Available tools: {listing(available)}."
+
+    def _close_enabled(self, word: str, disabled: Optional[str], limit: int = 3) -> list[str]:
+        """Up to ``limit`` enabled call names like ``word``, spelled as the model saw them."""
+        native = is_native()
+        version, was_native, index = self._name_index
+        if version != self._version or was_native != native or index is None:
+            index = NameIndex(names_the_model_saw(list(self._names), self._aliases))
+            self._name_index = (self._version, native, index)
+        found: list[str] = []
+        for wanted in (limit, limit * 3):  # more only when some close ones are disabled
+            found = []
+            for match in index.close(word, wanted):
+                action = self._names[self._canonical.get(match, match)].action
+                if action.name != disabled and action.enable:  # asked of the few close ones only
+                    found.append(match)
+            if len(found) >= limit or len(found) == len(index.close(word, wanted)):
+                break
+        return found[:limit]
 
     def get_actions_info(self) -> list[dict[str, Any]]:
         """Descriptions of the enabled tools for a system prompt.

@@ -20,7 +20,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Optional, Union
 
-from .._private.text import as_text, close_matches, preview
+from .._private._names_index import SCANNED_WHOLE, NameIndex
+from .._private.text import as_text, close_matches, listing, preview
 from ..exceptions import ParseError
 from ..types._validation import ANY, CHECK, Check, Refusal, Validator, check_of
 
@@ -74,6 +75,7 @@ class ApiArgs:
         "checks",
         "exact",
         "extra",
+        "index",
         "label",
         "listing",
         "mode",
@@ -107,7 +109,11 @@ class ApiArgs:
         self.required = frozenset(required)
         self.open = open
         self.types = types
-        self.listing = ", ".join(order) or "none"
+        self.listing = listing(order)
+        #: What close parameter names are looked up in (indexed when there are many).
+        self.index: Union[tuple[str, ...], NameIndex] = (
+            NameIndex(order) if len(order) > SCANNED_WHOLE else order
+        )
         self.checks: dict[str, Check] = {
             name: check_of(v) for name, v in validators.items() if name in self.names
         }
@@ -246,7 +252,7 @@ def _extra_arguments(api: ApiArgs, args: dict[str, Any], result: dict[str, Any],
             else:
                 _check_extra(api.extra, key, value, result, problems)
         else:
-            matches = close_matches(as_text(key), api.order)
+            matches = close_matches(as_text(key), api.index)
             hint = f" (did you mean {matches[0]!r}?)" if matches else ""
             problems.append(f"{preview(key)} is not a parameter{hint}; parameters: {api.listing}")
 
