@@ -24,6 +24,8 @@ _POSTINGS_BUDGET = 300
 _SHORTLIST = 8
 #: Trigram similarity that makes a name close without asking difflib.
 _SIMILAR = 0.5
+#: Most names of a shortlist difflib is asked about (the most similar by trigrams).
+_DIFFLIB_ASKS = 3
 #: Words remembered per index (a model tends to repeat a wrong name).
 _MEMO_SIZE = 1_024
 
@@ -127,15 +129,19 @@ def _similar(word: str, ranked: list[tuple[str, float]], limit: int) -> list[str
     """The first ``limit`` names of ``ranked`` close to ``word``.
 
     Close: half their trigrams shared, else difflib's ratio at its 0.6 cutoff (asked
-    only then: it costs tens of microseconds a name).
+    only then, and of the first few: it costs tens of microseconds a name).
     """
     import difflib
 
     matcher = difflib.SequenceMatcher()
     matcher.set_seq2(word)
     found = []
+    asked = 0
     for name, similarity in ranked:
         if similarity < _SIMILAR:
+            if asked == _DIFFLIB_ASKS:
+                break
+            asked += 1
             matcher.set_seq1(name)
             if matcher.real_quick_ratio() < 0.6 or matcher.quick_ratio() < 0.6 or matcher.ratio() < 0.6:
                 continue

@@ -31,7 +31,6 @@ from ..runtime._messages import is_native, names_the_model_saw, too_long_record
 from ..runtime.hooks import HookHandle, HookList
 from ..runtime.settings import UNSET, ToolSettings
 from ..schema import ActionReturn
-from ..spec._describe import copy_description
 from ..toolkits._base_action import (
     BaseAction,
     end_tool_session,
@@ -41,7 +40,7 @@ from ..toolkits._base_action import (
     unknown_api,
     validation_mode,
 )
-from ..toolkits._tool_state import EnableCheck, watch
+from ..toolkits._tool_state import EnableCheck, shared_description, watch
 from ..types._families import COERCE, check_mode
 from ._exports import FunctionCallingMixin
 from ._intake import ToolLike, as_action, named_actions
@@ -414,20 +413,24 @@ class ExecutorBase(FunctionCallingMixin):
     def get_actions_info(self) -> list[dict[str, Any]]:
         """Descriptions of the enabled tools for a system prompt.
 
-        A toolkit contributes one entry per API, named ``'Tool.api'``. The entries are
-        copies; changing them changes nothing in the executor.
+        A toolkit contributes one entry per API, named ``'Tool.api'``. Each entry is a
+        new dict, as in Lagent; the parameters and other values inside it are shared
+        and read-only (changing them raises ``TypeError``; edit a ``copy.deepcopy``),
+        so changing an entry changes nothing in the executor.
         """
         info = []
         for action in self.actions.values():
             if not action.enable:
                 continue
-            if action.is_toolkit:
-                for api in action.description["api_list"]:
-                    entry = copy_description(api)
-                    entry["name"] = f"{action.name}.{api['name']}"
+            shared = shared_description(action)
+            if "api_list" in shared:
+                tool = action.name
+                for api in shared["api_list"]:
+                    entry = dict(api)
+                    entry["name"] = f"{tool}.{api['name']}"
                     info.append(entry)
             else:
-                info.append(copy_description(action.description))
+                info.append(dict(shared))
         return info
 
     def api_names(self, only_enable: bool = True) -> list[str]:

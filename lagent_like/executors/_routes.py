@@ -129,10 +129,18 @@ def with_tool(table: RouteTable, action: BaseAction, resolve: Resolve) -> Option
 
 def without_tool(table: RouteTable, action: BaseAction) -> RouteTable:
     """``table`` without ``action``'s call names; the other names keep their routes and aliases."""
-    gone = {name for name, route in table.names.items() if route.action is action}
-    return RouteTable(
-        {n: r for n, r in table.names.items() if n not in gone},
-        {n: a for n, a in table.aliases.items() if n not in gone},
-        {a: n for a, n in table.canonical.items() if n not in gone},
-        {n: r for n, r in table.routes.items() if r.action is not action},
-    )
+    new = RouteTable(dict(table.names), dict(table.aliases), dict(table.canonical), dict(table.routes))
+    tool = action.name
+    gone = [tool] if not action.is_toolkit else [f"{tool}.{key}" for key in routes_of(action)]
+    for name in gone:
+        route = new.names.get(name)
+        if route is None or route.action is not action:
+            continue
+        del new.names[name]
+        alias = new.aliases.pop(name)
+        for spelling in (name, alias, f"{name}.run"):
+            if new.routes.get(spelling) is route:
+                del new.routes[spelling]
+            if new.canonical.get(spelling) == name:
+                del new.canonical[spelling]
+    return new

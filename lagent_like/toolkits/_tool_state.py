@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 
 from .._private._names_index import SCANNED_WHOLE, NameIndex
+from .._private.frozen import frozen
 from .._private.log import logger
 from .._private.signatures import refusal, signature_of
 from .._private.text import MAX_LISTED, as_text, did_you_mean, listing, preview
@@ -141,7 +142,7 @@ class _ToolState:
 
     __slots__ = (
         "api_index", "apis", "description", "enable", "executors", "given", "is_toolkit", "name", "parser",
-        "routes", "specs",
+        "routes", "shared", "specs",
     )  # fmt: skip
 
     def __init__(
@@ -167,6 +168,8 @@ class _ToolState:
         self.apis: dict[str, Callable[..., Any]] = {}
         #: The executors whose routes hold this tool's settings (see :func:`watch`).
         self.executors: Optional[weakref.WeakSet[Any]] = None
+        #: A read-only copy of ``description``, handed out while equal to it (see :func:`shared_description`).
+        self.shared: Optional[dict[str, Any]] = None
         #: ``(routes, index of their keys)``, made on the first unknown API of a large toolkit.
         self.api_index: Optional[tuple[dict[str, Route], NameIndex]] = None
 
@@ -363,6 +366,19 @@ def api_entry(action: BaseAction, key: str) -> Optional[dict[str, Any]]:
         if name == key:
             return entry
     return None
+
+
+def shared_description(action: BaseAction) -> dict[str, Any]:
+    """A read-only copy of ``action``'s description, equal to it as it is now.
+
+    Made once and handed out while the description is unchanged (an equality test
+    in C, far cheaper than a copy); a description edited since gets a new one.
+    """
+    state = state_of(action)
+    shared = state.shared
+    if shared is None or shared != state.description:
+        shared = state.shared = frozen(state.description)
+    return shared
 
 
 def _api_index(state: _ToolState) -> Union[NameIndex, tuple[str, ...]]:
