@@ -38,7 +38,8 @@ squares over the sizes); 1.0 is linear for whole-catalogue rows, 0.0 is flat for
 per-call rows. Import time is the best of 10 fresh processes, ``import lagent_like``
 minus ``pass`` (Lagent: ``import lagent.actions``; the SDK: ``import agents``).
 
-Verdicts, all ratios or exponents measured in this run: growth exponents <= 1.1;
+Verdicts, all ratios or exponents measured in this run: growth exponents <= 1.1 (the
+issue's bound for every catalogue operation; a one-call row should stay near 0);
 executor build <= 2 us per API at the largest size; ``get_actions_info()`` <= 1.5x
 Lagent's; ``to_openai_tools()`` cold and cached <= the SDK's export; unknown names
 <= 100 us at the largest size; define <= 0.5x Lagent's per API; import <= 40 ms.
@@ -104,7 +105,7 @@ def best(action: Callable[[], Any], repeats: int, setup: Optional[Callable[[], A
 
 def _run_function() -> Callable[..., Any]:
     namespace: dict[str, Any] = {}
-    exec(RUN_SOURCE, namespace)  # noqa: S102 - a fixed source, one function per class
+    exec(RUN_SOURCE, namespace)  # a fixed source, one function per class
     return namespace["run"]  # type: ignore[no-any-return]
 
 
@@ -112,7 +113,7 @@ def _wide_function(width: int) -> Callable[..., Any]:
     """A function of ``width`` optional int parameters ``p00000``..."""
     params = ", ".join(f"p{i:05d}: int = 0" for i in range(width))
     namespace: dict[str, Any] = {}
-    exec(f"def wide({params}) -> int:\n    '''Sum.'''\n    return 0\n", namespace)  # noqa: S102
+    exec(f"def wide({params}) -> int:\n    '''Sum.'''\n    return 0\n", namespace)
     return namespace["wide"]  # type: ignore[no-any-return]
 
 
@@ -320,6 +321,28 @@ def _verdict(ok: Optional[bool]) -> str:
     return "-" if ok is None else ("ok" if ok else "OVER")
 
 
+def _checks(
+    row: str, exponent: Optional[float], ours: Optional[float], lagent: Optional[float], sdk: Optional[float]
+) -> list[bool]:
+    """The verdicts of one row (seconds at the largest size): its growth and its target, where known."""
+    checks = []
+    if exponent is not None and row in WHOLE_ROWS + CALL_ROWS:
+        checks.append(exponent <= GROWTH_TARGET)
+    if ours is None:
+        return checks
+    if row == "build":
+        checks.append(ours * 1e6 <= BUILD_TARGET_US)
+    elif row.startswith("unknown") and row in CALL_ROWS:
+        checks.append(ours * 1e6 <= UNKNOWN_TARGET_US)
+    elif row == "get_actions_info" and lagent is not None:
+        checks.append(ours <= INFO_TARGET * lagent)
+    elif row == "define" and lagent is not None:
+        checks.append(ours <= DEFINE_TARGET * lagent)
+    elif row.startswith("export") and sdk is not None:
+        checks.append(ours <= sdk)
+    return checks
+
+
 def report(
     sizes: list[int], ours: dict[int, dict[str, float]], peers: Optional[dict[str, Any]]
 ) -> list[dict[str, Any]]:
@@ -334,26 +357,8 @@ def report(
         lagent_times = {n: lagent[n][row] for n in sizes if n in lagent and row in lagent[n]}
         sdk_row = "export" if row.startswith("export") else row
         sdk_times = {n: sdk[n][sdk_row] for n in sizes if n in sdk and sdk_row in sdk[n]}
-        checks: list[bool] = []
-        if exponent is not None and row != "unknown tool name, first" and row in WHOLE_ROWS + CALL_ROWS:
-            # A whole-catalogue row may grow linearly; a one-call row by the same margin over flat.
-            checks.append(exponent <= (GROWTH_TARGET if row in WHOLE_ROWS else GROWTH_TARGET - 1.0))
         at_largest = times.get(largest)
-        targets = {
-            "build": lambda: at_largest * 1e6 <= BUILD_TARGET_US,
-            "get_actions_info": lambda: at_largest <= INFO_TARGET * lagent_times[largest],
-            "export cold": lambda: at_largest <= sdk_times[largest],
-            "export cached": lambda: at_largest <= sdk_times[largest],
-            "define": lambda: at_largest <= DEFINE_TARGET * lagent_times[largest],
-            "unknown tool name": lambda: at_largest * 1e6 <= UNKNOWN_TARGET_US,
-            "unknown API": lambda: at_largest * 1e6 <= UNKNOWN_TARGET_US,
-            "unknown parameter": lambda: at_largest * 1e6 <= UNKNOWN_TARGET_US,
-        }
-        if row in targets and at_largest is not None:
-            try:
-                checks.append(bool(targets[row]()))
-            except KeyError:  # the peer's number is missing
-                pass
+        checks = _checks(row, exponent, at_largest, lagent_times.get(largest), sdk_times.get(largest))
         rows.append(
             {
                 "row": row,
@@ -414,7 +419,10 @@ def format_table(
         lines[-1][2] = f"{ms:,.1f}"
         lines[-1][-1] = _verdict(target)
     widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
-    title = f"lagent_like catalogue benchmark: Python {sys.version.split()[0]}, CPU time, best of {repeats}; ratio = ours / the peer at n={largest:,} (exports: the SDK)"
+    title = (
+        f"lagent_like catalogue benchmark: Python {sys.version.split()[0]}, CPU time, best of {repeats}; "
+        f"ratio = ours / the peer at n={largest:,} (exports: the SDK)"
+    )
     body = [
         "  ".join(c.ljust(w) if i < 2 else c.rjust(w) for i, (c, w) in enumerate(zip(line, widths))).rstrip()
         for line in lines

@@ -70,8 +70,12 @@ def frozen(value: Any) -> Any:
 
 
 def fresh_top(entry: dict[str, Any]) -> dict[str, Any]:
-    """A copy of frozen ``entry`` whose top two levels of dicts are plain; the rest is shared."""
-    return {k: dict(v) if type(v) is FrozenDict else v for k, v in entry.items()}
+    """A copy of ``entry`` and of the dicts directly in it; what lies deeper is shared.
+
+    An export entry is plain at those two levels (``tool["function"]["strict"]``)
+    and read-only below them (the schemas), so the copy is the caller's to change.
+    """
+    return {k: dict(v) if isinstance(v, dict) else v for k, v in entry.items()}
 
 
 def thawed(value: Any) -> Any:

@@ -95,7 +95,9 @@ def listing(names: Collection[str]) -> str:
     suggested, and the rest are where the model already has them.
     """
     if len(names) > MAX_LISTED:
-        return f"{len(names):,} (too many to list here; all are in the tool descriptions you were given)"
+        return (
+            f"{len(names):,} in all, too many to list here (all are in the tool descriptions you were given)"
+        )
     return ", ".join(names) or "none"
 
 

@@ -40,7 +40,7 @@ from ..toolkits._base_action import (
     unknown_api,
     validation_mode,
 )
-from ..toolkits._tool_state import EnableCheck, shared_description, watch
+from ..toolkits._tool_state import EnableCheck, enabled, shared_description, watch
 from ..types._families import COERCE, check_mode
 from ._exports import FunctionCallingMixin
 from ._intake import ToolLike, as_action, named_actions
@@ -420,9 +420,16 @@ class ExecutorBase(FunctionCallingMixin):
         """
         info = []
         for action in self.actions.values():
-            if not action.enable:
+            state = state_of(action)
+            if type(action).enable is BaseAction.enable:  # read without the property's calls
+                on = state.enable is True or enabled(state)
+            else:
+                on = action.enable
+            if not on:
                 continue
-            shared = shared_description(action)
+            shared = state.shared
+            if shared is None or shared != state.description:  # made once, remade when edited
+                shared = shared_description(action)
             if "api_list" in shared:
                 tool = action.name
                 for api in shared["api_list"]:

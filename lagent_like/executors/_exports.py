@@ -17,7 +17,6 @@ from .._private.text import close_matches
 from ..exceptions import ToolNotFoundError
 from ..runtime._messages import alias_renamer
 from ..schema import ActionStatusCode
-from ..spec._describe import copy_description
 from ..spec._metadata import output_schema
 from ..toolkits._base_action import BaseAction, api_specs
 
@@ -346,7 +345,8 @@ class FunctionCallingMixin:
         cached = self._exports.get(shape)
         if cached is None or cached[0] != key:
             shown = {name for name, on in zip(self.actions, flags) if on}
-            cached = (key, [frozen(e) for e in self._built_entries(shown, build)])
+            # Plain at the top two levels (copied for each caller), read-only below.
+            cached = (key, self._built_entries(shown, build))
             self._exports[shape] = cached
         # Fresh at the top for the caller; the schemas inside are shared and read-only.
         return [fresh_top(entry) for entry in cached[1]]
@@ -379,7 +379,8 @@ class FunctionCallingMixin:
         """The read-only JSON Schema of API ``key`` of ``action``, shared by every export."""
         spec = api_specs(action).get(key)
         if spec is None or type(action).json_schema is not BaseAction.json_schema:
-            return action.json_schema(key)  # the tool describes its arguments itself
+            own: dict[str, Any] = frozen(action.json_schema(key))  # the tool describes its arguments itself
+            return own
         return spec.shared_schema
 
     def to_openai_tools(self, strict: bool = False) -> list[dict[str, Any]]:
@@ -410,7 +411,7 @@ class FunctionCallingMixin:
             function = {
                 "name": name,
                 "description": text,
-                "parameters": converted if converted is not None else schema,
+                "parameters": frozen(converted) if converted is not None else schema,
                 "strict": converted is not None,
             }
             return {"type": "function", "function": function}
@@ -432,7 +433,7 @@ class FunctionCallingMixin:
             declaration: dict[str, Any] = {"name": name, "description": text}
             parameters = to_gemini_schema(schema).schema
             if parameters is not None:
-                declaration["parameters"] = parameters
+                declaration["parameters"] = frozen(parameters)
             return declaration
 
         declarations = self._exported("gemini", build)
@@ -468,7 +469,7 @@ def mcp_extras(action: BaseAction, key: str) -> dict[str, Any]:
     """
     own = getattr(action, "mcp_extras", None)
     if callable(own):
-        return dict(own(key))
+        return {name: frozen(value) for name, value in own(key).items()}
     spec = api_specs(action).get(key)
     if spec is None:
         return {}
@@ -482,5 +483,5 @@ def mcp_extras(action: BaseAction, key: str) -> dict[str, Any]:
         extras["annotations"] = dict(annotations)
     schema = output_schema(spec)
     if schema is not None:
-        extras["outputSchema"] = copy_description(schema)
+        extras["outputSchema"] = frozen(schema)
     return extras
