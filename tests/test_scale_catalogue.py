@@ -156,9 +156,9 @@ def test_deleted_tool_leaves_the_other_names_as_they_were() -> None:
     aliases = dict(executor._aliases)
     executor.del_action("WideKit")
     assert executor._aliases == {n: a for n, a in aliases.items() if not n.startswith("WideKit.")}
+    simple = ["Scale000", "Scale001", "Scale002"]
     assert sorted(executor._routes) == sorted(
-        ["Scale000", "Scale001", "Scale002", "Scale000.run", "Scale001.run", "Scale002.run", "my tool"]
-        + ["my tool.run", "my_tool"]
+        [*simple, *(f"{n}.run" for n in simple), "my tool", "my tool.run", "my_tool"]
     )
     assert executor("WideKit.api000", '{"a": 1}').errmsg.startswith("Unknown tool 'WideKit.api000'.")
 
