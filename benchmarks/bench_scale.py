@@ -29,20 +29,23 @@ such functions made tools by ``function_tool``). Rows, each at every size:
   ``Converter.tool_to_openai`` over every tool (what it does for each model call).
 * **unknown tool name**: a call of a name no tool has, a new name each call (the
   index of names is built by the first, timed apart as ``unknown tool name, first``).
-* **unknown API**: a call of ``Kit.nope<i>`` on a toolkit of ``n`` APIs.
+* **unknown API**: a call of ``Kit.apj<i>`` on a toolkit of ``n`` APIs.
 * **unknown parameter**: a call with an argument ``q<i>`` of an API of ``n`` parameters.
 * **add one tool / remove one tool / disable+enable one tool**: on an executor of ``n``.
 
 The growth exponent of a row is the slope of ``log(time)`` over ``log(n)`` (least
 squares over the sizes); 1.0 is linear for whole-catalogue rows, 0.0 is flat for
-per-call rows. Import time is the best of 10 fresh processes, ``import lagent_like``
-minus ``pass`` (Lagent: ``import lagent.actions``; the SDK: ``import agents``).
+per-call rows. A last line times a 1 MB ``list[str]`` argument against ``json.loads``
+of the same text, alternately, best of N. Import time is the CPU time (user + system)
+of ``python -c "import lagent_like"`` minus that of ``python -c pass``, best of 10
+fresh processes (Lagent: ``import lagent.actions``; the SDK: ``import agents``).
 
 Verdicts, all ratios or exponents measured in this run: growth exponents <= 1.1 (the
 issue's bound for every catalogue operation; a one-call row should stay near 0);
 executor build <= 2 us per API at the largest size; ``get_actions_info()`` <= 1.5x
 Lagent's; ``to_openai_tools()`` cold and cached <= the SDK's export; unknown names
-<= 100 us at the largest size; define <= 0.5x Lagent's per API; import <= 40 ms.
+<= 100 us at the largest size; define <= 0.5x Lagent's per API; import <= 40 ms; the
+1 MB list argument <= 1.8x ``json.loads``.
 """
 
 from __future__ import annotations
@@ -61,6 +64,9 @@ from typing import Any, Callable, Optional
 DEFAULT_SIZES = (100, 1_000, 10_000)
 DEFAULT_PEER_PYTHON = "/work/venvs/i25/bin/python"
 UNKNOWN_CALLS = 200
+#: Items of the list-argument row: about 1 MB of JSON.
+LIST_ITEMS = 80_000
+LIST_TARGET = 1.8
 IMPORT_RUNS = 10
 GROWTH_TARGET = 1.1
 BUILD_TARGET_US = 2.0
@@ -273,6 +279,29 @@ def measure_import(module: str, python: str) -> float:
     return max(0.0, least[module] - least["pass"]) * 1e3
 
 
+def measure_list_argument(repeats: int) -> float:
+    """``executor('take', s)`` over ``json.loads(s)`` for ``s`` a 1 MB ``{"words": [...]}`` of strings."""
+    from lagent_like import ActionExecutor, FunctionTool
+
+    def take(words: list[str]) -> int:
+        """Count words.
+
+        Args:
+            words (list[str]): the words
+        """
+        return len(words)
+
+    executor = ActionExecutor([FunctionTool(take)], max_argument_chars=None)
+    text = json.dumps({"words": [f"word{i:06d}" for i in range(LIST_ITEMS)]})
+    if executor("take", text).result != [{"type": "text", "content": str(LIST_ITEMS)}]:
+        raise RuntimeError("the list row is broken: take did not count every word")
+    floor = row = math.inf
+    for _ in range(repeats):  # alternately, so both see the same machine
+        floor = min(floor, best(lambda: json.loads(text), 1))
+        row = min(row, best(lambda: executor("take", text), 1))
+    return row / floor
+
+
 def peer_main(sizes: list[int], repeats: int) -> dict[str, Any]:
     """Everything measured in the peers' Python (``--peer``): Lagent's rows, the SDK's, imports."""
     found: dict[str, Any] = {"lagent": {}, "sdk": {}, "import": {}}
@@ -455,15 +484,20 @@ def main(argv: Optional[list[str]] = None) -> int:
     ours = {n: measure_package(n, repeats, lagent=False) for n in sizes}
     rows = report(sizes, ours, peers)
     imports = {"lagent_like": measure_import("lagent_like", sys.executable)}
+    list_ratio = measure_list_argument(max(repeats, 5))
     if peers is not None:
         imports.update({"lagent.actions": peers["import"]["lagent"], "agents": peers["import"]["sdk"]})
     if options.json:
-        print(json.dumps({"rows": rows, "imports": imports}, indent=2))
+        print(json.dumps({"rows": rows, "imports": imports, "list_argument_ratio": list_ratio}, indent=2))
     else:
         print(format_table(sizes, rows, imports, repeats))
+        verdict = _verdict(list_ratio <= LIST_TARGET)
+        print(f"1 MB list[str] argument: {list_ratio:.2f}x json.loads (target <= {LIST_TARGET}x): {verdict}")
     failed = [r["row"] for r in rows if r["verdict"] == "OVER"] + (
         ["import lagent_like"] if imports["lagent_like"] > IMPORT_TARGET_MS else []
     )
+    if list_ratio > LIST_TARGET:
+        failed.append("1 MB list[str] argument")
     if options.check and failed:
         print(f"verdicts failed: {', '.join(failed)}", file=sys.stderr)
         return 1
