@@ -10,7 +10,7 @@ from typing import Any, Callable
 
 import pytest
 
-from lagent_like import ActionExecutor, BaseAction, FunctionTool, tool_api
+from lagent_like import ActionExecutor, BaseAction, FunctionTool, Hook, tool_api
 from lagent_like._private._names_index import NameIndex
 from lagent_like._private.text import MAX_LISTED, close_matches, listing
 from lagent_like.executors._base import ExecutorBase
@@ -118,11 +118,37 @@ def test_del_action_and_disable_resolve_no_route(route_builds: list[str]) -> Non
     assert executor("Scale008", '{"a": 1}').result == [{"type": "text", "content": "1"}]
 
 
-def test_replacing_a_tool_of_the_same_name_rebuilds_every_route(route_builds: list[str]) -> None:
+def test_replacing_a_tool_of_the_same_name_resolves_only_the_new_one(route_builds: list[str]) -> None:
     executor = ActionExecutor(catalogue(3))
     route_builds.clear()
     executor.add_action(simple_tool("Scale001"))
+    assert route_builds == ["Scale001"]
+
+
+def test_second_executor_over_the_same_tools_resolves_no_route(route_builds: list[str]) -> None:
+    tools = catalogue(20)
+    ActionExecutor(tools)
+    route_builds.clear()
+    executor = ActionExecutor(tools)
+    assert route_builds == []
+    assert executor("Scale003", '{"a": 3}').result == [{"type": "text", "content": "3"}]
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        pytest.param(lambda executor: setattr(executor, "timeout", 5.0), id="executor-timeout"),
+        pytest.param(lambda executor: executor.register_hook(Hook()), id="hook"),
+    ],
+)
+def test_changed_executor_settings_resolve_every_route_again(
+    route_builds: list[str], change: Callable[[ActionExecutor], Any]
+) -> None:
+    executor = ActionExecutor(catalogue(3))
+    route_builds.clear()
+    change(executor)
     assert route_builds == ["Scale000", "Scale001", "Scale002"]
+    assert executor._routes["Scale001"].direct is False
 
 
 def illegal_named(name: str) -> BaseAction:

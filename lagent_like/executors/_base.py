@@ -44,7 +44,7 @@ from ..toolkits._tool_state import EnableCheck, enabled, shared_description, wat
 from ..types._families import COERCE, check_mode
 from ._exports import FunctionCallingMixin
 from ._intake import ToolLike, as_action, named_actions
-from ._routes import RouteTable, route_table, with_tool, without_tool
+from ._routes import RouteTable, call_names, route_table, with_tool, without_tool
 
 if TYPE_CHECKING:
     from ..runtime._pool import DaemonThreadPool
@@ -71,6 +71,10 @@ class ExecutorOptions(TypedDict, total=False):
 def _run_builtin(action: BaseAction, command: Any) -> ActionReturn:
     route = routes_of(action).get("run")
     return invoke(route, command) if route is not None else unknown_api(action, command, "run")
+
+
+#: Profiles whose routes a tool keeps (see ``ExecutorBase._tool_routes``); more are rare.
+_KEPT_PROFILES = 4
 
 
 def _resolved(own: Route, **changes: Any) -> Route:
@@ -146,6 +150,7 @@ class ExecutorBase(FunctionCallingMixin):
         self._lock = threading.RLock()
         self._routes: dict[str, Route] = {}
         self._hook_methods = NO_HOOKS
+        self._current_profile: Optional[tuple[Any, ...]] = None
         self._built = False
         self._hooks = HookList(on_change=self.refresh)
         # Imported here, not with the package: describing them imports docstring-parser.
@@ -171,6 +176,56 @@ class ExecutorBase(FunctionCallingMixin):
         The sync executor always may; the async one only where no thread is needed.
         """
         return True
+
+    def _profile(self) -> Optional[tuple[Any, ...]]:
+        """What this executor's routes depend on, as a key; ``None`` when they are its own.
+
+        Two executors of one profile resolve a tool's routes alike, so the routes are
+        kept on the tool (:meth:`_tool_routes`); circuit breakers are each executor's.
+        """
+        if self.circuit_breaker is not None:
+            return None
+        profile = (
+            type(self)._may_skip_core,
+            self._validation,
+            self.timeout,
+            self.retry,
+            self.error_formatter,
+            self.max_output_chars,
+            self._random,
+            bool(self._hooks.hooks),
+        )
+        try:
+            hash(profile)
+        except TypeError:  # an unhashable setting: resolved each time
+            return None
+        return profile
+
+    def _tool_routes(self, action: BaseAction) -> list[tuple[str, Route]]:
+        """``(call name, resolved route)`` of each API of ``action``, kept on the tool per profile.
+
+        A catalogue of thousands of tools is rebuilt into each new executor; resolving
+        each route again would cost microseconds per API.
+        """
+        state = state_of(action)
+        settings = settings_of(action)
+        key = None
+        if self._current_profile is not None and settings.circuit_breaker in (UNSET, None):
+            key = (self._current_profile, settings, action is self.finish_action)
+            try:
+                kept = state.resolved.get(key)
+            except TypeError:  # a tool setting that cannot be hashed: resolved each time
+                key = kept = None
+            if kept is not None and kept[0] is state.routes and kept[1] is state.parser:
+                for name, _ in kept[2]:
+                    self._breakers.pop(name, None)  # as resolving would (no breaker applies)
+                return kept[2]
+        rows = [(name, self._route(action, name, own)) for name, own in call_names(action)]
+        if key is not None:
+            if len(state.resolved) >= _KEPT_PROFILES:
+                state.resolved.clear()
+            state.resolved[key] = (state.routes, state.parser, rows)
+        return rows
 
     def _route(self, action: BaseAction, name: str, own: Route) -> Route:
         """The route of callable name ``name``: ``own`` with this executor's settings resolved."""
@@ -207,7 +262,8 @@ class ExecutorBase(FunctionCallingMixin):
 
     def _rebuild_routes(self) -> None:
         # Built aside and swapped in whole, so a call never sees a half-built table.
-        table = route_table(self.actions.values(), self._route)
+        self._current_profile = self._profile()
+        table = route_table(self.actions.values(), self._tool_routes)
         for action in self.actions.values():
             watch(action, self)  # a setting changed through the tool then refreshes this executor
         self._hook_methods = HookMethods.of(self._hooks.calls)
@@ -475,7 +531,7 @@ class ExecutorBase(FunctionCallingMixin):
             self.actions = {**previous, tool.name: tool}
             try:
                 # A new name resolves only its own routes; a replaced tool rebuilds all.
-                table = None if tool.name in previous else with_tool(self._table(), tool, self._route)
+                table = None if tool.name in previous else with_tool(self._table(), tool, self._tool_routes)
                 if table is None:
                     self._rebuild_routes()
                 else:

@@ -19,10 +19,10 @@ from ..exceptions import ToolDefinitionError
 from ..runtime._invoke import Route
 from ..toolkits._base_action import BaseAction, routes_of
 
-__all__ = ["RouteTable", "route_table", "with_tool", "without_tool"]
+__all__ = ["RouteTable", "call_names", "route_table", "with_tool", "without_tool"]
 
-#: ``resolve(action, call name, the API's direct route)``: the route the executor runs.
-Resolve = Callable[[BaseAction, str, Route], Route]
+#: ``resolve(action)``: ``(call name, the route the executor runs)`` of each API of ``action``.
+Resolve = Callable[[BaseAction], list[tuple[str, Route]]]
 
 
 class RouteTable(NamedTuple):
@@ -41,27 +41,28 @@ class RouteTable(NamedTuple):
     routes: dict[str, Route]
 
 
-def _resolved_routes(action: BaseAction, resolve: Resolve) -> list[tuple[str, Route]]:
-    """``(call name, resolved route)`` of each API of ``action``."""
+def call_names(action: BaseAction) -> list[tuple[str, Route]]:
+    """``(call name, direct route)`` of each API of ``action`` that can run."""
     tool = action.name
     if not action.is_toolkit:
-        return [(tool, resolve(action, tool, own)) for own in routes_of(action).values()]
-    return [
-        (f"{tool}.{key}", resolve(action, f"{tool}.{key}", own)) for key, own in routes_of(action).items()
-    ]
+        return [(tool, own) for own in routes_of(action).values()]
+    return [(f"{tool}.{key}", own) for key, own in routes_of(action).items()]
 
 
 def _add_long_name(table: RouteTable, action: BaseAction) -> None:
     """Lagent also spells a simple tool's call ``'Tool.run'``: route that name too."""
-    if not action.is_toolkit and action.name in table.names:
-        long_name = f"{action.name}.run"
+    if action.is_toolkit:
+        return
+    tool = action.name
+    if tool in table.names:
+        long_name = f"{tool}.run"
         if long_name not in table.routes:
-            table.routes[long_name] = table.names[action.name]
-            table.canonical[long_name] = action.name
+            table.routes[long_name] = table.names[tool]
+            table.canonical[long_name] = tool
 
 
 def route_table(actions: Iterable[BaseAction], resolve: Resolve) -> RouteTable:
-    """The table of ``actions``' routes, each made by ``resolve(action, name, direct route)``.
+    """The table of ``actions``' routes, each tool's made by ``resolve(action)``.
 
     Raises:
         ToolDefinitionError: two tools would answer the same call name.
@@ -70,7 +71,7 @@ def route_table(actions: Iterable[BaseAction], resolve: Resolve) -> RouteTable:
     names: dict[str, Route] = {}
     clashes = []
     for action in actions:
-        for name, route in _resolved_routes(action, resolve):
+        for name, route in resolve(action):
             if name in names:
                 clashes.append(f"{name!r} is both {names[name].action.name}'s and {action.name}'s")
             names[name] = route
@@ -105,7 +106,7 @@ def with_tool(table: RouteTable, action: BaseAction, resolve: Resolve) -> Option
     Raises:
         ToolDefinitionError: one of ``action``'s call names is another tool's.
     """
-    added = _resolved_routes(action, resolve)
+    added = resolve(action)
     clashes = [
         f"{n!r} is both {table.names[n].action.name}'s and {action.name}'s"
         for n, _ in added

@@ -142,7 +142,7 @@ class _ToolState:
 
     __slots__ = (
         "api_index", "apis", "description", "enable", "executors", "given", "is_toolkit", "name", "parser",
-        "routes", "shared", "specs",
+        "resolved", "routes", "shared", "specs",
     )  # fmt: skip
 
     def __init__(
@@ -168,6 +168,8 @@ class _ToolState:
         self.apis: dict[str, Callable[..., Any]] = {}
         #: The executors whose routes hold this tool's settings (see :func:`watch`).
         self.executors: Optional[weakref.WeakSet[Any]] = None
+        #: Executor profile -> ``(routes, parser, resolved routes)`` (see ``ExecutorBase._tool_routes``).
+        self.resolved: dict[Any, tuple[Any, Any, list[Any]]] = {}
         #: A read-only copy of ``description``, handed out while equal to it (see :func:`shared_description`).
         self.shared: Optional[dict[str, Any]] = None
         #: ``(routes, index of their keys)``, made on the first unknown API of a large toolkit.
