@@ -83,3 +83,34 @@ def take(words: list[str], rows: list[dict[str, int]]) -> str:
 def test_executor_reads_large_and_coerced_arrays(arguments: dict[str, Any], result: str) -> None:
     executor = ActionExecutor([FunctionTool(take)])
     assert executor("take", json.dumps(arguments)).result == [{"type": "text", "content": result}]
+
+
+def wide_with_required(width: int, required: str) -> FunctionTool:
+    """A ``FunctionTool`` ``wide`` of ``width`` int parameters, ``required`` first, the others optional."""
+    params = ", ".join(f"p{i:03d}: int" + ("" if f"p{i:03d}" == required else " = 0") for i in range(width))
+    params = params.replace(f"p{required[1:]}: int, ", "")
+    namespace: dict[str, Any] = {}
+    exec(f"def wide({required}: int, {params}) -> int:\n    '''Sum.'''\n    return 0\n", namespace)
+    return FunctionTool(namespace["wide"])
+
+
+@pytest.mark.parametrize(
+    ("arguments", "errmsg"),
+    [
+        pytest.param(
+            {"p010": "x", "p01x": 1},
+            "wide: 'p050' is required; 'p010' expected integer, got string 'x'; 'p01x' is not a parameter "
+            "(did you mean 'p010'?); parameters: 100 in all, too many to list here (all are in the tool "
+            "descriptions you were given)",
+            id="bad-value-missing-required-unknown",
+        ),
+        pytest.param(
+            {"p099": 1, "p050": "y"},
+            "wide: 'p050' expected integer, got string 'y'",
+            id="only-the-given-one",
+        ),
+    ],
+)
+def test_wide_api_reports_problems_in_signature_order(arguments: dict[str, Any], errmsg: str) -> None:
+    executor = ActionExecutor([wide_with_required(100, "p050")])
+    assert executor("wide", json.dumps(arguments)).errmsg == errmsg

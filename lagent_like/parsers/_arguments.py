@@ -18,6 +18,7 @@ The reader protocol (one for every reader, the runtime relies on it):
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Optional, Union
 
 from .._private._names_index import SCANNED_WHOLE, NameIndex
@@ -56,6 +57,7 @@ class ApiArgs:
         label: the name a model uses for the API (``'Tool.api'`` or ``'Tool'``).
         mode: the validation mode the checks were compiled for.
         order: parameter names in signature order.
+        position: each parameter's index in ``order``.
         names: the same names as a set.
         required: names that must be given.
         open: the API also takes arbitrary keyword arguments.
@@ -82,6 +84,7 @@ class ApiArgs:
         "names",
         "open",
         "order",
+        "position",
         "required",
         "types",
         "whole",
@@ -105,6 +108,7 @@ class ApiArgs:
         self.mode = mode
         self.label = label
         self.order = order
+        self.position = {name: i for i, name in enumerate(order)}
         self.names = frozenset(order)
         self.required = frozenset(required)
         self.open = open
@@ -157,7 +161,7 @@ def check(api: ApiArgs, args: dict[str, Any]) -> Union[dict[str, Any], ParseErro
     """
     problems: list[str] = []
     result: dict[str, Any] = {}
-    for name in api.order:
+    for name in _visited(api, args):
         if name in args:
             _check_value(api, name, args[name], result, problems)
         elif name in api.required:
@@ -173,6 +177,18 @@ def check(api: ApiArgs, args: dict[str, Any]) -> Union[dict[str, Any], ParseErro
     if problems:
         return ParseError(f"{api.label}: " + "; ".join(problems))
     return result
+
+
+def _visited(api: ApiArgs, args: dict[str, Any]) -> Iterable[str]:
+    """The parameters :func:`check` looks at, in signature order.
+
+    Every one, unless the API has far more parameters than the call has arguments
+    (a generated API may have thousands): then those given and the required ones,
+    the only ones that can have a problem.
+    """
+    if len(api.order) <= 4 * len(args) + 16:
+        return api.order
+    return sorted((api.names & args.keys()) | api.required, key=api.position.__getitem__)
 
 
 def _check_value(api: ApiArgs, name: str, value: Any, result: dict[str, Any], problems: list[str]) -> None:
