@@ -32,7 +32,8 @@ such functions made tools by ``function_tool``). Rows, each at every size:
   index of names is built by the first, timed apart as ``unknown tool name, first``).
 * **unknown API**: a call of ``Kit.apj<i>`` on a toolkit of ``n`` APIs.
 * **unknown parameter**: a call with an argument ``q<i>`` of an API of ``n`` parameters.
-* **add one tool / remove one tool / disable+enable one tool**: on an executor of ``n``.
+* **add + remove one tool / disable + enable one tool**: a pair on an executor of
+  ``n``, per pair (timed over :data:`CYCLES` pairs).
 
 The growth exponent of a row is the slope of ``log(time)`` over ``log(n)`` (least
 squares over the sizes); 1.0 is linear for whole-catalogue rows, 0.0 is flat for
@@ -66,6 +67,8 @@ from typing import Any, Callable, Optional
 DEFAULT_SIZES = (100, 1_000, 10_000)
 DEFAULT_PEER_PYTHON = "/work/venvs/i25/bin/python"
 UNKNOWN_CALLS = 200
+#: Add/remove and disable/enable pairs per timed run (one is too short to time alone).
+CYCLES = 20
 #: Items of the list-argument row: about 1 MB of JSON.
 LIST_ITEMS = 80_000
 LIST_TARGET = 1.8
@@ -79,12 +82,11 @@ IMPORT_TARGET_MS = 40.0
 #: Rows that cover the whole catalogue (exponent ~1) and rows of one call (exponent ~0).
 WHOLE_ROWS = ("define", "build", "get_actions_info", "export cold", "export cached")
 CALL_ROWS = (
+    "add + remove one tool",
+    "disable + enable one tool",
     "unknown tool name",
     "unknown API",
     "unknown parameter",
-    "add one tool",
-    "remove one tool",
-    "disable+enable",
 )
 
 RUN_SOURCE = '''
@@ -105,7 +107,6 @@ def best(action: Callable[[], Any], repeats: int, setup: Optional[Callable[[], A
     for _ in range(repeats):
         if setup is not None:
             setup()
-        gc.collect()
         gc.disable()  # as timeit does: a collection of the whole heap is no row's own cost
         try:
             start = time.thread_time()
@@ -213,30 +214,27 @@ def measure_package(n: int, repeats: int, lagent: bool) -> dict[str, float]:
         rows["unknown parameter"] = unknown_calls(
             lambda i: "wide", lambda i: json.dumps({f"q{i % n:05d}": 1}), wide_executor
         )
-    rows["add one tool"] = best(
-        lambda: executor.add_action(extra), repeats, lambda: _drop(executor, extra.name)
-    )
-    rows["remove one tool"] = best(
-        lambda: executor.del_action(extra.name), repeats, lambda: executor.add_action(extra)
-    )
+    rows["add + remove one tool"] = best(lambda: _add_remove(executor, extra), repeats) / CYCLES
     name = tools[n // 2].name
-    rows["disable+enable"] = best(lambda: _toggle(executor, name), repeats)
+    rows["disable + enable one tool"] = best(lambda: _toggle(executor, name), repeats) / CYCLES
     return rows
 
 
-def _drop(executor: Any, name: str) -> None:
-    if name in executor.actions:
-        executor.del_action(name)
+def _add_remove(executor: Any, tool: Any) -> None:
+    for _ in range(CYCLES):
+        executor.add_action(tool)
+        executor.del_action(tool.name)
 
 
 def _toggle(executor: Any, name: str) -> None:
     action = executor.actions[name]
-    if hasattr(executor, "disable"):
-        executor.disable(name)
-        executor.enable(name)
-    else:  # Lagent: the flag is the action's
-        action._enable = False
-        action._enable = True
+    for _ in range(CYCLES):
+        if hasattr(executor, "disable"):
+            executor.disable(name)
+            executor.enable(name)
+        else:  # Lagent: the flag is the action's
+            action._enable = False
+            action._enable = True
 
 
 # --------------------------------------------------------------------------- the OpenAI Agents SDK

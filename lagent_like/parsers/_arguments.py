@@ -188,7 +188,8 @@ def _visited(api: ApiArgs, args: dict[str, Any]) -> Iterable[str]:
     """
     if len(api.order) <= 4 * len(args) + 16:
         return api.order
-    return sorted((api.names & args.keys()) | api.required, key=api.position.__getitem__)
+    given = {name for name in args if name in api.names}  # over the few arguments, not every parameter
+    return sorted(given | api.required, key=api.position.__getitem__)
 
 
 def _check_value(api: ApiArgs, name: str, value: Any, result: dict[str, Any], problems: list[str]) -> None:
