@@ -52,6 +52,8 @@ def close_matches(word: str, candidates: Union[Iterable[str], NameIndex], limit:
     ``candidates`` may be a :class:`NameIndex` built once for a large pool (a
     catalogue of tools); a large pool given as names is indexed for this call.
     """
+    if type(candidates) is tuple and len(candidates) <= SCANNED_WHOLE and len(word) <= _MAX_CACHED_WORD:
+        return list(_close_matches(word, candidates, limit))  # the common case first: a few names
     if isinstance(candidates, NameIndex):
         return candidates.close(word, limit)
     pool = tuple(candidates)

@@ -18,7 +18,7 @@ The reader protocol (one for every reader, the runtime relies on it):
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Optional, Union
 
 from .._private._names_index import SCANNED_WHOLE, NameIndex
@@ -161,7 +161,10 @@ def check(api: ApiArgs, args: dict[str, Any]) -> Union[dict[str, Any], ParseErro
     """
     problems: list[str] = []
     result: dict[str, Any] = {}
-    for name in _visited(api, args):
+    order: Sequence[str] = api.order
+    if len(order) > 4 * len(args) + 16:  # inlined: the common case costs one comparison
+        order = _given_or_required(api, args)
+    for name in order:
         if name in args:
             _check_value(api, name, args[name], result, problems)
         elif name in api.required:
@@ -179,15 +182,13 @@ def check(api: ApiArgs, args: dict[str, Any]) -> Union[dict[str, Any], ParseErro
     return result
 
 
-def _visited(api: ApiArgs, args: dict[str, Any]) -> Iterable[str]:
-    """The parameters :func:`check` looks at, in signature order.
+def _given_or_required(api: ApiArgs, args: dict[str, Any]) -> list[str]:
+    """The parameters given and the required ones, in signature order.
 
-    Every one, unless the API has far more parameters than the call has arguments
-    (a generated API may have thousands): then those given and the required ones,
-    the only ones that can have a problem.
+    What :func:`check` looks at when an API has far more parameters than the call
+    has arguments (a generated API may have thousands): the only ones that can have
+    a problem.
     """
-    if len(api.order) <= 4 * len(args) + 16:
-        return api.order
     given = {name for name in args if name in api.names}  # over the few arguments, not every parameter
     return sorted(given | api.required, key=api.position.__getitem__)
 
