@@ -10,7 +10,10 @@ Routing is a single dict lookup (:mod:`.routes`). Every route is resolved when t
 routes are built (whenever the tools, the settings or the hooks change): its
 validation mode, timeout, retry, breaker, formatter and cap, and whether a call may
 skip the call core. Nothing is resolved per call, and nothing is written onto the
-tools: a tool shared by several executors runs under each one's settings.
+tools: a tool shared by several executors runs under each one's settings. A tool
+keeps the routes resolved for each executor profile (the settings and hooks its
+routes depend on), so a new executor over known tools, or one tool added, resolves
+only what is new: catalogues hold thousands of tools.
 """
 
 from __future__ import annotations
