@@ -420,7 +420,11 @@ def test_exports_are_cached_copies() -> None:
     first[0]["functionDeclarations"].clear()
     assert len(RICH.to_gemini_tools()[0]["functionDeclarations"]) == 3
     strict = RICH.to_openai_tools(strict=True)
-    strict[0]["function"]["parameters"]["properties"].clear()
+    strict[0]["function"]["strict"] = "changed"  # the top two levels are the caller's
+    # Deeper, the schema is shared by every export and read-only (issue 25: no copy per call).
+    with pytest.raises(TypeError, match=r"read-only; edit a copy made with copy\.deepcopy\(\)"):
+        strict[0]["function"]["parameters"]["properties"].clear()
+    assert RICH.to_openai_tools(strict=True)[0]["function"]["strict"] is True
     assert RICH.to_openai_tools(strict=True)[0]["function"]["parameters"]["properties"]
 
 

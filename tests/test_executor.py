@@ -89,7 +89,9 @@ def test_get_actions_info_flattens_toolkits_into_tool_dot_api_entries() -> None:
 def test_get_actions_info_returns_copies() -> None:
     executor = make_executor()
     info = executor.get_actions_info()
-    info[0]["parameters"][0]["name"] = "changed"
+    # Inside an entry the values are shared and read-only (issue 25: no deep copy per call).
+    with pytest.raises(TypeError, match=r"read-only; edit a copy made with copy\.deepcopy\(\)"):
+        info[0]["parameters"][0]["name"] = "changed"
     info[2]["description"] = "changed"
     assert executor.get_actions_info()[0]["parameters"][0]["name"] == "city"
     assert executor.actions["ExecEcho"].description["description"] == "Repeat the text."

@@ -543,8 +543,11 @@ def test_exported_lists_are_copies(export: Callable[[ActionExecutor], list[dict[
 
 def test_exported_schema_mutation_does_not_reach_the_action() -> None:
     executor = small_executor()
-    executor.to_openai_tools()[2]["function"]["parameters"]["properties"]["text"]["type"] = "integer"
-    executor.to_mcp_tools()[0]["inputSchema"]["required"].append("unit")
+    # The exported schemas are shared by every export and read-only (issue 25: no copy per call).
+    with pytest.raises(TypeError, match=r"read-only; edit a copy made with copy\.deepcopy\(\)"):
+        executor.to_openai_tools()[2]["function"]["parameters"]["properties"]["text"]["type"] = "integer"
+    with pytest.raises(TypeError, match=r"read-only; edit a copy made with copy\.deepcopy\(\)"):
+        executor.to_mcp_tools()[0]["inputSchema"]["required"].append("unit")
     assert executor.json_schema("JsEcho") == ECHO_SCHEMA
     assert executor.json_schema("JsWeather.current") == CURRENT_SCHEMA
     assert executor.to_openai_tools()[2]["function"]["parameters"] == ECHO_SCHEMA

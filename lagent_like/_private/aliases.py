@@ -17,7 +17,8 @@ _ILLEGAL = re.compile(r"[^a-zA-Z0-9_-]")
 _MAX = 64
 
 
-def _hashed(base: str, name: str) -> str:
+def hashed_alias(base: str, name: str) -> str:
+    """``base`` cut short and ended with a hash of ``name``: unique to ``name``."""
     import hashlib  # loads OpenSSL: milliseconds at import, and clashes are rare
 
     digest = hashlib.sha1(name.encode("utf-8")).hexdigest()[:8]
@@ -29,7 +30,7 @@ def readable_alias(name: str) -> str:
     if LEGAL_NAME.fullmatch(name):
         return name
     alias = _ILLEGAL.sub("_", name.replace(".", "__")) or "tool"
-    return alias if len(alias) <= _MAX else _hashed(alias, name)
+    return alias if len(alias) <= _MAX else hashed_alias(alias, name)
 
 
 def assign_aliases(names: Iterable[str]) -> dict[str, str]:
@@ -46,7 +47,7 @@ def assign_aliases(names: Iterable[str]) -> dict[str, str]:
             continue
         alias = readable_alias(name)
         if alias in taken:
-            alias = _hashed(alias, name)
+            alias = hashed_alias(alias, name)
         taken.add(alias)
         aliases[name] = alias
     return {n: aliases[n] for n in ordered}

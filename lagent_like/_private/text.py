@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable, Sequence
+from typing import Union
+
+from ._names_index import SCANNED_WHOLE, NameIndex, scan
 
 #: The longest value text :func:`preview` shows.
 MAX_SHOWN = 120
@@ -39,11 +42,23 @@ def fenced_blocks(text: str) -> list[tuple[str, str]]:
 #: Words longer than this are not memoized: the cache holds 2,048 entries, and each
 #: keeps its word alive (names over MCP can be megabytes long).
 _MAX_CACHED_WORD = 256
+#: Most names a message lists; a longer list is given by its count (see :func:`listing`).
+MAX_LISTED = 30
 
 
-def close_matches(word: str, candidates: Iterable[str], limit: int = 3) -> list[str]:
-    """Candidates that look like ``word``: same spelling ignoring case first, then similar."""
+def close_matches(word: str, candidates: Union[Iterable[str], NameIndex], limit: int = 3) -> list[str]:
+    """Candidates that look like ``word``: same spelling ignoring case first, then similar.
+
+    ``candidates`` may be a :class:`NameIndex` built once for a large pool (a
+    catalogue of tools); a large pool given as names is indexed for this call.
+    """
+    if type(candidates) is tuple and len(candidates) <= SCANNED_WHOLE and len(word) <= _MAX_CACHED_WORD:
+        return list(_close_matches(word, candidates, limit))  # the common case first: a few names
+    if isinstance(candidates, NameIndex):
+        return candidates.close(word, limit)
     pool = tuple(candidates)
+    if len(pool) > SCANNED_WHOLE:
+        return NameIndex(pool).close(word, limit)
     if len(word) > _MAX_CACHED_WORD:
         longest = max(map(len, pool), default=0)
         # difflib's ratio 2*M/(len(a)+len(b)) reaches its 0.6 cutoff only when the word
@@ -52,7 +67,7 @@ def close_matches(word: str, candidates: Iterable[str], limit: int = 3) -> list[
         # quadratic time to say so.
         if len(word) > 3 * longest:
             return []
-        return list(_close_matches.__wrapped__(word, pool, limit))
+        return scan(word, pool, limit)
     return list(_close_matches(word, pool, limit))
 
 
@@ -60,20 +75,32 @@ def close_matches(word: str, candidates: Iterable[str], limit: int = 3) -> list[
 def _close_matches(word: str, pool: tuple[str, ...], limit: int) -> tuple[str, ...]:
     # Memoized: difflib costs several microseconds per candidate, and a model tends to
     # repeat the same wrong name; the answer depends on nothing else.
-    import difflib  # only failures need it; keeps importing the package cheap
-
-    lowered = word.lower()
-    exact = [c for c in pool if c.lower() == lowered and c != word]
-    fuzzy = difflib.get_close_matches(word, pool, n=limit, cutoff=0.6)
-    return tuple(dict.fromkeys(exact + fuzzy))[:limit]
+    return tuple(scan(word, pool, limit))
 
 
-def did_you_mean(word: str, candidates: Iterable[str]) -> str:
-    """``" Did you mean 'x'?"`` when something close exists, else ``""``."""
-    matches = close_matches(word, candidates)
+def suggestion(matches: Sequence[str]) -> str:
+    """``" Did you mean 'x' or 'y'?"`` for ``matches``, ``""`` for none."""
     if not matches:
         return ""
     return " Did you mean " + " or ".join(repr(m) for m in matches) + "?"
+
+
+def did_you_mean(word: str, candidates: Union[Iterable[str], NameIndex]) -> str:
+    """``" Did you mean 'x'?"`` when something close exists, else ``""``."""
+    return suggestion(close_matches(word, candidates))
+
+
+def listing(names: Collection[str]) -> str:
+    """``names`` comma-separated; more than :data:`MAX_LISTED` of them by their count.
+
+    A message for a model never carries a whole catalogue: the close names are
+    suggested, and the rest are where the model already has them.
+    """
+    if len(names) > MAX_LISTED:
+        return (
+            f"{len(names):,} in all, too many to list here (all are in the tool descriptions you were given)"
+        )
+    return ", ".join(names) or "none"
 
 
 def preview(value: object) -> str:

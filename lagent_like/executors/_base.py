@@ -10,7 +10,10 @@ Routing is a single dict lookup (:mod:`.routes`). Every route is resolved when t
 routes are built (whenever the tools, the settings or the hooks change): its
 validation mode, timeout, retry, breaker, formatter and cap, and whether a call may
 skip the call core. Nothing is resolved per call, and nothing is written onto the
-tools: a tool shared by several executors runs under each one's settings.
+tools: a tool shared by several executors runs under each one's settings. A tool
+keeps the routes resolved for each executor profile (the settings and hooks its
+routes depend on), so a new executor over known tools, or one tool added, resolves
+only what is new: catalogues hold thousands of tools.
 """
 
 from __future__ import annotations
@@ -22,16 +25,16 @@ import threading
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, Callable, Optional, TypedDict, Union
 
-from .._private.text import as_text, close_matches, did_you_mean, preview
+from .._private._names_index import NameIndex
+from .._private.text import MAX_LISTED, as_text, close_matches, did_you_mean, listing, preview, suggestion
 from ..context import DEFAULT_SESSION, AgentScope, ToolContext
 from ..exceptions import ToolDefinitionError, ToolNotFoundError
 from ..runtime._core import NO_HOOKS, HookMethods
 from ..runtime._invoke import BreakerSlot, Route, invoke
-from ..runtime._messages import names_the_model_saw, too_long_record
+from ..runtime._messages import is_native, names_the_model_saw, too_long_record
 from ..runtime.hooks import HookHandle, HookList
 from ..runtime.settings import UNSET, ToolSettings
 from ..schema import ActionReturn
-from ..spec._describe import copy_description
 from ..toolkits._base_action import (
     BaseAction,
     end_tool_session,
@@ -41,11 +44,11 @@ from ..toolkits._base_action import (
     unknown_api,
     validation_mode,
 )
-from ..toolkits._tool_state import EnableCheck, watch
+from ..toolkits._tool_state import EnableCheck, enabled, shared_description, watch
 from ..types._families import COERCE, check_mode
 from ._exports import FunctionCallingMixin
 from ._intake import ToolLike, as_action, named_actions
-from ._routes import route_table
+from ._routes import RouteTable, call_names, route_table, with_tool, without_tool
 
 if TYPE_CHECKING:
     from ..runtime._pool import DaemonThreadPool
@@ -72,6 +75,24 @@ class ExecutorOptions(TypedDict, total=False):
 def _run_builtin(action: BaseAction, command: Any) -> ActionReturn:
     route = routes_of(action).get("run")
     return invoke(route, command) if route is not None else unknown_api(action, command, "run")
+
+
+#: The fields of a route, in order.
+_ROUTE_FIELDS = tuple(field.name for field in dataclasses.fields(Route))
+#: Profiles whose routes a tool keeps (see ``ExecutorBase._tool_routes``); more are rare.
+_KEPT_PROFILES = 4
+
+
+def _resolved(own: Route, **changes: Any) -> Route:
+    """``dataclasses.replace(own, **changes)`` at a fraction of its cost.
+
+    One ``__init__`` call with every field, so that the route keeps its attributes
+    where ``__init__`` puts them (read on every call); ``replace`` also checks each
+    field in Python, and a catalogue resolves one route per API.
+    """
+    values = {name: getattr(own, name) for name in _ROUTE_FIELDS}
+    values.update(changes)
+    return Route(**values)
 
 
 def _setting_property(name: str) -> Any:
@@ -134,6 +155,7 @@ class ExecutorBase(FunctionCallingMixin):
         self._lock = threading.RLock()
         self._routes: dict[str, Route] = {}
         self._hook_methods = NO_HOOKS
+        self._current_profile: Optional[tuple[Any, ...]] = None
         self._built = False
         self._hooks = HookList(on_change=self.refresh)
         # Imported here, not with the package: describing them imports docstring-parser.
@@ -148,6 +170,8 @@ class ExecutorBase(FunctionCallingMixin):
         self._canonical: dict[str, str] = {}
         self._exports: dict[str, tuple[tuple[Any, ...], list[dict[str, Any]]]] = {}
         self._version = 0
+        #: ``(routes version, native, index of the call names)``: see :meth:`_close_enabled`.
+        self._name_index: tuple[int, bool, Optional[NameIndex]] = (-1, False, None)
         self._built = True
         self._rebuild_routes()
 
@@ -157,6 +181,56 @@ class ExecutorBase(FunctionCallingMixin):
         The sync executor always may; the async one only where no thread is needed.
         """
         return True
+
+    def _profile(self) -> Optional[tuple[Any, ...]]:
+        """What this executor's routes depend on, as a key; ``None`` when they are its own.
+
+        Two executors of one profile resolve a tool's routes alike, so the routes are
+        kept on the tool (:meth:`_tool_routes`); circuit breakers are each executor's.
+        """
+        if self.circuit_breaker is not None:
+            return None
+        profile = (
+            type(self)._may_skip_core,
+            self._validation,
+            self.timeout,
+            self.retry,
+            self.error_formatter,
+            self.max_output_chars,
+            self._random,
+            bool(self._hooks.hooks),
+        )
+        try:
+            hash(profile)
+        except TypeError:  # an unhashable setting: resolved each time
+            return None
+        return profile
+
+    def _tool_routes(self, action: BaseAction) -> list[tuple[str, Route]]:
+        """``(call name, resolved route)`` of each API of ``action``, kept on the tool per profile.
+
+        A catalogue of thousands of tools is rebuilt into each new executor; resolving
+        each route again would cost microseconds per API.
+        """
+        state = state_of(action)
+        settings = settings_of(action)
+        key = None
+        if self._current_profile is not None and settings.circuit_breaker in (UNSET, None):
+            key = (self._current_profile, settings, action is self.finish_action)
+            try:
+                kept = state.resolved.get(key)
+            except TypeError:  # a tool setting that cannot be hashed: resolved each time
+                key = kept = None
+            if kept is not None and kept[0] is state.routes and kept[1] is state.parser:
+                for name, _ in kept[2]:
+                    self._breakers.pop(name, None)  # as resolving would (no breaker applies)
+                return kept[2]
+        rows = [(name, self._route(action, name, own)) for name, own in call_names(action)]
+        if key is not None:
+            if len(state.resolved) >= _KEPT_PROFILES:
+                state.resolved.clear()
+            state.resolved[key] = (state.routes, state.parser, rows)
+        return rows
 
     def _route(self, action: BaseAction, name: str, own: Route) -> Route:
         """The route of callable name ``name``: ``own`` with this executor's settings resolved."""
@@ -174,9 +248,10 @@ class ExecutorBase(FunctionCallingMixin):
         # The mode is the route's: a tool shared by executors reads in each one's own.
         mode = validation_mode(action, own.key, self._validation)
         calm = timeout is None and retry is None and breaker is None and not own.context_params
-        return dataclasses.replace(
+        state = state_of(action)
+        return _resolved(
             own,
-            read=state_of(action).parser.reader(own.key, mode),
+            read=state.parser.reader(own.key, mode),
             label=name,
             keep_valid=action is self.finish_action,
             direct=calm and not self._hooks.hooks and self._may_skip_core(own, settings),
@@ -187,17 +262,25 @@ class ExecutorBase(FunctionCallingMixin):
             max_output_chars=self.max_output_chars,
             blocking=settings.blocking,
             random=self._random,
-            live=state_of(action) if type(action).enable is BaseAction.enable else action,
+            live=state if type(action).enable is BaseAction.enable else action,
         )
 
     def _rebuild_routes(self) -> None:
         # Built aside and swapped in whole, so a call never sees a half-built table.
-        table = route_table(self.actions.values(), self._route)
+        self._current_profile = self._profile()
+        table = route_table(self.actions.values(), self._tool_routes)
         for action in self.actions.values():
             watch(action, self)  # a setting changed through the tool then refreshes this executor
         self._hook_methods = HookMethods.of(self._hooks.calls)
+        self._use(table)
+
+    def _use(self, table: RouteTable) -> None:
+        """Swap ``table`` in: calls from now on take its routes."""
         self._names, self._aliases, self._canonical, self._routes = table
         self._version += 1
+
+    def _table(self) -> RouteTable:
+        return RouteTable(self._names, self._aliases, self._canonical, self._routes)
 
     def refresh(self) -> None:
         """Re-read the tools' runtime settings (``__tool_settings__``) after changing them."""
@@ -370,35 +453,68 @@ class ExecutorBase(FunctionCallingMixin):
         return too_long_record(name, label, tool, command, self._argument_limit)
 
     def _unknown_message(self, name: Any, disabled: Optional[str] = None) -> str:
+        canonical = self._canonical.get(name, name) if isinstance(name, str) else None
+        tool = canonical.partition(".")[0] if canonical is not None else None
+        known = canonical in self.actions or tool in self.actions
+        head = f"Tool {preview(name)} is disabled." if known else f"Unknown tool {preview(name)}."
+        if len(self._names) > MAX_LISTED:
+            # A catalogue: a few close names from the index, the rest by their count.
+            hint = suggestion(self._close_enabled(as_text(name), disabled))
+            return f"{head}{hint} Available tools: {listing(self._names)}."
         shown = self.api_names()
         if disabled is not None:
             # Its enable check, asked with this call's context, said no: not available here.
             shown = [n for n in shown if self._names[n].action.name != disabled]
         available = names_the_model_saw(shown, self._aliases)
-        canonical = self._canonical.get(name, name) if isinstance(name, str) else None
-        tool = canonical.partition(".")[0] if canonical is not None else None
-        known = canonical in self.actions or tool in self.actions
-        head = f"Tool {preview(name)} is disabled." if known else f"Unknown tool {preview(name)}."
         hint = did_you_mean(as_text(name), available)
-        return f"{head}{hint} Available tools: {', '.join(available) or 'none'}."
+        return f"{head}{hint} Available tools: {listing(available)}."
+
+    def _close_enabled(self, word: str, disabled: Optional[str], limit: int = 3) -> list[str]:
+        """Up to ``limit`` enabled call names like ``word``, spelled as the model saw them."""
+        native = is_native()
+        version, was_native, index = self._name_index
+        if version != self._version or was_native != native or index is None:
+            index = NameIndex(names_the_model_saw(list(self._names), self._aliases))
+            self._name_index = (self._version, native, index)
+        found: list[str] = []
+        for wanted in (limit, limit * 3):  # more only when some close ones are disabled
+            found = []
+            for match in index.close(word, wanted):
+                action = self._names[self._canonical.get(match, match)].action
+                if action.name != disabled and action.enable:  # asked of the few close ones only
+                    found.append(match)
+            if len(found) >= limit or len(found) == len(index.close(word, wanted)):
+                break
+        return found[:limit]
 
     def get_actions_info(self) -> list[dict[str, Any]]:
         """Descriptions of the enabled tools for a system prompt.
 
-        A toolkit contributes one entry per API, named ``'Tool.api'``. The entries are
-        copies; changing them changes nothing in the executor.
+        A toolkit contributes one entry per API, named ``'Tool.api'``. Each entry is a
+        new dict, as in Lagent; the parameters and other values inside it are shared
+        and read-only (changing them raises ``TypeError``; edit a ``copy.deepcopy``),
+        so changing an entry changes nothing in the executor.
         """
         info = []
         for action in self.actions.values():
-            if not action.enable:
+            state = state_of(action)
+            if type(action).enable is BaseAction.enable:  # read without the property's calls
+                on = state.enable is True or enabled(state)
+            else:
+                on = action.enable
+            if not on:
                 continue
-            if action.is_toolkit:
-                for api in action.description["api_list"]:
-                    entry = copy_description(api)
-                    entry["name"] = f"{action.name}.{api['name']}"
+            shared = state.shared
+            if shared is None or shared != state.description:  # made once, remade when edited
+                shared = shared_description(action)
+            if "api_list" in shared:
+                tool = action.name
+                for api in shared["api_list"]:
+                    entry = dict(api)
+                    entry["name"] = f"{tool}.{api['name']}"
                     info.append(entry)
             else:
-                info.append(copy_description(action.description))
+                info.append(dict(shared))
         return info
 
     def api_names(self, only_enable: bool = True) -> list[str]:
@@ -450,7 +566,13 @@ class ExecutorBase(FunctionCallingMixin):
             previous = self.actions
             self.actions = {**previous, tool.name: tool}
             try:
-                self._rebuild_routes()
+                # A new name resolves only its own routes; a replaced tool rebuilds all.
+                table = None if tool.name in previous else with_tool(self._table(), tool, self._tool_routes)
+                if table is None:
+                    self._rebuild_routes()
+                else:
+                    watch(tool, self)
+                    self._use(table)
             except ToolDefinitionError:
                 self.actions = previous
                 raise
@@ -462,9 +584,9 @@ class ExecutorBase(FunctionCallingMixin):
             ToolNotFoundError: no action has that name (a ``KeyError``).
         """
         with self._lock:
-            self._action_named(name)
+            action = self._action_named(name)
             self.actions = {n: a for n, a in self.actions.items() if n != name}
-            self._rebuild_routes()
+            self._use(without_tool(self._table(), action))
 
     def __contains__(self, name: object) -> bool:
         return name in self.actions or name in self._routes

@@ -12,23 +12,18 @@ import json
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
+from .._private.frozen import fresh_top, frozen
 from .._private.text import close_matches
 from ..exceptions import ToolNotFoundError
 from ..runtime._messages import alias_renamer
 from ..schema import ActionStatusCode
-from ..spec._describe import copy_description
 from ..spec._metadata import output_schema
-from ..toolkits._base_action import BaseAction, api_entry, api_specs
+from ..toolkits._base_action import BaseAction, api_specs
 
 if TYPE_CHECKING:
     from ..schema import ActionReturn
 
 __all__ = ["FunctionCallingMixin", "mcp_extras"]
-
-
-def _api_named(action: BaseAction, name: str) -> dict[str, Any]:
-    api = api_entry(action, name[len(action.name) + 1 :])
-    return api if api is not None else {}
 
 
 def _field(obj: Any, key: str) -> Any:
@@ -343,17 +338,43 @@ class FunctionCallingMixin:
         cached = self._exports.get(shape)
         if cached is None or cached[0] != key:
             shown = {name for name, on in zip(self.actions, flags) if on}
-            entries = []
-            for name, route in self._names.items():
-                action = route.action
-                if action.name not in shown:
-                    continue
-                api = action.description if not action.is_toolkit else _api_named(action, name)
-                entries.append(build(self._aliases[name], api.get("description", ""), self.json_schema(name)))
-            cached = (key, entries)
+            # Plain at the top two levels (copied for each caller), read-only below.
+            cached = (key, self._built_entries(shown, build))
             self._exports[shape] = cached
-        copied: list[dict[str, Any]] = copy_description(cached[1])
-        return copied
+        # Fresh at the top for the caller; the schemas inside are shared and read-only.
+        return [fresh_top(entry) for entry in cached[1]]
+
+    def _built_entries(
+        self, shown: set[str], build: Callable[[str, str, dict[str, Any]], dict[str, Any]]
+    ) -> list[dict[str, Any]]:
+        """``build(alias, description text, schema)`` of every API of the tools named in ``shown``."""
+        entries = []
+        texts: dict[str, str] = {}
+        texts_of = None
+        for name, route in self._names.items():
+            action = route.action
+            if action.name not in shown:
+                continue
+            if not action.is_toolkit:
+                text = action.description.get("description", "")
+            else:
+                if texts_of is not action:  # one pass over a toolkit's APIs, not one per API
+                    texts_of = action
+                    texts = {
+                        f"{action.name}.{api['name']}": api.get("description", "")
+                        for api in action.description["api_list"]
+                    }
+                text = texts.get(name, "")
+            entries.append(build(self._aliases[name], text, self._shared_schema(action, route.key)))
+        return entries
+
+    def _shared_schema(self, action: BaseAction, key: str) -> dict[str, Any]:
+        """The read-only JSON Schema of API ``key`` of ``action``, shared by every export."""
+        spec = api_specs(action).get(key)
+        if spec is None or type(action).json_schema is not BaseAction.json_schema:
+            own: dict[str, Any] = frozen(action.json_schema(key))  # the tool describes its arguments itself
+            return own
+        return spec.shared_schema
 
     def to_openai_tools(self, strict: bool = False) -> list[dict[str, Any]]:
         """The enabled tools as OpenAI ``tools``: ``{"type": "function", "function": {...}}``.
@@ -383,7 +404,7 @@ class FunctionCallingMixin:
             function = {
                 "name": name,
                 "description": text,
-                "parameters": converted if converted is not None else schema,
+                "parameters": frozen(converted) if converted is not None else schema,
                 "strict": converted is not None,
             }
             return {"type": "function", "function": function}
@@ -404,7 +425,7 @@ class FunctionCallingMixin:
             declaration: dict[str, Any] = {"name": name, "description": text}
             parameters = to_gemini_schema(schema).schema
             if parameters is not None:
-                declaration["parameters"] = parameters
+                declaration["parameters"] = frozen(parameters)
             return declaration
 
         declarations = self._exported("gemini", build)
@@ -440,7 +461,7 @@ def mcp_extras(action: BaseAction, key: str) -> dict[str, Any]:
     """
     own = getattr(action, "mcp_extras", None)
     if callable(own):
-        return dict(own(key))
+        return {name: frozen(value) for name, value in own(key).items()}
     spec = api_specs(action).get(key)
     if spec is None:
         return {}
@@ -454,5 +475,5 @@ def mcp_extras(action: BaseAction, key: str) -> dict[str, Any]:
         extras["annotations"] = dict(annotations)
     schema = output_schema(spec)
     if schema is not None:
-        extras["outputSchema"] = copy_description(schema)
+        extras["outputSchema"] = frozen(schema)
     return extras

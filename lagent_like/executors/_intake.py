@@ -82,10 +82,13 @@ def named_actions(actions: Any, finish: Optional[BaseAction]) -> dict[str, BaseA
     given = [as_action(item, f"actions[{i}]", problems) for i, item in enumerate(_tool_list(actions))]
     if finish is not None:
         given.append(finish)
-    names = [a.name for a in given if a is not None]
-    duplicates = sorted({n for n in names if names.count(n) > 1})
+    seen: set[str] = set()
+    duplicates: set[str] = set()
+    for action in given:  # one pass with sets: a catalogue may hold thousands of tools
+        if action is not None:
+            (duplicates if action.name in seen else seen).add(action.name)
     if duplicates:
-        problems.append(f"several actions are named {duplicates}; tool names must be unique")
+        problems.append(f"several actions are named {sorted(duplicates)}; tool names must be unique")
     if problems:
         raise ToolDefinitionError("ActionExecutor", problems)
     return {a.name: a for a in given if a is not None}

@@ -3,21 +3,26 @@
 A model calls a simple tool ``'Tool'`` (Lagent also spells it ``'Tool.run'``) and a
 toolkit's API ``'Tool.api'``; a model calling natively uses an alias legal for
 function-calling APIs. The table holds all of those names, built whole from the
-executor's actions each time the tools, the settings or the hooks change, so a call
-is one dict lookup and never sees a half-built table.
+executor's actions when the settings or the hooks change, so a call is one dict
+lookup and never sees a half-built table. Adding or removing one tool resolves only
+that tool's routes (a catalogue may hold thousands): the new table is the old one's
+dicts copied with that tool's names added or left out, then swapped in whole.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Callable, NamedTuple
+from typing import Callable, NamedTuple, Optional
 
-from .._private.aliases import assign_aliases
+from .._private.aliases import LEGAL_NAME, assign_aliases, hashed_alias, readable_alias
 from ..exceptions import ToolDefinitionError
 from ..runtime._invoke import Route
 from ..toolkits._base_action import BaseAction, routes_of
 
-__all__ = ["RouteTable", "route_table"]
+__all__ = ["RouteTable", "call_names", "route_table", "with_tool", "without_tool"]
+
+#: ``resolve(action)``: ``(call name, the route the executor runs)`` of each API of ``action``.
+Resolve = Callable[[BaseAction], list[tuple[str, Route]]]
 
 
 class RouteTable(NamedTuple):
@@ -36,10 +41,28 @@ class RouteTable(NamedTuple):
     routes: dict[str, Route]
 
 
-def route_table(
-    actions: Iterable[BaseAction], resolve: Callable[[BaseAction, str, Route], Route]
-) -> RouteTable:
-    """The table of ``actions``' routes, each made by ``resolve(action, name, direct route)``.
+def call_names(action: BaseAction) -> list[tuple[str, Route]]:
+    """``(call name, direct route)`` of each API of ``action`` that can run."""
+    tool = action.name
+    if not action.is_toolkit:
+        return [(tool, own) for own in routes_of(action).values()]
+    return [(f"{tool}.{key}", own) for key, own in routes_of(action).items()]
+
+
+def _add_long_name(table: RouteTable, action: BaseAction) -> None:
+    """Lagent also spells a simple tool's call ``'Tool.run'``: route that name too."""
+    if action.is_toolkit:
+        return
+    tool = action.name
+    if tool in table.names:
+        long_name = f"{tool}.run"
+        if long_name not in table.routes:
+            table.routes[long_name] = table.names[tool]
+            table.canonical[long_name] = tool
+
+
+def route_table(actions: Iterable[BaseAction], resolve: Resolve) -> RouteTable:
+    """The table of ``actions``' routes, each tool's made by ``resolve(action)``.
 
     Raises:
         ToolDefinitionError: two tools would answer the same call name.
@@ -48,23 +71,77 @@ def route_table(
     names: dict[str, Route] = {}
     clashes = []
     for action in actions:
-        for key, own in routes_of(action).items():
-            name = f"{action.name}.{key}" if action.is_toolkit else action.name
+        for name, route in resolve(action):
             if name in names:
                 clashes.append(f"{name!r} is both {names[name].action.name}'s and {action.name}'s")
-            names[name] = resolve(action, name, own)
+            names[name] = route
     if clashes:
         raise ToolDefinitionError("ActionExecutor", [f"call name {c}" for c in clashes])
     aliases = assign_aliases(names)
-    routes = dict(names)
-    canonical = {alias: name for name, alias in aliases.items()}
+    table = RouteTable(names, aliases, {alias: name for name, alias in aliases.items()}, dict(names))
     for name, alias in aliases.items():
-        routes.setdefault(alias, names[name])
+        table.routes.setdefault(alias, names[name])
     for action in actions:
-        # Lagent also spells a simple tool's call 'Tool.run'.
-        if not action.is_toolkit and action.name in names:
-            long_name = f"{action.name}.run"
-            if long_name not in routes:
-                routes[long_name] = names[action.name]
-                canonical[long_name] = action.name
-    return RouteTable(names, aliases, canonical, routes)
+        _add_long_name(table, action)
+    return table
+
+
+def _alias_beside(table: RouteTable, name: str) -> Optional[str]:
+    """The alias new call name ``name`` gets beside the table's names, as :func:`assign_aliases` gives it.
+
+    ``None`` when only a rebuild can give it: ``name`` is legal but already another
+    name's alias, which a whole assignment would hand back to it.
+    """
+    if LEGAL_NAME.fullmatch(name):
+        return None if name in table.canonical else name
+    alias = readable_alias(name)
+    if alias in table.canonical or alias in table.names:
+        alias = hashed_alias(alias, name)
+    return alias
+
+
+def with_tool(table: RouteTable, action: BaseAction, resolve: Resolve) -> Optional[RouteTable]:
+    """``table`` plus new tool ``action``, resolving only its routes; ``None``: rebuild instead.
+
+    Raises:
+        ToolDefinitionError: one of ``action``'s call names is another tool's.
+    """
+    added = resolve(action)
+    clashes = [
+        f"{n!r} is both {table.names[n].action.name}'s and {action.name}'s"
+        for n, _ in added
+        if n in table.names
+    ]
+    if clashes:
+        raise ToolDefinitionError("ActionExecutor", [f"call name {c}" for c in clashes])
+    new = RouteTable(dict(table.names), dict(table.aliases), dict(table.canonical), dict(table.routes))
+    for name, route in added:
+        alias = _alias_beside(new, name)
+        if alias is None:
+            return None
+        new.names[name] = route
+        new.aliases[name] = alias
+        new.canonical[alias] = name
+        new.routes[name] = route
+        new.routes.setdefault(alias, route)
+    _add_long_name(new, action)
+    return new
+
+
+def without_tool(table: RouteTable, action: BaseAction) -> RouteTable:
+    """``table`` without ``action``'s call names; the other names keep their routes and aliases."""
+    new = RouteTable(dict(table.names), dict(table.aliases), dict(table.canonical), dict(table.routes))
+    tool = action.name
+    gone = [tool] if not action.is_toolkit else [f"{tool}.{key}" for key in routes_of(action)]
+    for name in gone:
+        route = new.names.get(name)
+        if route is None or route.action is not action:
+            continue
+        del new.names[name]
+        alias = new.aliases.pop(name)
+        for spelling in (name, alias, f"{name}.run"):
+            if new.routes.get(spelling) is route:
+                del new.routes[spelling]
+            if new.canonical.get(spelling) == name:
+                del new.canonical[spelling]
+    return new

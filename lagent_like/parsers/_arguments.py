@@ -18,9 +18,11 @@ The reader protocol (one for every reader, the runtime relies on it):
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Optional, Union
 
-from .._private.text import as_text, close_matches, preview
+from .._private._names_index import SCANNED_WHOLE, NameIndex
+from .._private.text import as_text, close_matches, listing, preview
 from ..exceptions import ParseError
 from ..types._validation import CHECK, UNCHECKED, Check, Refusal, Validator, check_of
 
@@ -55,6 +57,7 @@ class ApiArgs:
         label: the name a model uses for the API (``'Tool.api'`` or ``'Tool'``).
         mode: the validation mode the checks were compiled for.
         order: parameter names in signature order.
+        position: each parameter's index in ``order``.
         names: the same names as a set.
         required: names that must be given.
         open: the API also takes arbitrary keyword arguments.
@@ -74,12 +77,14 @@ class ApiArgs:
         "checks",
         "exact",
         "extra",
+        "index",
         "label",
         "listing",
         "mode",
         "names",
         "open",
         "order",
+        "position",
         "required",
         "types",
         "whole",
@@ -103,11 +108,16 @@ class ApiArgs:
         self.mode = mode
         self.label = label
         self.order = order
+        self.position = {name: i for i, name in enumerate(order)}
         self.names = frozenset(order)
         self.required = frozenset(required)
         self.open = open
         self.types = types
-        self.listing = ", ".join(order) or "none"
+        self.listing = listing(order)
+        #: What close parameter names are looked up in (indexed when there are many).
+        self.index: Union[tuple[str, ...], NameIndex] = (
+            NameIndex(order) if len(order) > SCANNED_WHOLE else order
+        )
         self.checks: dict[str, Check] = {
             name: check_of(v) for name, v in validators.items() if name in self.names
         }
@@ -151,7 +161,10 @@ def check(api: ApiArgs, args: dict[str, Any]) -> Union[dict[str, Any], ParseErro
     """
     problems: list[str] = []
     result: dict[str, Any] = {}
-    for name in api.order:
+    order: Sequence[str] = api.order
+    if len(order) > 4 * len(args) + 16:  # inlined: the common case costs one comparison
+        order = _given_or_required(api, args)
+    for name in order:
         if name in args:
             _check_value(api, name, args[name], result, problems)
         elif name in api.required:
@@ -167,6 +180,17 @@ def check(api: ApiArgs, args: dict[str, Any]) -> Union[dict[str, Any], ParseErro
     if problems:
         return ParseError(f"{api.label}: " + "; ".join(problems))
     return result
+
+
+def _given_or_required(api: ApiArgs, args: dict[str, Any]) -> list[str]:
+    """The parameters given and the required ones, in signature order.
+
+    What :func:`check` looks at when an API has far more parameters than the call
+    has arguments (a generated API may have thousands): the only ones that can have
+    a problem.
+    """
+    given = {name for name in args if name in api.names}  # over the few arguments, not every parameter
+    return sorted(given | api.required, key=api.position.__getitem__)
 
 
 def _check_value(api: ApiArgs, name: str, value: Any, result: dict[str, Any], problems: list[str]) -> None:
@@ -246,7 +270,7 @@ def _extra_arguments(api: ApiArgs, args: dict[str, Any], result: dict[str, Any],
             else:
                 _check_extra(api.extra, key, value, result, problems)
         else:
-            matches = close_matches(as_text(key), api.order)
+            matches = close_matches(as_text(key), api.index)
             hint = f" (did you mean {matches[0]!r}?)" if matches else ""
             problems.append(f"{preview(key)} is not a parameter{hint}; parameters: {api.listing}")
 

@@ -37,6 +37,11 @@ def mark_native() -> None:
     _NATIVE.set(True)
 
 
+def is_native() -> bool:
+    """Whether the current task serves native calls (the model was given the aliases)."""
+    return _NATIVE.get()
+
+
 def names_the_model_saw(api_names: list[str], aliases: dict[str, str]) -> list[str]:
     """The callable names to list to the model, as it was given them.
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass, fields
 from functools import cached_property
 from typing import Any, Callable, Optional
 
+from .._private.frozen import frozen, thawed
 from ..types._families import COERCE, OFF, check_mode
 from ..types._json_schema import hoist_definitions, parameter_schema
 from ..types._validation import compile_check, compile_validator, exact_type, validator_of
@@ -270,6 +271,12 @@ class ApiSpec:
             return None
         return compile_check(self.extra, mode)
 
+    @cached_property
+    def shared_schema(self) -> dict[str, Any]:
+        """The JSON Schema of the arguments, read-only: the one every export shares."""
+        schema: dict[str, Any] = frozen(self._schema)
+        return schema
+
     def json_schema(self) -> dict[str, Any]:
         """The JSON Schema of the arguments, for function calling; a fresh copy."""
         schema: dict[str, Any] = copy_description(self._schema)
@@ -310,8 +317,4 @@ def copy_description(value: Any) -> Any:
     they are), so this is a deep copy at a fraction of ``copy.deepcopy``'s cost. Dict
     and list subclasses come back as plain dicts and lists.
     """
-    if isinstance(value, dict):
-        return {k: copy_description(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [copy_description(v) for v in value]
-    return value
+    return thawed(value)

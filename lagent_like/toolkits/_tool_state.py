@@ -15,9 +15,11 @@ import weakref
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 
+from .._private._names_index import SCANNED_WHOLE, NameIndex
+from .._private.frozen import frozen
 from .._private.log import logger
 from .._private.signatures import refusal, signature_of
-from .._private.text import as_text, did_you_mean, preview
+from .._private.text import MAX_LISTED, as_text, did_you_mean, listing, preview
 from ..exceptions import ToolDefinitionError
 from ..parsers import BaseParser
 from ..parsers._base import ParserInput
@@ -139,8 +141,8 @@ class _ToolState:
     """
 
     __slots__ = (
-        "apis", "description", "enable", "executors", "given", "is_toolkit", "name", "parser", "routes",
-        "specs",
+        "api_index", "apis", "description", "enable", "executors", "given", "is_toolkit", "name", "parser",
+        "resolved", "routes", "shared", "specs",
     )  # fmt: skip
 
     def __init__(
@@ -166,6 +168,12 @@ class _ToolState:
         self.apis: dict[str, Callable[..., Any]] = {}
         #: The executors whose routes hold this tool's settings (see :func:`watch`).
         self.executors: Optional[weakref.WeakSet[Any]] = None
+        #: Executor profile -> ``(routes, parser, resolved routes)`` (see ``ExecutorBase._tool_routes``).
+        self.resolved: dict[Any, tuple[Any, Any, list[Any]]] = {}
+        #: A read-only copy of ``description``, handed out while equal to it (see :func:`shared_description`).
+        self.shared: Optional[dict[str, Any]] = None
+        #: ``(routes, index of their keys)``, made on the first unknown API of a large toolkit.
+        self.api_index: Optional[tuple[dict[str, Route], NameIndex]] = None
 
 
 def state_of(action: BaseAction) -> _ToolState:
@@ -362,13 +370,40 @@ def api_entry(action: BaseAction, key: str) -> Optional[dict[str, Any]]:
     return None
 
 
+def shared_description(action: BaseAction) -> dict[str, Any]:
+    """A read-only copy of ``action``'s description, equal to it as it is now.
+
+    Made once and handed out while the description is unchanged (an equality test
+    in C, far cheaper than a copy); a description edited since gets a new one.
+    """
+    state = state_of(action)
+    shared = state.shared
+    if shared is None or shared != state.description:
+        shared = state.shared = frozen(state.description)
+    return shared
+
+
+def _api_index(state: _ToolState) -> Union[NameIndex, tuple[str, ...]]:
+    """What close API names of ``state``'s toolkit are looked up in: indexed when there are many."""
+    if len(state.routes) <= SCANNED_WHOLE:
+        return tuple(state.routes)
+    cached = state.api_index
+    if cached is None or cached[0] is not state.routes or len(cached[1]) != len(state.routes):
+        cached = state.api_index = (state.routes, NameIndex(state.routes))
+    return cached[1]
+
+
 def unknown_api(action: BaseAction, inputs: Any, name: Any) -> ActionReturn:
     """The ``API_ERROR`` record of a call of an API ``action`` does not have."""
     state = state_of(action)
     if state.is_toolkit:
-        labels = [f"{state.name}.{api}" for api in state.routes]
-        hint = did_you_mean(as_text(name), state.routes)
-        message = f"{state.name} has no API {preview(name)}.{hint} Call one of: {', '.join(labels) or 'none'}"
+        hint = did_you_mean(as_text(name), _api_index(state))
+        labels = (
+            state.routes
+            if len(state.routes) > MAX_LISTED
+            else [f"{state.name}.{api}" for api in state.routes]
+        )
+        message = f"{state.name} has no API {preview(name)}.{hint} Call one of: {listing(labels)}"
     elif state.routes:
         message = f"{state.name} is a simple tool; call it as {state.name!r} (API 'run'), not {preview(name)}"
     else:
@@ -403,10 +438,14 @@ def validation_mode(action: BaseAction, key: str, default: str = COERCE) -> str:
     return default if own is UNSET else str(own)
 
 
+#: The settings of a tool that sets none (frozen, so one instance serves every tool).
+_NO_SETTINGS = ToolSettings()
+
+
 def settings_of(action: BaseAction) -> ToolSettings:
     """The runtime settings of ``action`` (``ToolSettings()`` when it sets none)."""
     settings = getattr(action, "__tool_settings__", None)
-    return settings if isinstance(settings, ToolSettings) else ToolSettings()
+    return settings if isinstance(settings, ToolSettings) else _NO_SETTINGS
 
 
 def watch(action: BaseAction, executor: Any) -> None:

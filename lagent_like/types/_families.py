@@ -374,6 +374,15 @@ OBJECT = Family(
 NULL = Family(
     "null", "STRING", (type(None),), ("none", "null"), ("null",), None, _modes(_check_none, _check_none)
 )
+#: A family's check -> its exact class, for the checks that return a value of that class
+#: unchanged: an array of such values needs no check per item (see ``_python_values``).
+KEEPS_EXACT: dict[Check, type] = {
+    check: family.exact
+    for family in (STRING, INTEGER, NUMBER, BOOLEAN)
+    if family.exact is not None
+    for mode, check in family.checks.items()
+    if mode != OFF
+}
 ANY = Family("any", "STRING", (object, Any), ("any",), ("any",), None, _modes(accept, accept))
 #: JSON Schema's ``number`` per mode where the schema is the tool's own (schema tools): integers
 #: stay integers. An annotation's ``float`` takes :data:`NUMBER`'s checks (3 -> 3.0, as pydantic).

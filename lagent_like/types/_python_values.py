@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import operator
 import weakref
 from collections.abc import Mapping
 from typing import Any, Callable
@@ -97,23 +98,36 @@ def _class_check(cls: type, mode: str, build: Callable[[], Check]) -> Check:
 
 
 def _sequence(whole: Check, item: Check, build: Callable[[list[Any]], Any]) -> Check:
+    plain_list = build is list
+    exact = fam.KEEPS_EXACT.get(item)
+
     def check(value: Any) -> Any:
         value = whole(value)
         if type(value) is Refusal:
             return value
-        items = []
-        for i, v in enumerate(value):
-            result = item(v)
-            if type(result) is Refusal:
-                # The path is formatted only for the refused item.
-                return result.at(f"[{i}]", v)
-            items.append(result)
+        if plain_list and exact is not None and type(value) is list and set(map(type, value)) <= {exact}:
+            return value  # every item already of its class: no check per item, no copy
+        # The loops run in C (map, set, all): a model's array may hold 100,000 items.
+        items = list(map(item, value))
+        if Refusal in set(map(type, items)):
+            return _first_refused(items, value)
+        if plain_list:
+            # Nothing changed (every item already of its type): the array itself, not a copy.
+            if type(value) is list and all(map(operator.is_, items, value)):
+                return value
+            return items
         try:
             return build(items)
         except TypeError:  # unhashable items for a set
             return Refusal("array of hashable items", value)
 
     return check
+
+
+def _first_refused(items: list[Any], value: Any) -> Refusal:
+    """The refusal of the first refused item, at its index (formatted only for it)."""
+    index, refusal = next((i, r) for i, r in enumerate(items) if type(r) is Refusal)
+    return refusal.at(f"[{index}]", list(value)[index])
 
 
 def _fixed_tuple(whole: Check, items: list[Check]) -> Check:
@@ -137,11 +151,21 @@ def _fixed_tuple(whole: Check, items: list[Check]) -> Check:
 
 
 def _mapping(whole: Check, key: Check, item: Check) -> Check:
+    exact_key = {fam.KEEPS_EXACT.get(key, object)}  # ``object``: no value's exact class
+    exact_item = {fam.KEEPS_EXACT.get(item, object)}
+
     def check(value: Any) -> Any:
         value = whole(value)
         if type(value) is Refusal:
             return value
+        if (
+            type(value) is dict
+            and set(map(type, value)) <= exact_key
+            and set(map(type, value.values())) <= exact_item
+        ):
+            return value  # every key and value already of its class: no check each, no copy
         checked = {}
+        unchanged = type(value) is dict
         for k, v in value.items():
             checked_key = key(k)
             if type(checked_key) is Refusal:
@@ -149,8 +173,10 @@ def _mapping(whole: Check, key: Check, item: Check) -> Check:
             result = item(v)
             if type(result) is Refusal:
                 return result.at(f"[{k!r}]", v)
+            unchanged = unchanged and checked_key is k and result is v
             checked[checked_key] = result
-        return checked
+        # Unchanged: the mapping itself, so that an array holding it is not copied either.
+        return value if unchanged else checked
 
     return check
 

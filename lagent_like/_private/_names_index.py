@@ -1,0 +1,151 @@
+"""Close names among thousands: an index built once, then difflib on a few candidates.
+
+``difflib.get_close_matches`` compares a word with every candidate, several
+microseconds each: over a catalogue of 10,000 tools one unknown name took tens of
+milliseconds. A :class:`NameIndex` maps each character trigram to the names that hold
+it; a word's rarest trigrams pick the few names that share most of them, and only
+those go through difflib. Small pools are scanned whole, as difflib alone would.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from itertools import chain
+from operator import itemgetter
+
+__all__ = ["SCANNED_WHOLE", "NameIndex"]
+
+#: Pools up to this size are compared name by name (the answer of difflib alone).
+SCANNED_WHOLE = 64
+#: Most postings one lookup counts: the rarest trigrams first, up to this many names.
+_POSTINGS_BUDGET = 300
+#: Names that share most trigrams with the word and go on to difflib.
+_SHORTLIST = 8
+#: Trigram similarity that makes a name close without asking difflib.
+_SIMILAR = 0.5
+#: Most names of a shortlist difflib is asked about (the most similar by trigrams).
+_DIFFLIB_ASKS = 3
+#: Words remembered per index (a model tends to repeat a wrong name).
+_MEMO_SIZE = 1_024
+
+
+def _trigrams(lowered: str) -> set[str]:
+    padded = f"\x02{lowered}\x03"  # the ends count: a prefix or suffix typed right is a clue
+    return {padded[i : i + 3] for i in range(len(padded) - 2)}
+
+
+def scan(word: str, pool: Iterable[str], limit: int) -> list[str]:
+    """Names in ``pool`` like ``word``: the same spelling ignoring case first, then difflib's."""
+    import difflib  # only failures need it; keeps importing the package cheap
+
+    pool = list(pool)
+    lowered = word.lower()
+    exact = [c for c in pool if c.lower() == lowered and c != word]
+    fuzzy = difflib.get_close_matches(word, pool, n=limit, cutoff=0.6)
+    return list(dict.fromkeys(exact + fuzzy))[:limit]
+
+
+class NameIndex:
+    """The names of one pool (tools, APIs, parameters), indexed for close matches.
+
+    Args:
+        names: the pool, in the order suggestions prefer on ties.
+    """
+
+    __slots__ = ("_grams", "_longest", "_lowered", "_memo", "_name_grams", "names")
+
+    def __init__(self, names: Iterable[str]) -> None:
+        self.names = tuple(dict.fromkeys(names))
+        self._longest = max(map(len, self.names), default=0)
+        self._memo: dict[tuple[str, int], list[str]] = {}
+        self._lowered: dict[str, list[str]] = {}
+        self._grams: dict[str, list[int]] = {}
+        #: The trigrams of each name, by position (to rank a shortlist by all it shares).
+        self._name_grams: list[set[str]] = []
+        if len(self.names) > SCANNED_WHOLE:
+            for position, name in enumerate(self.names):
+                lowered = name.lower()
+                self._lowered.setdefault(lowered, []).append(name)
+                grams = _trigrams(lowered)
+                self._name_grams.append(grams)
+                for gram in grams:
+                    self._grams.setdefault(gram, []).append(position)
+
+    def __len__(self) -> int:
+        return len(self.names)
+
+    def close(self, word: str, limit: int = 3) -> list[str]:
+        """Up to ``limit`` names like ``word``: the same spelling ignoring case first, then similar ones."""
+        # difflib's ratio reaches its 0.6 cutoff only when the word is at most about
+        # twice as long as a name: a longer one matches nothing (and would be slow).
+        if len(word) > 3 * self._longest:
+            return []
+        found = self._memo.get((word, limit))
+        if found is None:
+            found = self._lookup(word, limit)
+            if len(self._memo) >= _MEMO_SIZE:
+                self._memo.clear()
+            if len(word) <= 256:  # a long word is not kept alive by the memo
+                self._memo[(word, limit)] = found
+        return list(found)
+
+    def _lookup(self, word: str, limit: int) -> list[str]:
+        if len(self.names) <= SCANNED_WHOLE:
+            return scan(word, self.names, limit)
+        lowered = word.lower()
+        exact = [n for n in self._lowered.get(lowered, ()) if n != word]
+        return list(dict.fromkeys(exact + _similar(word, self._shortlist(lowered), limit)))[:limit]
+
+    def _shortlist(self, lowered: str) -> list[tuple[str, float]]:
+        """``(name, trigram similarity)`` of the few names sharing most of ``lowered``'s rarest trigrams.
+
+        Most similar first: ``2 * shared / (trigrams of the word + of the name)``.
+        """
+        grams = _trigrams(lowered)
+        postings = sorted((found for found in map(self._grams.get, grams) if found is not None), key=len)
+        chosen: list[list[int]] = []
+        total = 0
+        for found in postings:
+            if total + len(found) > _POSTINGS_BUDGET:
+                if not chosen:  # even the rarest trigram is everywhere: count a part of it
+                    chosen.append(found[:_POSTINGS_BUDGET])
+                break
+            chosen.append(found)
+            total += len(found)
+        counts = Counter(chain.from_iterable(chosen))
+        # sorted() rather than most_common(): heapq's loop runs in Python, the sort in C.
+        common = sorted(counts.items(), key=itemgetter(1), reverse=True)[:_SHORTLIST]
+        # Ranked by all the trigrams they share (the count above saw only the rare ones).
+        ranked = []
+        for position, _ in common:
+            theirs = self._name_grams[position]
+            ranked.append((self.names[position], 2 * len(grams & theirs) / (len(grams) + len(theirs))))
+        ranked.sort(key=itemgetter(1), reverse=True)
+        return ranked
+
+
+def _similar(word: str, ranked: list[tuple[str, float]], limit: int) -> list[str]:
+    """The first ``limit`` names of ``ranked`` close to ``word``.
+
+    Close: half their trigrams shared, else difflib's ratio at its 0.6 cutoff (asked
+    only then, and of the first few: it costs tens of microseconds a name).
+    """
+    import difflib
+
+    matcher = difflib.SequenceMatcher()
+    matcher.set_seq2(word)
+    found = []
+    asked = 0
+    for name, similarity in ranked:
+        if similarity < _SIMILAR:
+            if asked == _DIFFLIB_ASKS:
+                break
+            asked += 1
+            matcher.set_seq1(name)
+            if matcher.real_quick_ratio() < 0.6 or matcher.quick_ratio() < 0.6 or matcher.ratio() < 0.6:
+                continue
+        found.append(name)
+        if len(found) == limit:
+            break
+    return found
