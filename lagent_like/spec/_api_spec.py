@@ -273,7 +273,7 @@ class ApiSpec:
 
     @cached_property
     def shared_schema(self) -> dict[str, Any]:
-        """The JSON Schema of the arguments, read-only: the one every export shares."""
+        """The read-only JSON Schema of the arguments that every export shares."""
         schema: dict[str, Any] = frozen(self._schema)
         return schema
 
