@@ -1154,7 +1154,7 @@ def test_sync_executor_times_out_async_apis_inside_a_running_loop() -> None:
     executor = ActionExecutor([tool, AsKit()])
 
     async def main() -> tuple[ActionReturn, ActionReturn]:
-        return executor("AsSlowAsync", '{"seconds": 0.5}'), executor("AsKit.aadd", '{"a": 1, "b": 1}')
+        return executor("AsSlowAsync", '{"seconds": 30}'), executor("AsKit.aadd", '{"a": 1, "b": 1}')
 
     slow, quick = asyncio.run(main())
     assert (slow.state, slow.errmsg) == (TIMEOUT, "'AsSlowAsync' timed out after 0.1 s")

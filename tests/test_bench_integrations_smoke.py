@@ -9,6 +9,10 @@ from pathlib import Path
 
 import pytest
 
+#: Ray starts a local cluster per process; the files that start one share a worker
+#: under ``pytest -n`` so that two clusters never start side by side.
+pytestmark = pytest.mark.xdist_group("ray")
+
 BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
 
 

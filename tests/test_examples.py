@@ -10,6 +10,10 @@ from pathlib import Path
 import pytest
 from fake_openai_server import FakeOpenAIServer
 
+#: Ray starts a local cluster per process; the files that start one share a worker
+#: under ``pytest -n`` so that two clusters never start side by side.
+pytestmark = pytest.mark.xdist_group("ray")
+
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 SCRIPTS = sorted(EXAMPLES.glob("*.py"))
 

@@ -30,6 +30,10 @@ from lagent_like import (
     tool_api,
 )
 
+#: Ray starts a local cluster per process; the files that start one share a worker
+#: under ``pytest -n`` so that two clusters never start side by side.
+pytestmark = pytest.mark.xdist_group("ray")
+
 SLEEP = 0.1
 
 

@@ -716,15 +716,17 @@ def test_a_success_resets_the_consecutive_failure_count() -> None:
     assert ex.breaker_state("RtService")["failures"] == 1
 
 
-def test_timeouts_count_as_breaker_failures() -> None:
+def test_timeouts_count_as_breaker_failures(released: list[Any]) -> None:
     clock = FakeClock(100.0)
+    slow = RtSlow()
+    released.append(slow)
     ex = ActionExecutor(
-        [RtSlow()],
+        [slow],
         timeout=0.1,
         circuit_breaker=lambda: CircuitBreaker(failure_threshold=2, reset_timeout=10, clock=clock),
     )
-    assert ex("RtSlow.wait", '{"seconds": 0.5}').state == TIMEOUT
-    assert ex("RtSlow.wait", '{"seconds": 0.5}').state == TIMEOUT
+    assert ex("RtSlow.wait", '{"seconds": 30}').state == TIMEOUT
+    assert ex("RtSlow.wait", '{"seconds": 30}').state == TIMEOUT
     assert ex.breaker_state("RtSlow.wait")["state"] == "open"
     assert ex("RtSlow.wait", '{"seconds": 0}').errmsg == (
         "RtSlow.wait is failing and paused; try again in 10.0 s (circuit open)"
