@@ -1,13 +1,13 @@
 """Shared fixtures: every test leaves the global tool registry as it found it.
 
-Under ``pytest -n`` (pytest-xdist, ``--dist loadgroup``), every test file is one unit of
-work: its tests run in order in one worker, so module fixtures start once. A file whose
-tests must not run beside another file's names a shared group with
-``pytestmark = pytest.mark.xdist_group("name")``.
+The suite runs on parallel workers (``pytest -n``, ``--dist loadfile``: a test file runs
+whole in one worker). Files that must not run at the same time as some other file, in
+another worker, share a lock: ``pytestmark = pytest.mark.usefixtures("ray_exclusive")``.
 """
 
 from __future__ import annotations
 
+import fcntl
 from collections.abc import Iterator
 
 import pytest
@@ -15,12 +15,21 @@ import pytest
 from lagent_like.registry import TOOL_REGISTRY
 
 
-@pytest.hookimpl(tryfirst=True)
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Give every test without an ``xdist_group`` its file's group (before xdist reads them)."""
-    for item in items:
-        if item.get_closest_marker("xdist_group") is None:
-            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::", 1)[0]))
+@pytest.fixture(scope="module")
+def ray_exclusive(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Hold, for the module, the lock of the files that start a local Ray cluster.
+
+    ``ray.init()`` joins a cluster it finds running on the machine (and then refuses the
+    options of a new one), so two workers must not start clusters side by side. The
+    lock file is in the run's base temporary directory, which the workers share.
+    """
+    lock_path = tmp_path_factory.getbasetemp().parent / "ray.lock"
+    with open(lock_path, "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # waits while another worker's module holds it
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
 
 
 @pytest.fixture(autouse=True)

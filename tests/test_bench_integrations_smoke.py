@@ -9,9 +9,8 @@ from pathlib import Path
 
 import pytest
 
-#: Ray starts a local cluster per process; the files that start one share a worker
-#: under ``pytest -n`` so that two clusters never start side by side.
-pytestmark = pytest.mark.xdist_group("ray")
+#: A local Ray cluster starts here: never beside another worker's (tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("ray_exclusive")
 
 BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
 

@@ -10,9 +10,8 @@ from pathlib import Path
 import pytest
 from fake_openai_server import FakeOpenAIServer
 
-#: Ray starts a local cluster per process; the files that start one share a worker
-#: under ``pytest -n`` so that two clusters never start side by side.
-pytestmark = pytest.mark.xdist_group("ray")
+#: A local Ray cluster starts here: never beside another worker's (tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("ray_exclusive")
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 SCRIPTS = sorted(EXAMPLES.glob("*.py"))

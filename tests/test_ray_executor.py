@@ -30,9 +30,8 @@ from lagent_like import (
     tool_api,
 )
 
-#: Ray starts a local cluster per process; the files that start one share a worker
-#: under ``pytest -n`` so that two clusters never start side by side.
-pytestmark = pytest.mark.xdist_group("ray")
+#: A local Ray cluster starts here: never beside another worker's (tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("ray_exclusive")
 
 SLEEP = 0.1
 
