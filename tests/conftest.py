@@ -1,12 +1,14 @@
 """Shared fixtures: every test leaves the global tool registry as it found it.
 
 The suite runs on parallel workers (``pytest -n``, ``--dist loadfile``: a test file runs
-whole in one worker). Files that must not run at the same time as some other file, in
-another worker, share a lock: ``pytestmark = pytest.mark.usefixtures("ray_exclusive")``.
+whole in one worker). What must not run at the same time as something in another
+worker holds a lock shared by the workers: the ``ray_lock`` fixture (for one test) or
+``ray_lock_module`` (for a module's Ray cluster).
 """
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 from collections.abc import Iterator
 
@@ -15,21 +17,36 @@ import pytest
 from lagent_like.registry import TOOL_REGISTRY
 
 
-@pytest.fixture(scope="module")
-def ray_exclusive(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
-    """Hold, for the module, the lock of the files that start a local Ray cluster.
+@contextlib.contextmanager
+def _held(tmp_path_factory: pytest.TempPathFactory, name: str) -> Iterator[None]:
+    """Hold the run's lock ``name``, waiting while another worker holds it.
 
-    ``ray.init()`` joins a cluster it finds running on the machine (and then refuses the
-    options of a new one), so two workers must not start clusters side by side. The
-    lock file is in the run's base temporary directory, which the workers share.
+    The lock file is in the run's base temporary directory, which the workers share.
     """
-    lock_path = tmp_path_factory.getbasetemp().parent / "ray.lock"
-    with open(lock_path, "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # waits while another worker's module holds it
+    with open(tmp_path_factory.getbasetemp().parent / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
         try:
             yield
         finally:
             fcntl.flock(lock, fcntl.LOCK_UN)
+
+
+# ``ray.init()`` joins a cluster it finds running on the machine (and then refuses the
+# options of a new one): two workers must not start local clusters side by side.
+
+
+@pytest.fixture
+def ray_lock(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """No other worker starts a Ray cluster during this test."""
+    with _held(tmp_path_factory, "ray"):
+        yield
+
+
+@pytest.fixture(scope="module")
+def ray_lock_module(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """No other worker starts a Ray cluster while this module's cluster runs."""
+    with _held(tmp_path_factory, "ray"):
+        yield
 
 
 @pytest.fixture(autouse=True)

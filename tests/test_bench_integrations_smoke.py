@@ -9,9 +9,6 @@ from pathlib import Path
 
 import pytest
 
-#: A local Ray cluster starts here: never beside another worker's (tests/conftest.py).
-pytestmark = pytest.mark.usefixtures("ray_exclusive")
-
 BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
 
 
@@ -40,7 +37,7 @@ def test_mcp_benchmark_reports_every_row() -> None:
     assert all(ms > 0 for ms in rows.values())
 
 
-def test_ray_benchmark_reports_every_row() -> None:
+def test_ray_benchmark_reports_every_row(ray_lock: None) -> None:
     pytest.importorskip("ray", reason="the 'ray' extra is not installed")
     proc = _run("bench_ray.py", "--quick")
     assert proc.returncode == 0, proc.stderr

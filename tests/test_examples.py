@@ -10,9 +10,6 @@ from pathlib import Path
 import pytest
 from fake_openai_server import FakeOpenAIServer
 
-#: A local Ray cluster starts here: never beside another worker's (tests/conftest.py).
-pytestmark = pytest.mark.usefixtures("ray_exclusive")
-
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 SCRIPTS = sorted(EXAMPLES.glob("*.py"))
 
@@ -39,9 +36,11 @@ def test_there_are_examples() -> None:
 
 
 @pytest.mark.parametrize("script", SCRIPTS, ids=[s.name for s in SCRIPTS])
-def test_example_runs(script: Path, tmp_path: Path) -> None:
+def test_example_runs(script: Path, tmp_path: Path, request: pytest.FixtureRequest) -> None:
     if script.name in EXTRAS:
         pytest.importorskip(EXTRAS[script.name], reason=f"the {EXTRAS[script.name]!r} extra is not installed")
+    if EXTRAS.get(script.name) == "ray":
+        request.getfixturevalue("ray_lock")  # its Ray cluster never beside another worker's
     # Run from an empty directory: an example must not depend on the current directory.
     if script.name == "react_agent.py":
         with FakeOpenAIServer(REACT_REPLIES) as server:

@@ -30,8 +30,8 @@ from lagent_like import (
     tool_api,
 )
 
-#: A local Ray cluster starts here: never beside another worker's (tests/conftest.py).
-pytestmark = pytest.mark.usefixtures("ray_exclusive")
+#: The module's Ray cluster never runs beside another worker's (tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("ray_lock_module")
 
 SLEEP = 0.1
 
