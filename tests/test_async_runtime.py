@@ -225,7 +225,7 @@ class AsChain(BaseAction):
 async def _until(condition: Callable[[], bool]) -> None:
     """Yield to the loop until ``condition`` holds (the caller bounds it with ``asyncio.wait_for``)."""
     while not condition():
-        await asyncio.sleep(0)
+        await asyncio.sleep(0.001)  # a millisecond, not 0: no spinning while a thread works
 
 
 class AsBlockNap(BaseAction):
