@@ -14,7 +14,7 @@ import sys
 import textwrap
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any, Optional
 
 import pytest
@@ -153,7 +153,7 @@ class AsNap(BaseAction):
         super().__init__()
         self.active = 0
         self.peak = 0
-        self.finished: dict[int, float] = {}
+        self.finished: list[int] = []
 
     async def run(self, i: int, seconds: float = 0.05) -> int:
         """Sleep, then return ``i``.
@@ -168,8 +168,64 @@ class AsNap(BaseAction):
             await asyncio.sleep(seconds)
         finally:
             self.active -= 1
-        self.finished[i] = time.perf_counter()
+        self.finished.append(i)
         return i
+
+
+class AsGated(BaseAction):
+    """Holds every call at a gate the test opens, counting the calls in flight."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.active = 0
+        self.peak = 0
+        self._gate: Optional[asyncio.Event] = None
+
+    def gate(self) -> asyncio.Event:
+        """The gate, made on the running loop (an Event made before it binds another loop on 3.9)."""
+        if self._gate is None:
+            self._gate = asyncio.Event()
+        return self._gate
+
+    async def run(self, i: int) -> int:
+        """Wait at the gate, then return ``i``.
+
+        Args:
+            i: the value to return
+        """
+        self.active += 1
+        self.peak = max(self.peak, self.active)
+        try:
+            await self.gate().wait()
+        finally:
+            self.active -= 1
+        return i
+
+
+class AsChain(BaseAction):
+    """Call ``i`` of ``n`` finishes only after every later call finished: a fixed reverse order."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.finished: list[int] = []
+
+    async def run(self, i: int, n: int) -> int:
+        """Wait for the later calls, then return ``i``.
+
+        Args:
+            i: the value to return
+            n: how many calls the batch holds
+        """
+        while len(self.finished) < n - 1 - i:
+            await asyncio.sleep(0)
+        self.finished.append(i)
+        return i
+
+
+async def _until(condition: Callable[[], bool]) -> None:
+    """Yield to the loop until ``condition`` holds (the caller bounds it with ``asyncio.wait_for``)."""
+    while not condition():
+        await asyncio.sleep(0.001)  # a millisecond, not 0: no spinning while a thread works
 
 
 class AsBlockNap(BaseAction):
@@ -235,6 +291,7 @@ class AsWaitSync(BaseAction):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.release = threading.Event()
+        self.entered = threading.Event()
         self.started: list[int] = []
 
     def run(self, i: int = 0, seconds: float = 5.0) -> int:
@@ -245,6 +302,7 @@ class AsWaitSync(BaseAction):
             seconds: the longest wait
         """
         self.started.append(i)
+        self.entered.set()
         self.release.wait(seconds)
         return i
 
@@ -518,14 +576,11 @@ def test_alias_names_are_accepted() -> None:
 def test_async_tool_past_its_timeout_is_cancelled_with_a_timeout_record() -> None:
     tool = AsSlowAsync()
     executor = AsyncActionExecutor([tool])
-    start = time.perf_counter()
-    ret = asyncio.run(executor("AsSlowAsync", '{"seconds": 10}'))
-    elapsed = time.perf_counter() - start
+    ret = asyncio.run(executor("AsSlowAsync", '{"seconds": 30}'))
     assert ret.state == TIMEOUT
     assert ret.errmsg == "'AsSlowAsync' timed out after 0.1 s"
-    assert (ret.args, ret.type, ret.result, ret.valid) == ({"seconds": 10}, "AsSlowAsync", None, 0)
+    assert (ret.args, ret.type, ret.result, ret.valid) == ({"seconds": 30}, "AsSlowAsync", None, 0)
     assert tool.cancelled and tool.cleaned_up and not tool.completed
-    assert elapsed < 2.0
 
 
 def test_executor_timeout_applies_to_async_tools_without_their_own() -> None:
@@ -551,29 +606,19 @@ def test_sync_tool_past_its_timeout_keeps_the_loop_responsive(released: list[AsW
     released.append(tool)
     executor = AsyncActionExecutor([tool], timeout=0.3)
 
-    async def main() -> tuple[ActionReturn, int, float]:
-        ticks = 0
+    async def main() -> tuple[ActionReturn, bool]:
+        call = asyncio.create_task(executor("AsWaitSync", '{"i": 1, "seconds": 30}'))
+        # The loop turns while the tool's thread is blocked: this task sees the call
+        # inside the tool and still pending (a call run on the loop's thread would be done).
+        await asyncio.wait_for(_until(lambda: tool.entered.is_set() or call.done()), 30)
+        pending_while_blocked = tool.entered.is_set() and not call.done()
+        return await call, pending_while_blocked
 
-        async def ticker() -> None:
-            nonlocal ticks
-            while True:
-                await asyncio.sleep(0.01)
-                ticks += 1
-
-        task = asyncio.create_task(ticker())
-        start = time.perf_counter()
-        ret = await executor("AsWaitSync", '{"i": 1, "seconds": 5}')
-        elapsed = time.perf_counter() - start
-        task.cancel()
-        return ret, ticks, elapsed
-
-    ret, ticks, elapsed = asyncio.run(main())
+    ret, pending_while_blocked = asyncio.run(main())
     assert ret.state == TIMEOUT
     assert ret.errmsg == "'AsWaitSync' timed out after 0.3 s"
     assert tool.started == [1]
-    assert 0.25 <= elapsed < 2.0
-    # The loop kept turning while the tool's thread was blocked (about 30 ticks).
-    assert ticks >= 10
+    assert pending_while_blocked
 
 
 def test_executor_is_usable_after_timeouts(released: list[AsWaitSync]) -> None:
@@ -604,7 +649,7 @@ def test_executor_is_usable_after_timeouts(released: list[AsWaitSync]) -> None:
 class AsOccupier(AsWaitSync):
     """Keeps the only worker busy within its own (long) timeout."""
 
-    __tool_settings__ = ToolSettings(timeout=2.0)
+    __tool_settings__ = ToolSettings(timeout=30.0)
 
 
 class AsQueued(AsWaitSync):
@@ -621,30 +666,33 @@ def test_a_timed_out_call_still_queued_never_runs_async(released: list[AsWaitSyn
     executor = AsyncActionExecutor([busy, queued], max_workers=1)
 
     async def main() -> list[ActionReturn]:
-        rets = await asyncio.gather(
-            executor("AsOccupier", '{"i": 1, "seconds": 0.4}'),
-            executor("AsQueued", '{"i": 2, "seconds": 0.0}'),
-        )
-        await asyncio.sleep(0.3)
-        return list(rets)
+        occupying = asyncio.create_task(executor("AsOccupier", '{"i": 1, "seconds": 30}'))
+        await asyncio.wait_for(_until(busy.entered.is_set), 30)
+        timed_out = await executor("AsQueued", '{"i": 2, "seconds": 0.0}')
+        busy.release.set()
+        # The only worker takes its queue in order: once a later call ran, the timed-out
+        # one had its turn and was skipped.
+        return [timed_out, await occupying, await executor("AsOccupier", '{"i": 3}')]
 
     rets = asyncio.run(main())
-    assert [r.state for r in rets] == [ActionStatusCode.SUCCESS, TIMEOUT]
-    assert (busy.started, queued.started) == ([1], [])
+    assert [r.state for r in rets] == [TIMEOUT, SUCCESS, SUCCESS]
+    assert (busy.started, queued.started) == ([1, 3], [])
 
 
 def test_a_timed_out_call_still_queued_never_runs_sync(released: list[AsWaitSync]) -> None:
     busy, queued = AsOccupier(), AsQueued()
     released.append(busy)
     executor = ActionExecutor([busy, queued], max_workers=1)
-    first = threading.Thread(target=executor, args=("AsOccupier", '{"i": 1, "seconds": 0.4}'))
+    first = threading.Thread(target=executor, args=("AsOccupier", '{"i": 1, "seconds": 30}'))
     first.start()
-    time.sleep(0.05)  # the occupier holds the only worker now
+    assert busy.entered.wait(30)  # the occupier holds the only worker now
     ret = executor("AsQueued", '{"i": 2, "seconds": 0.0}')
+    busy.release.set()
     first.join()
-    time.sleep(0.2)
-    assert ret.state == TIMEOUT
-    assert (busy.started, queued.started) == ([1], [])
+    # As above: a later call on the only worker proves the timed-out one was skipped.
+    later = executor("AsOccupier", '{"i": 3}')
+    assert (ret.state, later.state) == (TIMEOUT, SUCCESS)
+    assert (busy.started, queued.started) == ([1, 3], [])
 
 
 @pytest.mark.parametrize("kind", ["async", "sync"])
@@ -689,12 +737,10 @@ def test_hung_sync_tool_does_not_keep_the_interpreter_from_exiting() -> None:
         print(int(sync_ret.state), int(async_ret.state))
         """
     )
-    start = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=20)
-    elapsed = time.perf_counter() - start
+    # A thread keeping the interpreter alive would hang it: ``timeout`` turns that into a failure.
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.split() == [str(int(TIMEOUT))] * 2
-    assert elapsed < 10
 
 
 # --------------------------------------------------------------------------- retries, hooks, context
@@ -863,10 +909,10 @@ def test_context_parameter_is_hidden_from_the_schema() -> None:
 
 
 def test_batch_returns_pairs_in_input_order() -> None:
-    tool = AsNap()
-    executor = AsyncActionExecutor([tool, AsKit()])
-    # Later calls sleep less, so they finish first.
-    calls: list[Any] = [("AsNap", json.dumps({"i": i, "seconds": 0.01 * (10 - i)})) for i in range(10)]
+    tool = AsChain()
+    executor = AsyncActionExecutor([tool, AsKit()], timeout=30)
+    # Later calls finish first.
+    calls: list[Any] = [("AsChain", json.dumps({"i": i, "n": 10})) for i in range(10)]
     calls.insert(3, ("AsNope", "{}"))
     calls.insert(6, ("AsKit.aadd", '{"a": 1}'))
     rets = asyncio.run(executor.batch(calls))
@@ -875,7 +921,7 @@ def test_batch_returns_pairs_in_input_order() -> None:
     assert rets[6].state == ActionStatusCode.ARGS_ERROR
     values = [r.format_result() for i, r in enumerate(rets) if i not in (3, 6)]
     assert values == [str(i) for i in range(10)]
-    assert sorted(tool.finished, key=tool.finished.__getitem__) == list(range(9, -1, -1))
+    assert tool.finished == list(range(9, -1, -1))
 
 
 def test_batch_returns_openai_tool_calls_in_input_order_with_their_ids() -> None:
@@ -905,36 +951,40 @@ def test_empty_batch() -> None:
 
 
 def test_batch_of_1000_async_calls_runs_concurrently() -> None:
-    tool = AsNap()
-    executor = AsyncActionExecutor([tool])
-    calls = [("AsNap", json.dumps({"i": i})) for i in range(1000)]
+    tool = AsGated()
+    executor = AsyncActionExecutor([tool], timeout=60)
+    calls = [("AsGated", json.dumps({"i": i})) for i in range(1000)]
 
-    async def main() -> tuple[list[ActionReturn], float]:
-        start = time.perf_counter()
-        rets = await executor.batch(calls, max_concurrency=None)
-        return rets, time.perf_counter() - start
+    async def main() -> list[ActionReturn]:
+        batch = asyncio.create_task(executor.batch(calls, max_concurrency=None))
+        # All 1000 calls are inside the tool at once before any may finish.
+        await asyncio.wait_for(_until(lambda: tool.active == 1000 or batch.done()), 30)
+        tool.gate().set()
+        return await batch
 
-    rets, elapsed = asyncio.run(main())
+    rets = asyncio.run(main())
     assert [r.format_result() for r in rets] == [str(i) for i in range(1000)]
     assert all(r.state == SUCCESS for r in rets)
-    assert elapsed < 1.0
-    assert tool.peak > 100
+    assert tool.peak == 1000
 
 
 def test_batch_max_concurrency_limits_calls_in_flight() -> None:
-    tool = AsNap()
-    executor = AsyncActionExecutor([tool])
-    calls = [("AsNap", json.dumps({"i": i})) for i in range(50)]
+    tool = AsGated()
+    executor = AsyncActionExecutor([tool], timeout=60)
+    calls = [("AsGated", json.dumps({"i": i})) for i in range(50)]
 
-    async def main() -> tuple[list[ActionReturn], float]:
-        start = time.perf_counter()
-        rets = await executor.batch(calls, max_concurrency=10)
-        return rets, time.perf_counter() - start
+    async def main() -> tuple[list[ActionReturn], int]:
+        batch = asyncio.create_task(executor.batch(calls, max_concurrency=10))
+        await asyncio.wait_for(_until(lambda: tool.active == 10 or batch.done()), 30)
+        for _ in range(100):  # turns of the loop in which an 11th call could start
+            await asyncio.sleep(0)
+        held = tool.active
+        tool.gate().set()
+        return await batch, held
 
-    rets, elapsed = asyncio.run(main())
+    rets, held = asyncio.run(main())
     assert [r.format_result() for r in rets] == [str(i) for i in range(50)]
-    assert tool.peak == 10
-    assert 0.2 <= elapsed <= 0.8  # five waves of 50 ms
+    assert (held, tool.peak) == (10, 10)
 
 
 def test_hanging_call_delays_no_other_call_beyond_its_timeout() -> None:
@@ -942,60 +992,57 @@ def test_hanging_call_delays_no_other_call_beyond_its_timeout() -> None:
     slow = AsSlowAsync()
     slow.__tool_settings__ = ToolSettings(timeout=0.3)
     executor = AsyncActionExecutor([slow, nap])
-    calls = [("AsSlowAsync", '{"seconds": 30}')] + [("AsNap", json.dumps({"i": i})) for i in range(20)]
+    calls = [("AsSlowAsync", '{"seconds": 30}')] + [
+        ("AsNap", json.dumps({"i": i, "seconds": 0})) for i in range(20)
+    ]
 
-    async def main() -> tuple[list[ActionReturn], float, float]:
-        start = time.perf_counter()
-        rets = await executor.batch(calls)
-        return rets, start, time.perf_counter() - start
+    async def main() -> tuple[list[ActionReturn], list[int]]:
+        batch = asyncio.create_task(executor.batch(calls))
+        # Every other call finishes while the hanging one still runs ...
+        await asyncio.wait_for(_until(lambda: len(nap.finished) == 20 or batch.done()), 30)
+        finished_before_the_timeout = [] if slow.cleaned_up else sorted(nap.finished)
+        # ... and the batch ends at that call's timeout, not at its 30 s.
+        return await batch, finished_before_the_timeout
 
-    rets, start, elapsed = asyncio.run(main())
+    rets, finished_before_the_timeout = asyncio.run(main())
+    assert finished_before_the_timeout == list(range(20))
     assert rets[0].state == TIMEOUT
     assert rets[0].errmsg == "'AsSlowAsync' timed out after 0.3 s"
-    assert slow.cancelled
+    assert slow.cancelled and not slow.completed
     assert [r.format_result() for r in rets[1:]] == [str(i) for i in range(20)]
-    # The others finished long before the hanging call's timeout ...
-    assert max(nap.finished.values()) - start < 0.25
-    # ... and the batch waited for that timeout only.
-    assert 0.28 <= elapsed < 1.0
 
 
 def test_batch_of_sync_calls_is_limited_by_max_workers() -> None:
     tool = AsBlockNap()
     executor = AsyncActionExecutor([tool], max_workers=8)
-    calls = [("AsBlockNap", json.dumps({"i": i})) for i in range(32)]
+    calls = [("AsBlockNap", json.dumps({"i": i, "seconds": 0.01})) for i in range(32)]
 
-    async def main() -> tuple[list[ActionReturn], float]:
-        start = time.perf_counter()
-        rets = await executor.batch(calls)
-        return rets, time.perf_counter() - start
+    async def main() -> list[ActionReturn]:
+        return await executor.batch(calls)
 
-    rets, elapsed = asyncio.run(main())
+    rets = asyncio.run(main())
     assert [r.format_result() for r in rets] == [str(i) for i in range(32)]
     assert tool.peak <= 8
     assert len(tool.threads) <= 8
-    assert 0.18 <= elapsed <= 0.6  # four waves of 50 ms
 
 
-def test_batch_keeps_the_loop_free_for_other_tasks() -> None:
-    executor = AsyncActionExecutor([AsBlockNap()], max_workers=4)
-    calls = [("AsBlockNap", json.dumps({"i": i, "seconds": 0.1})) for i in range(8)]
+def test_batch_keeps_the_loop_free_for_other_tasks(released: list[AsWaitSync]) -> None:
+    tool = AsWaitSync()
+    released.append(tool)
+    executor = AsyncActionExecutor([tool], max_workers=4)
+    calls = [("AsWaitSync", json.dumps({"i": i, "seconds": 10})) for i in range(8)]
 
-    async def main() -> int:
-        ticks = 0
+    async def main() -> tuple[list[ActionReturn], bool]:
+        batch = asyncio.create_task(executor.batch(calls))
+        # Sync calls block their threads; this task still runs and is the one to free them.
+        await asyncio.wait_for(_until(lambda: tool.entered.is_set() or batch.done()), 30)
+        freed_by_the_loop = not batch.done()
+        tool.release.set()
+        return await batch, freed_by_the_loop
 
-        async def ticker() -> None:
-            nonlocal ticks
-            while True:
-                await asyncio.sleep(0.01)
-                ticks += 1
-
-        task = asyncio.create_task(ticker())
-        await executor.batch(calls)
-        task.cancel()
-        return ticks
-
-    assert asyncio.run(main()) >= 8
+    rets, freed_by_the_loop = asyncio.run(main())
+    assert freed_by_the_loop
+    assert [r.format_result() for r in rets] == [str(i) for i in range(8)]
 
 
 # --------------------------------------------------------------------------- AsyncActionMixin
@@ -1107,7 +1154,7 @@ def test_sync_executor_times_out_async_apis_inside_a_running_loop() -> None:
     executor = ActionExecutor([tool, AsKit()])
 
     async def main() -> tuple[ActionReturn, ActionReturn]:
-        return executor("AsSlowAsync", '{"seconds": 0.5}'), executor("AsKit.aadd", '{"a": 1, "b": 1}')
+        return executor("AsSlowAsync", '{"seconds": 30}'), executor("AsKit.aadd", '{"a": 1, "b": 1}')
 
     slow, quick = asyncio.run(main())
     assert (slow.state, slow.errmsg) == (TIMEOUT, "'AsSlowAsync' timed out after 0.1 s")

@@ -37,7 +37,7 @@ def test_mcp_benchmark_reports_every_row() -> None:
     assert all(ms > 0 for ms in rows.values())
 
 
-def test_ray_benchmark_reports_every_row() -> None:
+def test_ray_benchmark_reports_every_row(ray_lock: None) -> None:
     pytest.importorskip("ray", reason="needs the 'ray' extra: pip install '.[ray]' (or 'lagent-like[ray]')")
     proc = _run("bench_ray.py", "--quick")
     assert proc.returncode == 0, proc.stderr

@@ -56,7 +56,7 @@ LINES = [
 ]
 
 
-@settings(max_examples=3000, deadline=None)
+@settings(max_examples=1000, deadline=None)
 @given(st.lists(st.sampled_from(LINES), max_size=7), st.sampled_from(["", "    ", "\t"]), st.booleans())
 def test_the_marker_scan_agrees_with_the_full_checks(
     lines: list[str], indent: str, newline_at_end: bool

@@ -36,13 +36,15 @@ def test_there_are_examples() -> None:
 
 
 @pytest.mark.parametrize("script", SCRIPTS, ids=[s.name for s in SCRIPTS])
-def test_example_runs(script: Path, tmp_path: Path) -> None:
+def test_example_runs(script: Path, tmp_path: Path, request: pytest.FixtureRequest) -> None:
     if script.name in EXTRAS:
         extra = {"starlette": "web"}.get(EXTRAS[script.name], EXTRAS[script.name])  # the module -> its extra
         pytest.importorskip(
             EXTRAS[script.name],
             reason=f"needs the {extra!r} extra: pip install '.[{extra}]' (or 'lagent-like[{extra}]')",
         )
+    if EXTRAS.get(script.name) == "ray":
+        request.getfixturevalue("ray_lock")  # its Ray cluster never beside another worker's
     # Run from an empty directory: an example must not depend on the current directory.
     if script.name == "react_agent.py":
         with FakeOpenAIServer(REACT_REPLIES) as server:

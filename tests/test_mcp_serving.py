@@ -13,6 +13,7 @@ import re
 import select
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -320,7 +321,7 @@ def test_sessions_end_with_their_connection_and_sessionless_calls_with_their_req
 def test_one_flooding_client_does_not_starve_another() -> None:
     proc, url, _ = _start("McpSlow,McpEcho")
 
-    async def flood_and_probe() -> tuple[list[str], str, float]:
+    async def flood_and_probe() -> tuple[list[str], str, int]:
         async with (
             create_mcp_http_client(headers=AUTH) as greedy_http,
             create_mcp_http_client(headers=AUTH) as polite_http,
@@ -340,51 +341,80 @@ def test_one_flooding_client_does_not_starve_another() -> None:
                 for _ in range(8):
                     group.start_soon(one_slow)
                 await anyio.sleep(0.5)  # the flood holds every slot it can get
-                start = time.monotonic()
                 probe = _text(await polite.call_tool("McpEcho", {"text": "quick"}))
-                waited = time.monotonic() - start
-            return slow, probe, waited
+                slow_answered_before_the_probe = len(slow)
+            return slow, probe, slow_answered_before_the_probe
 
-    async def bounded() -> tuple[list[str], str, float]:
+    async def bounded() -> tuple[list[str], str, int]:
         with anyio.fail_after(LIMIT):
             return await flood_and_probe()
 
     try:
-        slow, probe, waited = anyio.run(bounded)
+        slow, probe, slow_answered_before_the_probe = anyio.run(bounded)
     finally:
         _stop(proc)
     assert (slow, probe) == (["slept 2.0"] * 8, "QUICK")
-    # Without a per-client limit the probe waits for the flood's first calls to end (2 s).
-    assert waited < 1.0
+    # Without a per-client limit the probe waits for the flood's first calls to end: it
+    # would come back after at least one of them (an order of answers, not a time).
+    assert slow_answered_before_the_probe == 0
+
+
+class McpHeld(BaseAction):
+    """Holds a call until the test releases it (or ``seconds`` pass)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.entered = threading.Event()
+        self.release = threading.Event()
+
+    def run(self, seconds: float) -> str:
+        """Wait to be released.
+
+        Args:
+            seconds: the longest wait
+        """
+        self.entered.set()
+        return f"released {self.release.wait(seconds)}"
 
 
 def test_calls_beyond_a_client_share_queue_then_time_out() -> None:
-    server = build_mcp_server(ActionExecutor([mcp_tools.McpSlow()]), max_client_calls=1, queue_timeout=0.3)
+    held = McpHeld()
+    server = build_mcp_server(ActionExecutor([held]), max_client_calls=1, queue_timeout=0.3)
+
+    async def until(condition: Any) -> None:
+        while not condition():
+            await anyio.sleep(0.01)
 
     async def two_calls() -> list[tuple[bool, str]]:
         answers: list[tuple[bool, str]] = []
 
         async def call(seconds: float) -> None:
-            result = await client.call_tool("McpSlow", {"seconds": seconds})
+            result = await client.call_tool("McpHeld", {"seconds": seconds})
             answers.append((bool(result.is_error), _text(result)))
 
         with anyio.fail_after(LIMIT):
             async with Client(server, mode="legacy") as client:
                 async with anyio.create_task_group() as group:
-                    group.start_soon(call, 1.0)
-                    await anyio.sleep(0.1)
+                    group.start_soon(call, LIMIT)
+                    await until(held.entered.is_set)  # the first call holds the client's only slot
                     group.start_soon(call, 0.0)
+                    await until(lambda: answers)  # the second waited its 0.3 s in the queue
+                    held.release.set()
                 await call(0.0)
         return answers
 
-    assert anyio.run(two_calls) == [
+    try:
+        answers = anyio.run(two_calls)
+    finally:
+        held.release.set()
+    assert answers == [
         (
             True,
             "this client already has 1 calls running; this call waited 0.3s for one of them to "
             "finish. Wait for your calls to end, then try again",
         ),
-        (False, "slept 1.0"),
-        (False, "slept 0.0"),
+        (False, "released True"),
+        (False, "released True"),
     ]
 
 

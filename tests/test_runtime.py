@@ -7,6 +7,7 @@ import functools
 import logging
 import threading
 import time
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -41,7 +42,8 @@ def text_of(ret: ActionReturn) -> Any:
     return ret.result[0]["content"]
 
 
-def wait_until(predicate: Any, limit: float = 2.0) -> bool:
+def wait_until(predicate: Any, limit: float = 30.0) -> bool:
+    # ``limit`` only guards against a hang; the tests assert what the predicate sees.
     deadline = time.monotonic() + limit
     while time.monotonic() < deadline:
         if predicate():
@@ -154,7 +156,12 @@ def test_a_raising_error_formatter_keeps_the_original_message_and_is_logged(
 
 
 class RtSlow(BaseAction):
-    """A tool that takes its time."""
+    """A tool that takes its time: until the test releases it, or ``seconds``."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.release = threading.Event()
+        self.done = threading.Event()
 
     @tool_api
     def wait(self, seconds: float) -> str:
@@ -163,7 +170,8 @@ class RtSlow(BaseAction):
         Args:
             seconds: how long
         """
-        time.sleep(seconds)
+        self.release.wait(seconds)
+        self.done.set()
         return f"slept {seconds}"
 
     @tool_api
@@ -175,37 +183,51 @@ class RtSlow(BaseAction):
 class RtSlowAttr(BaseAction):
     __tool_settings__ = ToolSettings(timeout=0.2)
 
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.release = threading.Event()
+        self.done = threading.Event()
+
     def run(self, seconds: float) -> str:
-        """Sleep.
+        """Sleep until released, or ``seconds``.
 
         Args:
             seconds: how long
         """
-        time.sleep(seconds)
+        self.release.wait(seconds)
+        self.done.set()
         return "done"
 
 
-def timed(call: Any) -> tuple[ActionReturn, float]:
-    start = time.perf_counter()
-    ret = call()
-    return ret, time.perf_counter() - start
+@pytest.fixture
+def released() -> Iterator[list[Any]]:
+    """Tools appended here have their ``release`` event set at the end of the test."""
+    tools: list[Any] = []
+    yield tools
+    for tool in tools:
+        tool.release.set()
 
 
-def test_executor_default_timeout_gives_a_timeout_record() -> None:
-    ex = ActionExecutor([RtSlow()], timeout=0.2)
-    ret, elapsed = timed(lambda: ex("RtSlow.wait", '{"seconds": 1.5}'))
+def test_executor_default_timeout_gives_a_timeout_record(released: list[Any]) -> None:
+    tool = RtSlow()
+    released.append(tool)
+    ex = ActionExecutor([tool], timeout=0.2)
+    ret = ex("RtSlow.wait", '{"seconds": 30}')
     assert ret.state == TIMEOUT
     assert ret.errmsg == "'RtSlow.wait' timed out after 0.2 s"
     assert ret.result is None
     assert ret.type == "RtSlow"
-    assert ret.args == {"seconds": 1.5}
+    assert ret.args == {"seconds": 30}
     assert ret.valid == ActionValidCode.OPEN
-    assert 0.2 <= elapsed < 0.7
+    # The record came while the tool still ran: the executor did not wait for it.
+    assert not tool.done.is_set()
 
 
 def test_executor_stays_usable_after_a_timeout() -> None:
-    ex = ActionExecutor([RtSlow()], timeout=0.2)
-    assert ex("RtSlow.wait", '{"seconds": 1.0}').state == TIMEOUT
+    tool = RtSlow()
+    ex = ActionExecutor([tool], timeout=0.2)
+    assert ex("RtSlow.wait", '{"seconds": 30}').state == TIMEOUT
+    tool.release.set()
     after = ex("RtSlow.fast", "{}")
     assert after.state == SUCCESS
     assert text_of(after) == "fast"
@@ -248,40 +270,41 @@ def test_hung_tools_do_not_starve_later_calls_with_timeouts() -> None:
         hang.release.set()
 
 
-def test_tool_class_timeout_attribute_applies_without_an_executor_default() -> None:
-    ex = ActionExecutor([RtSlowAttr()])
-    ret, elapsed = timed(lambda: ex("RtSlowAttr", '{"seconds": 1.5}'))
+def test_tool_class_timeout_attribute_applies_without_an_executor_default(released: list[Any]) -> None:
+    tool = RtSlowAttr()
+    released.append(tool)
+    ret = ActionExecutor([tool])("RtSlowAttr", '{"seconds": 30}')
     assert ret.state == TIMEOUT
     assert ret.errmsg == "'RtSlowAttr' timed out after 0.2 s"
-    assert elapsed < 0.7
+    assert not tool.done.is_set()
 
 
-def test_tool_class_timeout_attribute_wins_over_the_executor_default() -> None:
-    ex = ActionExecutor([RtSlowAttr()], timeout=5.0)
-    ret, elapsed = timed(lambda: ex("RtSlowAttr", '{"seconds": 1.5}'))
+def test_tool_class_timeout_attribute_wins_over_the_executor_default(released: list[Any]) -> None:
+    tool = RtSlowAttr()
+    released.append(tool)
+    ret = ActionExecutor([tool], timeout=5.0)("RtSlowAttr", '{"seconds": 30}')
     assert ret.errmsg == "'RtSlowAttr' timed out after 0.2 s"
-    assert elapsed < 0.7
+    assert not tool.done.is_set()
 
 
-def test_constructor_timeout_overrides_the_class_attribute() -> None:
+def test_constructor_timeout_overrides_the_class_attribute(released: list[Any]) -> None:
     tool = RtSlowAttr(timeout=0.3)
+    released.append(tool)
     assert tool.__tool_settings__.timeout == 0.3
     assert RtSlowAttr.__tool_settings__.timeout == 0.2
     ex = ActionExecutor([tool])
-    quick = ex("RtSlowAttr", '{"seconds": 0.25}')
-    assert quick.state == SUCCESS
-    ret, elapsed = timed(lambda: ex("RtSlowAttr", '{"seconds": 1.5}'))
+    ret = ex("RtSlowAttr", '{"seconds": 30}')
     assert ret.state == TIMEOUT
     assert ret.errmsg == "'RtSlowAttr' timed out after 0.3 s"
-    assert 0.3 <= elapsed < 0.8
+    assert not tool.done.is_set()
 
 
 def test_timeout_none_means_no_limit_even_under_an_executor_default() -> None:
+    # The call outlives the executor's 0.1 s default and still answers.
     ex = ActionExecutor([RtSlowAttr(timeout=None)], timeout=0.1)
-    ret, elapsed = timed(lambda: ex("RtSlowAttr", '{"seconds": 0.3}'))
+    ret = ex("RtSlowAttr", '{"seconds": 0.3}')
     assert ret.state == SUCCESS
     assert text_of(ret) == "done"
-    assert elapsed >= 0.3
 
 
 class RtAsyncSlow(BaseAction):
@@ -311,25 +334,25 @@ class RtAsyncSlow(BaseAction):
 def test_async_tool_is_cancelled_on_timeout_by_the_async_executor() -> None:
     tool = RtAsyncSlow()
 
-    async def main() -> ActionReturn:
+    async def main() -> tuple[ActionReturn, bool]:
         ex = AsyncActionExecutor([tool], timeout=0.2)
-        return await ex("RtAsyncSlow", '{"seconds": 1.5}')
+        ret = await ex("RtAsyncSlow", '{"seconds": 30}')
+        # Cancelled by the executor, on this loop: not by ``asyncio.run`` closing it.
+        return ret, tool.cancelled.is_set()
 
-    ret, elapsed = timed(lambda: asyncio.run(main()))
+    ret, cancelled_before_the_loop_closed = asyncio.run(main())
     assert ret.state == TIMEOUT
     assert ret.errmsg == "'RtAsyncSlow' timed out after 0.2 s"
-    assert elapsed < 0.7
-    assert wait_until(tool.finished.is_set, 0.3)
-    assert tool.cancelled.is_set()
+    assert cancelled_before_the_loop_closed
+    assert tool.finished.is_set()
 
 
 def test_async_tool_under_the_sync_executor_times_out() -> None:
     tool = RtAsyncSlow()
     ex = ActionExecutor([tool], timeout=0.2)
-    ret, elapsed = timed(lambda: ex("RtAsyncSlow", '{"seconds": 1.5}'))
+    ret = ex("RtAsyncSlow", '{"seconds": 30}')
     assert ret.state == TIMEOUT
     assert ret.errmsg == "'RtAsyncSlow' timed out after 0.2 s"
-    assert elapsed < 0.7
     assert tool.started.is_set()
     ok = ex("RtAsyncSlow", '{"seconds": 0.01}')
     assert ok.state == SUCCESS
@@ -339,10 +362,10 @@ def test_async_tool_under_the_sync_executor_times_out() -> None:
 def test_async_tool_is_cancelled_on_timeout_by_the_sync_executor() -> None:
     tool = RtAsyncSlow()
     ex = ActionExecutor([tool], timeout=0.2)
-    ret = ex("RtAsyncSlow", '{"seconds": 1.5}')
+    ret = ex("RtAsyncSlow", '{"seconds": 30}')
     assert ret.state == TIMEOUT
-    # The tool would finish by itself only after 1.5 s.
-    assert wait_until(tool.finished.is_set, 0.3)
+    # The tool would finish by itself only after 30 s; cancelled, it ends now.
+    assert tool.finished.wait(25)
     assert tool.cancelled.is_set()
 
 
@@ -466,34 +489,41 @@ class RtSlowOnce(BaseAction):
         super().__init__()
         self.slow = slow
         self.calls = 0
+        self.late_answers = 0
+        self.release = threading.Event()
         self._lock = threading.Lock()
 
     def run(self) -> str:
-        """Answer, maybe late."""
+        """Answer, maybe late (once the test releases the slow calls)."""
         with self._lock:
             self.calls += 1
             number = self.calls
         if number <= self.slow:
-            time.sleep(0.6)
+            self.release.wait(30)
+            with self._lock:
+                self.late_answers += 1
         return f"answer {number}"
 
 
-def test_timeouts_are_retried() -> None:
+def test_timeouts_are_retried(released: list[Any]) -> None:
     tool = RtSlowOnce(slow=10)
+    released.append(tool)
     delays: list[float] = []
     policy = RetryPolicy(max_attempts=3, base_delay=0.5, jitter=0.0)
     ex = ActionExecutor([tool], retry=policy, sleep=delays.append, random=lambda: 0.5)
-    ret, elapsed = timed(lambda: ex("RtSlowOnce", "{}"))
+    ret = ex("RtSlowOnce", "{}")
     assert ret.state == TIMEOUT
     assert ret.errmsg == "'RtSlowOnce' timed out after 0.15 s"
     assert ret.attempts == 3
     assert tool.calls == 3
     assert delays == [0.5, 1.0]
-    assert elapsed < 0.45 + 0.5
+    # No attempt waited for a timed-out one to end.
+    assert tool.late_answers == 0
 
 
-def test_a_timed_out_attempt_followed_by_a_quick_one_succeeds() -> None:
+def test_a_timed_out_attempt_followed_by_a_quick_one_succeeds(released: list[Any]) -> None:
     tool = RtSlowOnce(slow=1)
+    released.append(tool)
     delays: list[float] = []
     ex = ActionExecutor([tool], retry=RetryPolicy(max_attempts=3, jitter=0.0), sleep=delays.append)
     ret = ex("RtSlowOnce", "{}")
@@ -503,8 +533,9 @@ def test_a_timed_out_attempt_followed_by_a_quick_one_succeeds() -> None:
     assert delays == [0.5]
 
 
-def test_timeouts_are_not_retried_when_retry_timeouts_is_off() -> None:
+def test_timeouts_are_not_retried_when_retry_timeouts_is_off(released: list[Any]) -> None:
     tool = RtSlowOnce(slow=10)
+    released.append(tool)
     delays: list[float] = []
     policy = RetryPolicy(max_attempts=3, retry_timeouts=False)
     ex = ActionExecutor([tool], retry=policy, sleep=delays.append)
@@ -536,9 +567,10 @@ def test_attempts_is_one_without_a_retry_policy() -> None:
 def test_real_sleep_is_used_between_attempts_when_none_is_injected() -> None:
     tool = RtFlaky(TransientToolError("busy"))
     policy = RetryPolicy(max_attempts=2, base_delay=0.1, jitter=0.0)
-    ret, elapsed = timed(lambda: ActionExecutor([tool], retry=policy)("RtFlaky", "{}"))
+    start = time.monotonic()
+    ret = ActionExecutor([tool], retry=policy)("RtFlaky", "{}")
     assert ret.state == SUCCESS
-    assert 0.1 <= elapsed < 0.6
+    assert time.monotonic() - start >= 0.1  # a lower bound only: the real pause happened
 
 
 # --- circuit breaker (8.6) ----------------------------------------------------------------
@@ -589,15 +621,14 @@ def test_breaker_opens_after_the_threshold_and_answers_at_once() -> None:
         "retry_at": 110.0,
     }
     clock.now = 103.0
-    refused, elapsed = timed(lambda: ex("RtService", '{"n": 3}'))
-    assert tool.calls == 2
+    refused = ex("RtService", '{"n": 3}')
+    assert tool.calls == 2  # answered without calling the tool
     assert refused.state == API_ERROR
     assert refused.errmsg == "RtService is failing and paused; try again in 7.0 s (circuit open)"
     assert refused.type == "RtService"
     assert refused.args == {"n": 3}
     assert refused.result is None
     assert refused.valid == ActionValidCode.OPEN
-    assert elapsed < 0.1
     clock.now = 109.5
     assert ex("RtService", '{"n": 4}').errmsg == (
         "RtService is failing and paused; try again in 0.5 s (circuit open)"
@@ -685,15 +716,17 @@ def test_a_success_resets_the_consecutive_failure_count() -> None:
     assert ex.breaker_state("RtService")["failures"] == 1
 
 
-def test_timeouts_count_as_breaker_failures() -> None:
+def test_timeouts_count_as_breaker_failures(released: list[Any]) -> None:
     clock = FakeClock(100.0)
+    slow = RtSlow()
+    released.append(slow)
     ex = ActionExecutor(
-        [RtSlow()],
+        [slow],
         timeout=0.1,
         circuit_breaker=lambda: CircuitBreaker(failure_threshold=2, reset_timeout=10, clock=clock),
     )
-    assert ex("RtSlow.wait", '{"seconds": 0.5}').state == TIMEOUT
-    assert ex("RtSlow.wait", '{"seconds": 0.5}').state == TIMEOUT
+    assert ex("RtSlow.wait", '{"seconds": 30}').state == TIMEOUT
+    assert ex("RtSlow.wait", '{"seconds": 30}').state == TIMEOUT
     assert ex.breaker_state("RtSlow.wait")["state"] == "open"
     assert ex("RtSlow.wait", '{"seconds": 0}').errmsg == (
         "RtSlow.wait is failing and paused; try again in 10.0 s (circuit open)"
@@ -1382,47 +1415,68 @@ def test_batch_accepts_pairs_and_openai_calls_and_keeps_input_order() -> None:
     assert ex.batch([]) == []
 
 
-def test_a_failing_and_a_slow_call_do_not_delay_or_lose_the_others() -> None:
-    ex = ActionExecutor([RtEcho(), RtFail(), RtSlowAttr()], max_workers=4)
+def test_a_failing_and_a_slow_call_do_not_delay_or_lose_the_others(released: list[Any]) -> None:
+    slow = RtSlowAttr()
+    released.append(slow)
+    ex = ActionExecutor([RtEcho(), RtFail(), slow], max_workers=4)
     calls = [
         ("RtEcho", '{"text": "first"}'),
-        ("RtSlowAttr", '{"seconds": 1.5}'),
+        ("RtSlowAttr", '{"seconds": 30}'),
         ("RtFail.crash", "{}"),
         ("RtEcho", '{"text": "last"}'),
     ]
-    records, elapsed = timed(lambda: ex.batch(calls))
+    records = ex.batch(calls)
     assert [r.state for r in records] == [SUCCESS, TIMEOUT, API_ERROR, SUCCESS]
     assert text_of(records[0]) == "first"
     assert records[1].errmsg == "'RtSlowAttr' timed out after 0.2 s"
     assert records[2].errmsg == "ValueError: bad value"
     assert text_of(records[3]) == "last"
-    assert elapsed < 0.2 + 0.5
+    # The batch answered while the slow call still ran: it waited for its timeout only.
+    assert not slow.done.is_set()
 
 
-class RtSleepy(BaseAction):
+class RtRounds(BaseAction):
+    """Calls pass in rounds of ``parties`` at once (a barrier), counting the calls in flight."""
+
+    def __init__(self, parties: int) -> None:
+        super().__init__()
+        self.barrier = threading.Barrier(parties, timeout=30)
+        self.active = 0
+        self.peak = 0
+        self._lock = threading.Lock()
+
     def run(self, i: int) -> str:
-        """Sleep 50 ms.
+        """Wait for a full round.
 
         Args:
             i: a number
         """
-        time.sleep(0.05)
+        with self._lock:
+            self.active += 1
+            self.peak = max(self.peak, self.active)
+        try:
+            self.barrier.wait()  # a round with fewer parties breaks the barrier: an error record
+        finally:
+            with self._lock:
+                self.active -= 1
         return str(i)
 
 
 def test_batch_runs_sync_tools_in_parallel_up_to_max_workers() -> None:
-    ex = ActionExecutor([RtSleepy()], max_workers=8)
-    records, elapsed = timed(lambda: ex.batch([("RtSleepy", {"i": i}) for i in range(32)]))
+    tool = RtRounds(8)
+    ex = ActionExecutor([tool], max_workers=8)
+    records = ex.batch([("RtRounds", {"i": i}) for i in range(32)])
     assert [text_of(r) for r in records] == [str(i) for i in range(32)]
-    # ceil(32 / 8) rounds of 50 ms.
-    assert 0.18 < elapsed < 0.6
+    # Four rounds of 8 at once: 8 in flight, never more.
+    assert tool.peak == 8
 
 
 def test_batch_max_concurrency_limits_the_parallelism() -> None:
-    ex = ActionExecutor([RtSleepy()], max_workers=8)
-    records, elapsed = timed(lambda: ex.batch([("RtSleepy", {"i": i}) for i in range(8)], max_concurrency=2))
+    tool = RtRounds(2)
+    ex = ActionExecutor([tool], max_workers=8)
+    records = ex.batch([("RtRounds", {"i": i}) for i in range(8)], max_concurrency=2)
     assert [text_of(r) for r in records] == [str(i) for i in range(8)]
-    assert 0.18 < elapsed < 0.6
+    assert tool.peak == 2
 
 
 class RtSquare(BaseAction):

@@ -36,7 +36,7 @@ class SetSlow(BaseAction):
 def test_executor_timeout_set_after_construction_applies() -> None:
     executor = ActionExecutor([SetSlow()])
     executor.timeout = 0.05
-    assert executor("SetSlow", '{"seconds": 0.3}').state == ActionStatusCode.TIMEOUT
+    assert executor("SetSlow", '{"seconds": 2}').state == ActionStatusCode.TIMEOUT
     executor.timeout = None
     assert executor("SetSlow", '{"seconds": 0.0}').state == ActionStatusCode.SUCCESS
 
@@ -46,7 +46,7 @@ def test_tool_timeout_changed_after_adding_applies_after_refresh() -> None:
     executor = ActionExecutor([tool])
     tool.__tool_settings__ = ToolSettings(timeout=0.05)
     executor.refresh()
-    assert executor("SetSlow", '{"seconds": 0.3}').errmsg == "'SetSlow' timed out after 0.05 s"
+    assert executor("SetSlow", '{"seconds": 2}').errmsg == "'SetSlow' timed out after 0.05 s"
 
 
 def test_constructor_keywords_set_every_runtime_setting() -> None:

@@ -12,7 +12,6 @@ import json
 import os
 import socket
 import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -376,9 +375,7 @@ def test_a_50_mb_answer_is_capped(python: PythonInterpreter, ipython: IPythonInt
         assert answer == "x" * 1000 + "\n... [output truncated: 50000001 characters, showing the first 1000]"
     finally:
         printed.close()
-    started = time.monotonic()
     ret = run_py(python, FIND_REPLY_FDS + "for fd in fds:\n    os.write(fd, b'x' * 50_000_000)\nlen(fds)")
-    assert time.monotonic() - started < 3
     assert ret.errmsg == (
         f"the code wrote a reply of more than {python.max_reply_bytes} bytes; "
         "it was discarded and the process was stopped"
@@ -399,11 +396,9 @@ def test_a_50_mb_answer_is_capped(python: PythonInterpreter, ipython: IPythonInt
 def test_the_model_cannot_raise_the_operators_timeout() -> None:
     tool = IPythonInterpreter(timeout=2)
     try:
-        started = time.monotonic()
-        ret = tool({"command": "import time\ntime.sleep(10)", "timeout": 100})
-        assert time.monotonic() - started < 4
+        ret = tool({"command": "import time\ntime.sleep(30)", "timeout": 100})
         assert ret.errmsg == f"the code did not finish within 2 s; {RESTARTED}"
-        assert tool({"command": "import time\ntime.sleep(1.5)\n'done'", "timeout": 1}).errmsg == (
+        assert tool({"command": "import time\ntime.sleep(30)\n'done'", "timeout": 1}).errmsg == (
             f"the code did not finish within 1 s; {RESTARTED}"
         )
         still_works(tool)
@@ -416,12 +411,15 @@ def test_a_forged_or_late_reply_does_not_shift_later_answers(ipython: IPythonInt
         FIND_REPLY_FDS + "import threading, time\n"
         'frame = b\'{"nonce": "guess", "ok": true, "restart": false, "length": 6}\\nforged\'\n'
         "for fd in fds:\n    os.write(fd, frame)\n"
-        "def late():\n    time.sleep(0.3)\n    for fd in fds:\n        os.write(fd, frame)\n"
-        "threading.Thread(target=late).start()\n"
+        "go = threading.Event()\n"
+        "def late():\n    go.wait(30)\n    for fd in fds:\n        os.write(fd, frame)\n"
+        "writer = threading.Thread(target=late)\nwriter.start()\n"
         "'real'"
     )
     assert text(ipython({"command": forge})) == "'real'"
-    time.sleep(0.5)
+    # The late frame is written after that answer, from the session's own thread: the
+    # next call lets it go and waits for it, so the frame precedes that call's reply.
+    assert text(ipython({"command": "go.set()\nwriter.join()\n'after'"})) == "'after'"
     for i in range(3):
         assert text(ipython({"command": f"{i} + 100"})) == str(i + 100)
 

@@ -40,22 +40,15 @@ TIMED_OUT = f"'PoolSleeper' timed out after {TIMEOUT} s"
 def test_async_executor_answers_a_fast_call_after_a_burst_of_three_times_max_workers() -> None:
     executor = AsyncActionExecutor([PoolSleeper()], timeout=TIMEOUT, max_workers=MAX_WORKERS)
 
-    async def burst_then_fast() -> tuple[
-        list[tuple[ActionStatusCode, str]], tuple[ActionStatusCode, str], float
-    ]:
+    async def burst_then_fast() -> tuple[list[tuple[ActionStatusCode, str]], tuple[ActionStatusCode, str]]:
         burst = await asyncio.gather(*(executor("PoolSleeper", SLOW) for _ in range(3 * MAX_WORKERS)))
-        start = time.monotonic()
         fast = await executor("PoolSleeper", FAST)
-        return (
-            [(r.state, r.errmsg or "") for r in burst],
-            (fast.state, fast.format_result()),
-            time.monotonic() - start,
-        )
+        return [(r.state, r.errmsg or "") for r in burst], (fast.state, fast.format_result())
 
-    burst, fast, elapsed = asyncio.run(burst_then_fast())
+    burst, fast = asyncio.run(burst_then_fast())
     assert burst == [(ActionStatusCode.TIMEOUT, TIMED_OUT)] * (3 * MAX_WORKERS)
+    # Answered at once: queued behind the stuck calls it would have timed out too.
     assert fast == (ActionStatusCode.SUCCESS, "slept 0.0")
-    assert elapsed < TIMEOUT  # answered at once, not after the stuck calls
 
 
 def test_async_executor_keeps_answering_after_repeated_bursts() -> None:
@@ -96,12 +89,17 @@ def test_pool_never_runs_a_call_abandoned_while_queued() -> None:
 
 def test_pool_replaces_a_worker_given_up_while_running() -> None:
     pool = DaemonThreadPool(1, "test-pool")
-    release = threading.Event()
-    stuck = pool.submit(release.wait, 5)
-    time.sleep(0.05)  # let the only worker start the stuck call
+    release, started = threading.Event(), threading.Event()
+
+    def stuck_call() -> bool:
+        started.set()
+        return release.wait(30)
+
+    stuck = pool.submit(stuck_call)
+    assert started.wait(30)  # the only worker runs the stuck call
     pool.abandon(stuck)
     try:
-        assert pool.submit(lambda: "fresh").result(timeout=2) == "fresh"
+        assert pool.submit(lambda: "fresh").result(timeout=30) == "fresh"
     finally:
         release.set()
     assert stuck.result(timeout=5) is True  # the abandoned call still ends, unobserved

@@ -139,7 +139,7 @@ def test_constructor_timeout_wins_over_the_class_tool_settings() -> None:
     tool = SettingsSlow(timeout=0.05)
     assert tool.__tool_settings__ == ToolSettings(timeout=0.05)
     assert SettingsSlow.__tool_settings__ == ToolSettings(timeout=5.0)
-    ret = ActionExecutor([tool])("SettingsSlow", '{"seconds": 0.3}')
+    ret = ActionExecutor([tool])("SettingsSlow", '{"seconds": 2}')
     assert (ret.state, ret.errmsg) == (ActionStatusCode.TIMEOUT, "'SettingsSlow' timed out after 0.05 s")
 
 
