@@ -5,6 +5,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
+
+pytest.importorskip("starlette", reason="needs the 'web' extra: pip install '.[web]' (or 'lagent-like[web]')")
+
 from lagent_like import ActionExecutor
 from lagent_like.agents import ReAct
 from lagent_like.web.state import InspectorState

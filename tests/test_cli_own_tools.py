@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 
+from lagent_like import BaseAction, tool_api
 from lagent_like.cli.commands import main
 
 OWN_TOOLS = textwrap.dedent(
@@ -331,3 +332,44 @@ def test_demo_save_into_a_missing_directory_is_an_error_line_before_the_run(
     status, out, err = run(capsys, "demo", "--save", str(path))
     assert (status, out) == (2, "")
     assert err == f"lagent-like: error: --save {path}: no such directory {tmp_path / 'missing'}\n"
+
+
+class NeedsAnExtra(BaseAction):
+    """Stands for a shipped tool whose optional extra is not installed."""
+
+    def __init__(self) -> None:
+        raise ImportError("NeedsAnExtra needs thing: pip install 'lagent-like[thing]'")
+
+    @tool_api
+    def run(self, text: str) -> str:
+        """Echo.
+
+        Args:
+            text: what to echo.
+        """
+        return text
+
+
+def test_tools_offered_by_default_leave_out_one_whose_extra_is_missing(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status, out, err = run(capsys, "prompt", "--format", "mcp")
+    assert (status, err) == (0, "")
+    assert "NeedsAnExtra" not in [tool["name"] for tool in json.loads(out)]
+
+
+def test_a_named_tool_whose_extra_is_missing_is_an_error_line(capsys: pytest.CaptureFixture[str]) -> None:
+    status, _, err = run(capsys, "prompt", "--tools", "NeedsAnExtra")
+    assert status == 2
+    assert err == (
+        "lagent-like: error: cannot construct tool 'NeedsAnExtra': "
+        "ImportError: NeedsAnExtra needs thing: pip install 'lagent-like[thing]'\n"
+    )
+
+
+def test_describe_shows_the_declared_description_of_a_tool_whose_extra_is_missing(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status, out, _ = run(capsys, "describe", "NeedsAnExtra")
+    assert status == 0
+    assert json.loads(out)["name"] == "NeedsAnExtra"

@@ -92,8 +92,8 @@ def _cmd_describe(args: argparse.Namespace) -> int:
     key, cls = _find_tool(args.name)
     try:
         description = construct(key, cls).description
-    except TypeError:
-        # The class needs constructor arguments: show what the class declares.
+    except (TypeError, ImportError):
+        # The class needs constructor arguments or an extra: show what the class declares.
         description = copy.deepcopy(cls.__tool_description__)
     api = args.name[len(key) + 1 :]
     if api:

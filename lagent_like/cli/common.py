@@ -174,10 +174,14 @@ def _function_tool(module: str, func: Callable[..., Any]) -> Any:
 
 
 def construct(name: str, cls: type) -> Any:
-    """Instantiate ``cls`` without arguments; ``TypeError`` is left to the caller."""
+    """Instantiate ``cls`` without arguments; ``TypeError`` and ``ImportError`` are left to the caller.
+
+    A ``TypeError`` is a tool that needs arguments, an ``ImportError`` one whose optional
+    extra is not installed: offered by default, such tools are left out.
+    """
     try:
         return cls()
-    except TypeError:
+    except (TypeError, ImportError):
         raise
     except Exception as exc:  # a tool's constructor is user code
         raise CliError(f"cannot construct tool {name!r}: {reason(exc)}") from exc
@@ -189,6 +193,8 @@ def construct_named(name: str, cls: type) -> Any:
         return construct(name, cls)
     except TypeError as exc:
         raise CliError(f"cannot construct tool {name!r} without arguments: {reason(exc)}") from exc
+    except ImportError as exc:
+        raise CliError(f"cannot construct tool {name!r}: {reason(exc)}") from exc
 
 
 #: Registered tools never offered by default: executors bring their own refusal actions.
@@ -205,8 +211,8 @@ def select_tools(
 
     Without names: every registered tool but the internal ones (and the classes
     ``skip`` picks; only those ``own`` picks when given) that can be built without
-    arguments, in registration order (tools needing arguments are skipped), then
-    ``functions``.
+    arguments, in registration order (tools needing arguments or an optional extra that
+    is not installed are skipped), then ``functions``.
 
     Args:
         names: the tool names, comma-separated, or ``None`` for all.
@@ -235,7 +241,7 @@ def select_tools(
             continue
         try:
             tools.append(construct(name, cls))
-        except TypeError:
+        except (TypeError, ImportError):  # needs arguments, or an extra not installed here
             continue
     return tools + list(functions)
 
