@@ -22,6 +22,7 @@ import pytest
 
 from lagent_like import BaseAction, tool_api
 from lagent_like.cli.commands import main
+from lagent_like.registry import BUILTIN_TOOLS, TOOL_REGISTRY
 
 OWN_TOOLS = textwrap.dedent(
     '''
@@ -146,8 +147,20 @@ def test_prompt_format_gemini_prints_the_function_declarations(
     )
 
 
+@pytest.fixture
+def shipped_registry() -> None:
+    """The registry as a fresh process has it: the shipped tools (and this file's stand-in).
+
+    Other test files define tool classes that register in this worker's registry too;
+    the commands that offer every registered tool must not see them.
+    """
+    saved = TOOL_REGISTRY.snapshot()
+    kept = {name: entry for name, entry in saved.items() if name in BUILTIN_TOOLS or name == "NeedsAnExtra"}
+    TOOL_REGISTRY.restore(kept)  # the autouse fixture of conftest.py puts the rest back
+
+
 def test_prompt_with_builtins_adds_the_registered_tools(
-    capsys: pytest.CaptureFixture[str], own_file: str
+    capsys: pytest.CaptureFixture[str], own_file: str, shipped_registry: None
 ) -> None:
     status, out, _ = run(capsys, "-m", own_file, "prompt", "--format", "mcp", "--with-builtins")
     names = [tool["name"] for tool in json.loads(out)]
@@ -351,7 +364,7 @@ class NeedsAnExtra(BaseAction):
 
 
 def test_tools_offered_by_default_leave_out_one_whose_extra_is_missing(
-    capsys: pytest.CaptureFixture[str],
+    capsys: pytest.CaptureFixture[str], shipped_registry: None
 ) -> None:
     status, out, err = run(capsys, "prompt", "--format", "mcp")
     assert (status, err) == (0, "")
