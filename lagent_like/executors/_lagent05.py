@@ -26,7 +26,7 @@ from ..context import DEFAULT_SESSION
 from ..exceptions import ToolDefinitionError
 from ..runtime.hooks import Hook
 from ..schema import ActionReturn, ActionStatusCode, ActionValidCode, AgentMessage, FunctionCall
-from ._base import ExecutorBase
+from ._find import ToolSearch
 from ._intake import ToolLike
 
 __all__ = [
@@ -161,7 +161,7 @@ def session_of(session_id: Any) -> str:
     return str(session_id)
 
 
-class MessageApi(ExecutorBase):
+class MessageApi(ToolSearch):
     """Lagent 0.5's API on an executor (the methods below); mixed into both executors.
 
     Args:
