@@ -200,7 +200,7 @@ class AgentMessage:
     """A message between Lagent 0.5 agents and executors; fields and defaults are Lagent's.
 
     Lagent 0.5 makes it a pydantic model; here it is a dataclass with the same fields,
-    plus pydantic's ``model_dump`` and ``model_copy`` for code that calls them.
+    plus pydantic's ``model_dump``, ``model_copy`` and ``copy`` for code that calls them.
 
     Attributes:
         content: what the message says; for an executor, a :class:`FunctionCall` or
@@ -233,9 +233,18 @@ class AgentMessage:
             update: field name -> new value.
             deep: copy the field values too.
         """
-        copied = replace(self, **(update or {}))
+        source = self
         if deep:
             import copy
 
-            copied = copy.deepcopy(copied)
-        return copied
+            source = copy.deepcopy(self)
+        return replace(source, **(update or {}))
+
+    def copy(self, *, update: Optional[dict[str, Any]] = None, deep: bool = False) -> AgentMessage:
+        """Return a copy, as :meth:`model_copy` (pydantic 1's name, used in Lagent's examples).
+
+        Args:
+            update: field name -> new value.
+            deep: copy the field values too.
+        """
+        return self.model_copy(update, deep)
