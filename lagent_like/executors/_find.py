@@ -121,8 +121,8 @@ def _stemmer() -> Callable[[str], str]:
 class _Words:
     """Text to index terms: split, lowercased, stop words dropped, stemmed (stems cached)."""
 
-    def __init__(self) -> None:
-        self._stem = _stemmer()
+    def __init__(self, stem: Optional[Callable[[str], str]] = None) -> None:
+        self._stem = stem or _stemmer()
         self._stems: dict[str, str] = {}
 
     def __call__(self, text: str) -> list[str]:
