@@ -16,13 +16,14 @@ import json
 import string
 import time
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Optional
+from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Optional, Union
 
 from .._private.log import logger
 from ..exceptions import DefinitionError
 from ..executors._exports import _read_tool_call, tool_messages
 from ..runtime._messages import native_calls
 from ..schema import ActionReturn, ActionStatusCode, ActionValidCode
+from ._tool_search import with_tool_search
 from .prompts import (
     DEFAULT_SYSTEM_TEMPLATE,
     FORMAT_REMINDER,
@@ -139,6 +140,9 @@ class ReAct:
         on_progress: called as ``on_progress(tool_name, chunk)`` with each chunk a
             generator tool yields, as it comes, while the call runs (the executor's
             ``on_progress``); the observation is still the whole output.
+        tool_search: give the model ``search_tools(query)`` and only the tools it has found
+            instead of the whole catalogue (searches run :meth:`~lagent_like.ActionExecutor.find_tools`); an
+            int is how many tools a search returns (``True``: 5).
         model_params: keyword arguments for each model call. Plain callables get them
             only when given; a text-mode model that has ``chat`` (an ``OpenAIChat``) also
             gets ``stop=['Observation:']`` so that it cannot invent observations (set
@@ -162,7 +166,9 @@ class ReAct:
         on_turn: Optional[Callable[[Turn], None]] = None,
         model_params: Optional[dict[str, Any]] = None,
         on_progress: Optional[Callable[[str, Any], Any]] = None,
+        tool_search: Union[bool, int] = False,
     ) -> None:
+        executor = with_tool_search(executor, tool_search)
         if max_turns < 1:
             raise DefinitionError(f"max_turns must be at least 1, got {max_turns!r}")
         if system_template is None:
