@@ -33,7 +33,7 @@ def add(a: int, b: int) -> int:
     return a + b
 
 
-class Calculator(BaseAction):
+class Calculator(BaseAction, register=False):
     """Arithmetic."""
 
     @tool_api
@@ -47,7 +47,7 @@ class Calculator(BaseAction):
         return a * b
 
 
-class Python(BaseAction):
+class Python(BaseAction, register=False):
     """Runs one expression (a stand-in for Lagent's IPythonInteractive)."""
 
     def run(self, command: str) -> str:
@@ -226,6 +226,16 @@ def test_dict_configs_build_actions_and_hooks() -> None:
     assert executor.keys() == ["Calculator", "Python"]
     reply = executor(AgentMessage(content={"name": "Python", "parameters": {"command": "1+1"}}))
     assert (reply.content.format_result(), reply.extra_info) == ("2", "seen")
+
+
+def test_dict_config_type_may_be_a_dotted_path() -> None:
+    executor = ActionExecutor([dict(type="test_exec05_api.Calculator")])
+    assert executor.keys() == ["Calculator"]
+
+
+def test_dict_config_with_a_path_that_does_not_import_raises() -> None:
+    with pytest.raises(ToolDefinitionError, match=r"config type 'nowhere\.Tool' cannot be imported"):
+        ActionExecutor([dict(type="nowhere.Tool")])
 
 
 # --- message hooks ------------------------------------------------------------------------

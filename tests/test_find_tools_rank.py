@@ -42,7 +42,7 @@ def send_email(recipient: str, body: str) -> str:
     return "sent"
 
 
-class Files(BaseAction):
+class Files(BaseAction, register=False):
     """Work with files on disk."""
 
     @tool_api

@@ -14,7 +14,7 @@ from lagent_like.exceptions import DefinitionError
 Messages = list[dict[str, Any]]
 
 
-class Weather(BaseAction):
+class Weather(BaseAction, register=False):
     """Weather reports."""
 
     @tool_api

@@ -57,11 +57,44 @@ class _NoCommand:
 NO_COMMAND: Any = _NoCommand()
 
 
+def _loaded(path: str) -> Any:
+    """The object at dotted path ``path`` (``'package.module.Class'``), as Lagent's configs name it.
+
+    Raises:
+        ToolDefinitionError: nothing importable is at ``path``.
+    """
+    import importlib
+
+    module, _, name = path.rpartition(".")
+    try:
+        return getattr(importlib.import_module(module), name)
+    except (ImportError, AttributeError, ValueError) as exc:
+        raise ToolDefinitionError(
+            "ActionExecutor", [f"config type {path!r} cannot be imported: {exc}"]
+        ) from None
+
+
 def created(config: Any) -> Any:
-    """``config`` built when it is Lagent's ``dict(type=Class, **kwargs)``, else ``config`` itself."""
-    if isinstance(config, dict) and callable(config.get("type")):
-        kwargs = dict(config)
-        return kwargs.pop("type")(**kwargs)
+    """``config`` built when it is Lagent's ``dict(type=..., **kwargs)``, else ``config`` itself.
+
+    As Lagent's ``create_object``: ``type`` is a class or a dotted path to one (called
+    with the other keys), or another callable (given them with ``functools.partial``).
+
+    Raises:
+        ToolDefinitionError: a ``type`` path cannot be imported.
+    """
+    if not isinstance(config, dict) or "type" not in config:
+        return config
+    kwargs = dict(config)
+    kind = kwargs.pop("type")
+    if isinstance(kind, str):
+        kind = _loaded(kind)
+    if isinstance(kind, type):
+        return kind(**kwargs)
+    if callable(kind):
+        import functools
+
+        return functools.partial(kind, **kwargs)
     return config
 
 
