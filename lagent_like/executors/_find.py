@@ -261,11 +261,25 @@ class _EmbeddingIndex:
         self._names = names
         self._vectors = vectors
         self._embed = embed
+        self._matrix: Any = None
+        if vectors:
+            try:  # numpy, when installed, scores a catalogue hundreds of times faster
+                import numpy
+            except ImportError:
+                pass
+            else:
+                self._matrix = numpy.asarray(vectors, dtype=numpy.float32)
+
+    def _scores(self, vector: list[float]) -> list[float]:
+        if self._matrix is not None:
+            product = self._matrix.dot(vector)
+            return [float(score) for score in product]
+        return [sum(a * b for a, b in zip(vector, doc)) for doc in self._vectors]
 
     def search(self, query: str, limit: int) -> list[ToolMatch]:
         """Return up to ``limit`` matches for ``query`` by cosine similarity, best first."""
         (vector,) = _unit_vectors(self._embed([query]))
-        scores = ((sum(a * b for a, b in zip(vector, doc)), n) for n, doc in enumerate(self._vectors))
+        scores = ((score, n) for n, score in enumerate(self._scores(vector)))
         best = heapq.nsmallest(limit, scores, key=lambda item: (-item[0], item[1]))
         return [ToolMatch(self._names[n], round(score, 6)) for score, n in best]
 
