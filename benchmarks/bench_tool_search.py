@@ -22,7 +22,10 @@ Run::
 ``bfcl_eval/data`` directory instead); without it the committed sample
 (``benchmarks/data/tool_search_sample.json``) is used: every catalogue function, a
 few hundred queries. ``--embed MODULE:FUNCTION`` also measures an
-:class:`~lagent_like.executors._find.EmbeddingRanker` over that embedding function.
+:class:`~lagent_like.executors._find.EmbeddingRanker` over that embedding function, and
+a ``HybridRanker`` fusing it with the lexical ranker (e.g. ``--embed
+minilm_numpy:embed``, see ``benchmarks/minilm_numpy.py``); their ms/query leave out
+embedding the query, which is printed apart.
 Times are the median of ``--repeat`` passes over all queries, in ms per query, with
 the index built beforehand (its build time is reported apart).
 """
@@ -194,6 +197,19 @@ def write_sample(data: dict[str, Any], path: Path, every: int) -> None:
         "queries": data["queries"][::every],
     }
     path.write_text(json.dumps(sample, ensure_ascii=False, separators=(",", ":")) + "\n", encoding="utf-8")
+
+
+def _cached(embed: Any) -> Any:
+    """``embed`` remembering each text's vector: the rows embed the same texts again."""
+    memory: dict[str, Any] = {}
+
+    def cached(texts: list[str]) -> list[Any]:
+        missing = [t for t in dict.fromkeys(texts) if t not in memory]
+        if missing:
+            memory.update(zip(missing, embed(missing)))
+        return [memory[t] for t in texts]
+
+    return cached
 
 
 def main(argv: list[str] | None = None) -> int:

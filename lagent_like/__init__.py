@@ -24,7 +24,7 @@ from .schema import ActionReturn, ActionStatusCode, ActionValidCode
 
 if typing.TYPE_CHECKING:  # what __getattr__ imports on first use
     from .actions import *  # noqa: F403
-    from .executors._find import EmbeddingRanker, LexicalRanker, ToolMatch
+    from .executors._find import EmbeddingRanker, HybridRanker, LexicalRanker, ToolMatch
     from .runtime.policies import CircuitBreaker, CircuitState, RetryPolicy
 
 
@@ -38,6 +38,7 @@ __all__ = [
     "EmbeddingRanker",
     "Hook",
     "HookHandle",
+    "HybridRanker",
     "LexicalRanker",
     "RetryPolicy",
     "ToolContext",
@@ -57,7 +58,9 @@ __all__.sort()  # sorted, as tests/test_exported_members.py checks
 _LAZY = {
     **dict.fromkeys(actions.__all__, "lagent_like.actions"),
     **dict.fromkeys(("CircuitBreaker", "CircuitState", "RetryPolicy"), "lagent_like.runtime.policies"),
-    **dict.fromkeys(("EmbeddingRanker", "LexicalRanker", "ToolMatch"), "lagent_like.executors._find"),
+    **dict.fromkeys(
+        ("EmbeddingRanker", "HybridRanker", "LexicalRanker", "ToolMatch"), "lagent_like.executors._find"
+    ),
 }
 __getattr__ = _lazy.lazy_getattr(globals(), _LAZY)
 

@@ -10,7 +10,7 @@ import pytest
 
 from lagent_like import ActionExecutor, BaseAction, tool_api
 from lagent_like.executors import _find
-from lagent_like.executors._find import EmbeddingRanker, LexicalRanker, ToolDocument, ToolMatch
+from lagent_like.executors._find import EmbeddingRanker, HybridRanker, LexicalRanker, ToolDocument, ToolMatch
 
 
 def getWeatherForecast(city: str) -> str:  # a camelCase name, on purpose
@@ -169,3 +169,26 @@ def test_embedding_ranker_through_find_tools() -> None:
     executor = _executor()
     found = executor.find_tools("convert", k=1, ranker=EmbeddingRanker(_letter_vectors))
     assert found == [ToolMatch("convert_currency", found[0].score)]
+
+
+class Fixed:
+    """A ranker whose index always answers the same names, in order."""
+
+    def __init__(self, names: list[str]) -> None:
+        self.names = names
+
+    def index(self, documents: Any) -> Fixed:
+        return self
+
+    def search(self, query: str, limit: int) -> list[ToolMatch]:
+        return [ToolMatch(name, 1.0) for name in self.names[:limit]]
+
+
+def test_hybrid_ranker_fuses_ranks() -> None:
+    hybrid = HybridRanker([Fixed(["a", "b", "c"]), Fixed(["c", "b"])], constant=1.0).index([])
+    # b: 1/3 + 1/3; c: 1/4 + 1/2; a: 1/2.
+    assert hybrid.search("q", 3) == [
+        ToolMatch("c", round(1 / 4 + 1 / 2, 6)),
+        ToolMatch("b", round(2 / 3, 6)),
+        ToolMatch("a", 0.5),
+    ]

@@ -27,6 +27,7 @@ from ._base import ExecutorBase
 
 __all__ = [
     "EmbeddingRanker",
+    "HybridRanker",
     "LexicalRanker",
     "Ranker",
     "ToolDocument",
@@ -367,3 +368,45 @@ class ToolSearch(ExecutorBase):
             index = ranker.index(documents_of(self.actions.values()))
             self._tool_index = (version, ranker, index)
         return index
+
+
+class _FusedIndex:
+    """Several indexes' results merged by reciprocal rank fusion."""
+
+    def __init__(self, indexes: list[ToolIndex], depth: int, constant: float) -> None:
+        self._indexes = indexes
+        self._depth = depth
+        self._constant = constant
+
+    def search(self, query: str, limit: int) -> list[ToolMatch]:
+        """Return up to ``limit`` matches: each index's ranks, fused (``sum 1 / (c + rank)``)."""
+        scores: dict[str, float] = {}
+        first_seen: dict[str, int] = {}
+        for index in self._indexes:
+            for rank, match in enumerate(index.search(query, max(limit, self._depth)), 1):
+                scores[match.name] = scores.get(match.name, 0.0) + 1.0 / (self._constant + rank)
+                first_seen.setdefault(match.name, len(first_seen))
+        best = heapq.nsmallest(limit, scores.items(), key=lambda item: (-item[1], first_seen[item[0]]))
+        return [ToolMatch(name, round(score, 6)) for name, score in best]
+
+
+class HybridRanker:
+    """Ranks with several rankers and fuses their ranks (reciprocal rank fusion).
+
+    Typically ``HybridRanker([LexicalRanker(), EmbeddingRanker(embed)])``: words the
+    request shares with a tool, and what it means.
+
+    Args:
+        rankers: the rankers to fuse.
+        depth: how many results of each ranker take part.
+        constant: the fusion's ``c`` in ``1 / (c + rank)``; larger flattens the ranks.
+    """
+
+    def __init__(self, rankers: Sequence[Ranker], depth: int = 50, constant: float = 60.0) -> None:
+        self.rankers = list(rankers)
+        self.depth = depth
+        self.constant = constant
+
+    def index(self, documents: Sequence[ToolDocument]) -> ToolIndex:
+        """Return the fused index of ``documents`` (each ranker builds its own)."""
+        return _FusedIndex([ranker.index(documents) for ranker in self.rankers], self.depth, self.constant)
