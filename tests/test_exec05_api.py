@@ -366,3 +366,22 @@ def test_sync_executor_runs_an_async_message_hook_to_completion() -> None:
 
     executor = ActionExecutor([add], hooks=[Later()])
     assert executor(AgentMessage(content={"name": "add", "parameters": {"a": 1, "b": 1}})).content == "done"
+
+
+def test_async_string_call_is_unchanged_and_a_missing_command_raises() -> None:
+    async def main() -> str:
+        executor = AsyncActionExecutor([add])
+        with pytest.raises(
+            TypeError, match=r"AsyncActionExecutor\(\) missing the command \(the arguments\) of 'add'"
+        ):
+            await executor("add")
+        return (await executor("add", '{"a": 1, "b": 2}')).format_result()
+
+    assert asyncio.run(main()) == "3"
+
+
+def test_async_executor_finds_tools() -> None:
+    assert [m.name for m in AsyncActionExecutor([add, Calculator()]).find_tools("multiply integers")] == [
+        "Calculator.multiply",
+        "add",
+    ]
