@@ -24,6 +24,7 @@ from .schema import ActionReturn, ActionStatusCode, ActionValidCode
 
 if typing.TYPE_CHECKING:  # what __getattr__ imports on first use
     from .actions import *  # noqa: F403
+    from .executors._find import EmbeddingRanker, HybridRanker, LexicalRanker, ToolMatch
     from .runtime.policies import CircuitBreaker, CircuitState, RetryPolicy
 
 
@@ -34,10 +35,14 @@ __all__ = [
     "ApprovalHook",
     "CircuitBreaker",
     "CircuitState",
+    "EmbeddingRanker",
     "Hook",
     "HookHandle",
+    "HybridRanker",
+    "LexicalRanker",
     "RetryPolicy",
     "ToolContext",
+    "ToolMatch",
     "ToolSettings",
     "__version__",
     "from_langchain",
@@ -49,10 +54,13 @@ __all__.sort()  # sorted, as tests/test_exported_members.py checks
 
 
 #: Names read on first use, with their modules: lagent_like.actions's (it imports the
-#: shipped tools lazily too) and the policies (only some programs use them).
+#: shipped tools lazily too), the policies and the tool rankers (only some programs use them).
 _LAZY = {
     **dict.fromkeys(actions.__all__, "lagent_like.actions"),
     **dict.fromkeys(("CircuitBreaker", "CircuitState", "RetryPolicy"), "lagent_like.runtime.policies"),
+    **dict.fromkeys(
+        ("EmbeddingRanker", "HybridRanker", "LexicalRanker", "ToolMatch"), "lagent_like.executors._find"
+    ),
 }
 __getattr__ = _lazy.lazy_getattr(globals(), _LAZY)
 

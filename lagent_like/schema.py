@@ -2,18 +2,28 @@
 
 Lagent's agents read these fields, so names, defaults and code values are Lagent's.
 The record is plain data and round-trips through JSON-able dicts, so traces can be
-stored and replayed.
+stored and replayed. Lagent 0.5's messages (:class:`AgentMessage`,
+:class:`FunctionCall`) live here too, as in ``lagent.schema``, as plain dataclasses:
+Lagent 0.5 code runs without pydantic.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import asdict, dataclass, fields, replace
 from enum import IntEnum
 from typing import Any, Optional, Union
 
 from ._private.json_values import json_value
 
-__all__ = ["ActionReturn", "ActionStatusCode", "ActionValidCode"]
+__all__ = [
+    "ActionReturn",
+    "ActionStatusCode",
+    "ActionValidCode",
+    "AgentMessage",
+    "AgentStatusCode",
+    "FunctionCall",
+    "ModelStatusCode",
+]
 
 
 class _Code(IntEnum):
@@ -140,3 +150,101 @@ class ActionReturn:
         if "valid" in values:
             values["valid"] = _code(ActionValidCode, values["valid"])
         return cls(**values)
+
+
+@dataclass
+class FunctionCall:
+    """A call a model asked for, as Lagent 0.5 passes it in an :class:`AgentMessage`.
+
+    Attributes:
+        name: ``'Tool'`` or ``'Tool.api'``.
+        parameters: the arguments, a dict or the model's argument string.
+    """
+
+    name: str
+    parameters: Union[dict[str, Any], str]
+
+
+class ModelStatusCode(_Code):
+    """The state of a model's streamed reply (Lagent 0.5's codes)."""
+
+    END = 0
+    STREAM_ING = 1
+    SERVER_ERR = -1
+    SESSION_CLOSED = -2
+    SESSION_OUT_OF_LIMIT = -3
+    SESSION_INVALID_ARG = -4
+    SESSION_READY = 2
+
+
+class AgentStatusCode(_Code):
+    """The state of an agent's streamed message (Lagent 0.5's codes)."""
+
+    END = 0
+    STREAM_ING = 1
+    SERVER_ERR = -1
+    SESSION_CLOSED = -2
+    SESSION_OUT_OF_LIMIT = -3
+    SESSION_INVALID_ARG = -4
+    SESSION_READY = 2
+    PLUGIN_START = 3
+    PLUGIN_END = 4
+    PLUGIN_RETURN = 5
+    CODING = 6
+    CODE_END = 7
+    CODE_RETURN = 8
+
+
+@dataclass
+class AgentMessage:
+    """A message between Lagent 0.5 agents and executors; fields and defaults are Lagent's.
+
+    Lagent 0.5 makes it a pydantic model; here it is a dataclass with the same fields,
+    plus pydantic's ``model_dump``, ``model_copy`` and ``copy`` for code that calls them.
+
+    Attributes:
+        content: what the message says; for an executor, a :class:`FunctionCall` or
+            ``{'name': ..., 'parameters': ...}``; in its reply, the :class:`ActionReturn`.
+        sender: who sent it.
+        formatted: the content as a parser read it (Lagent's ``ActionPreprocessor``
+            reads the call from here).
+        extra_info: anything else.
+        type: the kind of message.
+        receiver: who it is for.
+        stream_state: a :class:`ModelStatusCode` or :class:`AgentStatusCode`.
+    """
+
+    content: Any
+    sender: str = "user"
+    formatted: Optional[Any] = None
+    extra_info: Optional[Any] = None
+    type: Optional[str] = None
+    receiver: Optional[str] = None
+    stream_state: Union[ModelStatusCode, AgentStatusCode, int] = AgentStatusCode.END
+
+    def model_dump(self) -> dict[str, Any]:
+        """Return the fields as a dict, nested dataclasses included (pydantic's name)."""
+        return asdict(self)
+
+    def model_copy(self, update: Optional[dict[str, Any]] = None, deep: bool = False) -> AgentMessage:
+        """Return a copy with the fields in ``update`` replaced (pydantic's name).
+
+        Args:
+            update: field name -> new value.
+            deep: copy the field values too.
+        """
+        source = self
+        if deep:
+            import copy
+
+            source = copy.deepcopy(self)
+        return replace(source, **(update or {}))
+
+    def copy(self, *, update: Optional[dict[str, Any]] = None, deep: bool = False) -> AgentMessage:
+        """Return a copy, as :meth:`model_copy` (pydantic 1's name, used in Lagent's examples).
+
+        Args:
+            update: field name -> new value.
+            deep: copy the field values too.
+        """
+        return self.model_copy(update, deep)

@@ -20,7 +20,7 @@ from __future__ import annotations
 import string
 import uuid
 from collections.abc import AsyncIterator, Iterable, Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 
 from ..exceptions import DefinitionError
 from ..toolkits._function_tool import FunctionTool
@@ -29,6 +29,7 @@ from ._events import AgentEvent
 from ._handoff import TRANSFER_TOOL, adopt_sub_agents, transfer_executor, transfer_targets
 from ._run import EMPTY_NATIVE_REPLY, AgentRun
 from ._stream import astream_run, stream_run
+from ._tool_search import with_tool_search
 from .prompts import DEFAULT_SYSTEM_TEMPLATE, TEMPLATE_FIELDS, render_tool_descriptions, tool_names
 from .trace import TRACE_FORMAT, TRACE_VERSION, AgentResult, Message, Turn
 
@@ -130,6 +131,10 @@ class ReAct:
             native mode ``{'role', 'content', 'tool_calls'}``); a value it returns
             replaces the reply. Either callback may raise
             :class:`~lagent_like.exceptions.GuardrailTripwire` to halt the run.
+        tool_search: give the model ``search_tools(query)`` and only the tools it has found
+            instead of the whole catalogue (searches run
+            :meth:`~lagent_like.ActionExecutor.find_tools`); an int is how many tools a
+            search returns (``True``: 5).
 
     Raises:
         DefinitionError: the template has unknown placeholders or stray braces, or
@@ -157,7 +162,9 @@ class ReAct:
         sub_agents: Iterable[ReAct] = (),
         before_model: Optional[Callable[[list[Message]], Any]] = None,
         after_model: Optional[Callable[[Any], Any]] = None,
+        tool_search: Union[bool, int] = False,
     ) -> None:
+        executor = with_tool_search(executor, tool_search)
         if not isinstance(name, str) or not name:
             raise DefinitionError(f"ReAct: name must be a non-empty str, got {name!r}")
         if max_turns < 1:

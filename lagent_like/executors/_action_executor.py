@@ -8,21 +8,32 @@ call core's synchronous driver.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Sequence
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Optional, overload
 
 from ..runtime._core import call_core, drive_sync
 from ..runtime._invoke import invoke
 from ..runtime._messages import native_calls
-from ..schema import ActionReturn
-from ._base import ExecutorBase, ExecutorOptions
+from ..schema import ActionReturn, AgentMessage
+from ._base import ExecutorOptions
 from ._exports import _id_text, call_results, read_calls
 from ._intake import ToolLike, batch_job
+from ._lagent05 import (
+    NO_COMMAND,
+    MessageApi,
+    call_id_of,
+    call_of,
+    message_session,
+    not_a_call,
+    replaced,
+    session_of,
+)
 
 __all__ = ["ActionExecutor", "ExecutorOptions", "ToolLike"]
 
 
-class ActionExecutor(ExecutorBase):
+class ActionExecutor(MessageApi):
     """Holds a set of actions, describes them, and runs a model's calls.
 
     Args:
@@ -53,6 +64,13 @@ class ActionExecutor(ExecutorBase):
             the tools and APIs that set no mode of their own; ``None`` leaves them at
             ``"coerce"``. The mode is this executor's alone: a tool shared with another
             executor reads in each one's mode.
+        hooks: hooks registered at once (see :meth:`register_hook`); Lagent 0.5's
+            ``dict(type=Class, **kwargs)`` configs are built, as are those of ``actions``.
+
+    Lagent 0.5's API works too: ``executor(AgentMessage(...), session_id=0)``,
+    :meth:`forward`, :meth:`description`, :meth:`keys`, ``name in executor``,
+    ``executor[name] = action``, ``del executor[name]`` and hooks taking
+    ``(executor, message, session_id)``.
 
     Policies cost nothing when none is set: calls then take a direct path. Hooks,
     sessions and tools taking a ``ToolContext`` use the full call core.
@@ -61,20 +79,45 @@ class ActionExecutor(ExecutorBase):
         ToolDefinitionError: an entry is not an action, or two actions share a name.
     """
 
+    @overload
     def __call__(
         self,
         name: str,
         command: Any,
-        session_id: Optional[str] = None,
+        session_id: Optional[str] = ...,
+        call_id: Optional[str] = ...,
+        *,
+        on_progress: Optional[Callable[[Any], Any]] = ...,
+        context: Any = ...,
+    ) -> ActionReturn: ...
+
+    @overload
+    def __call__(
+        self,
+        name: AgentMessage,
+        command: Any = ...,
+        session_id: Any = ...,
+        call_id: Optional[str] = ...,
+        *,
+        on_progress: Optional[Callable[[Any], Any]] = ...,
+    ) -> AgentMessage: ...
+
+    def __call__(
+        self,
+        name: Any,
+        command: Any = NO_COMMAND,
+        session_id: Any = None,
         call_id: Optional[str] = None,
         *,
         on_progress: Optional[Callable[[Any], Any]] = None,
         context: Any = None,
-    ) -> ActionReturn:
+    ) -> Any:
         """Run the call a model asked for and return its record.
 
         Args:
-            name: ``'Tool'`` for a simple tool, ``'Tool.api'`` for a toolkit API, or an alias.
+            name: ``'Tool'`` for a simple tool, ``'Tool.api'`` for a toolkit API, or an alias;
+                or a Lagent 0.5 ``AgentMessage`` holding the call (then ``command`` is not
+                given and the answer is an ``AgentMessage``; see :meth:`call_message`).
             command: the model's argument string (or a dict / tuple for the parser).
             session_id: the session whose ``ToolContext.state`` the call sees.
             call_id: the model's id for this call, passed on in the ``ToolContext``.
@@ -86,7 +129,23 @@ class ActionExecutor(ExecutorBase):
                 :class:`~lagent_like.context.AgentScope` instead (agent name, run id,
                 the run's context object, where the call's ``ToolContext.actions`` go).
                 A call given a context always takes the full call core.
+
+        Returns:
+            The call's ``ActionReturn`` (an ``AgentMessage`` holding it for a message).
+
+        Raises:
+            TypeError: ``command`` is missing and ``name`` is not an ``AgentMessage``.
         """
+        # One test on the common path: a str name with its command.
+        if name.__class__ is not str or command is NO_COMMAND:
+            if isinstance(name, AgentMessage):  # Lagent 0.5: executor(message, session_id=0)
+                if context is not None:
+                    raise TypeError(
+                        "a Lagent 0.5 message call takes no context=; call with a name and arguments"
+                    )
+                return self.call_message(name, message_session(command, session_id))
+            if command is NO_COMMAND:
+                raise TypeError(f"{type(self).__name__}() missing the command (the arguments) of {name!r}")
         route = self._route_of_call(name, command, session_id, call_id)
         if isinstance(route, ActionReturn):
             return route
@@ -95,6 +154,55 @@ class ActionExecutor(ExecutorBase):
         filled = self._context(route, session_id, call_id, on_progress, context, (name, command))
         core = call_core(route, command, filled, self._hook_methods)
         return drive_sync(core, self._thread_pool, self._sleep)
+
+    def forward(self, name: str, parameters: Any, **kwargs: Any) -> ActionReturn:
+        """Run one call and return its record, without message hooks (Lagent 0.5's ``forward``).
+
+        Args:
+            name: ``'Tool'`` or ``'Tool.api'``.
+            parameters: the arguments, a dict or an argument string.
+            **kwargs: ``session_id`` (Lagent's; ``0`` is the default session) and
+                ``call_id`` are used; others, which Lagent passes on too, are ignored.
+        """
+        record: ActionReturn = self(
+            name, parameters, session_of(kwargs.get("session_id")), call_id_of(kwargs)
+        )
+        return record
+
+    def _hooked(self, method_name: str, message: Any, session_id: Any) -> Any:
+        """``message`` after the Lagent 0.5 hooks' ``method_name`` methods, in order."""
+        from .._private.coroutines import run_coroutine
+
+        for method in self._message_hook_methods(method_name):
+            result = method(self, message, session_id)
+            if inspect.iscoroutine(result):  # an async hook, run to completion as other hooks are
+                result = run_coroutine(result)
+            message = replaced(result, message)
+        return message
+
+    def call_message(self, message: Any, session_id: Any = 0, **kwargs: Any) -> Any:
+        """Run the call in a Lagent 0.5 message; answer with an ``AgentMessage`` holding the record.
+
+        What ``executor(message, session_id=0)`` does, as in Lagent 0.5: the hooks'
+        ``before_action(executor, message, session_id)`` may replace the message, the call
+        in its content runs (:meth:`forward`), the record becomes the content of an
+        ``AgentMessage`` sent by the executor's class, and the hooks' ``after_action`` may
+        replace that. A content holding no call is answered with an ``ARGS_ERROR`` record
+        (Lagent raises ``AssertionError``).
+
+        Args:
+            message: an ``AgentMessage`` whose content is a ``FunctionCall`` or a dict with
+                ``'name'`` and ``'parameters'``.
+            session_id: Lagent's session id; ``0`` is the executor's default session.
+            **kwargs: passed on to :meth:`forward`.
+        """
+        message = self._hooked("before_action", message, session_id)
+        call = call_of(message.content)
+        if call is None:
+            record = not_a_call(message.content)
+        else:
+            record = self.forward(call[0], call[1], session_id=session_id, **kwargs)
+        return self._hooked("after_action", self._reply(record), session_id)
 
     def batch(
         self, calls: Sequence[Any], session_id: Optional[str] = None, max_concurrency: Optional[int] = None

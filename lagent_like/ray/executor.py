@@ -26,13 +26,14 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any, Awaitable, Callable, Optional, Union
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, Optional, Union, overload
 
 from .._private.text import close_matches
 from ..executors._async_executor import AsyncActionExecutor
+from ..executors._lagent05 import NO_COMMAND
 from ..runtime._core import call_core, drive_async
 from ..runtime._invoke import Route
-from ..schema import ActionReturn
+from ..schema import ActionReturn, AgentMessage
 from ..toolkits._base_action import BaseAction
 from .pool import ReplicaPool, replica_starter
 from .replica import import_ray, reason
@@ -194,16 +195,39 @@ class RayActionExecutor(AsyncActionExecutor):
                 "RayActionExecutor", [f"{action.name} cannot be sent to a Ray worker: {reason(exc)}"]
             ) from exc
 
+    @overload
     async def __call__(
         self,
         name: str,
         command: Any,
-        session_id: Optional[str] = None,
+        session_id: Optional[str] = ...,
+        call_id: Optional[str] = ...,
+        *,
+        on_progress: Optional[Callable[[Any], Any]] = ...,
+        context: Any = ...,
+    ) -> ActionReturn: ...
+
+    @overload
+    async def __call__(
+        self,
+        name: AgentMessage,
+        command: Any = ...,
+        session_id: Any = ...,
+        call_id: Optional[str] = ...,
+        *,
+        on_progress: Optional[Callable[[Any], Any]] = ...,
+    ) -> AgentMessage: ...
+
+    async def __call__(
+        self,
+        name: Any,
+        command: Any = NO_COMMAND,
+        session_id: Any = None,
         call_id: Optional[str] = None,
         *,
         on_progress: Optional[Callable[[Any], Any]] = None,
         context: Any = None,
-    ) -> ActionReturn:
+    ) -> Any:
         """Run the call a model asked for in the tool's replica; see :meth:`ActionExecutor.__call__`.
 
         A generator tool is drained in its replica: the record holds its whole output,
@@ -217,6 +241,8 @@ class RayActionExecutor(AsyncActionExecutor):
         """
         if self._closed:
             raise RuntimeError("this RayActionExecutor is closed")
+        if name.__class__ is not str or command is NO_COMMAND:  # a Lagent 0.5 message: see the base class
+            return await super().__call__(name, command, session_id, call_id, on_progress=on_progress)
         # The argument cap, unknown and disabled tools.
         route = self._route_of_call(name, command, session_id, call_id)
         if not isinstance(route, Route):

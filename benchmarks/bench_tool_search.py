@@ -1,0 +1,265 @@
+"""Measure how well ``executor.find_tools`` finds the right tool, and how fast.
+
+The benchmark is the Berkeley Function Calling Leaderboard's data (Apache-2.0), as
+the ``bfcl-eval`` PyPI package ships it: real function specifications (name,
+description, JSON Schema parameters) and natural-language requests, each with the
+function that answers it. The catalogue is every distinct function of the
+categories with function lists (simple in Python, Java and JavaScript, multiple,
+parallel, live, irrelevance, memory, web search, and the multi-turn APIs; those of
+the categories without queries here stand as distractors); the queries are the
+requests whose answer calls exactly one function (simple_python, multiple,
+live_simple, live_multiple); a query's last user message is the request. A query
+counts as found at k when its function is among the first k results.
+
+Run::
+
+    pip install bfcl-eval            # in a separate venv: it pins many packages
+    python benchmarks/bench_tool_search.py --bfcl            # the full benchmark
+    python benchmarks/bench_tool_search.py                   # the committed sample
+    python benchmarks/bench_tool_search.py --bfcl --write-sample benchmarks/data/tool_search_sample.json
+
+``--bfcl`` reads the installed ``bfcl_eval`` package's data (``--bfcl-dir DIR`` reads a
+``bfcl_eval/data`` directory instead); without it the committed sample
+(``benchmarks/data/tool_search_sample.json``) is used: every catalogue function, a
+few hundred queries. ``--embed MODULE:FUNCTION`` also measures an
+:class:`~lagent_like.executors._find.EmbeddingRanker` over that embedding function, and
+a ``HybridRanker`` fusing it with the lexical ranker (e.g. ``--embed
+minilm_numpy:embed``, see ``benchmarks/minilm_numpy.py``); their ms/query leave out
+embedding the query, which is printed apart (the mean over 20 queries).
+Times are the median of ``--repeat`` passes over all queries, in ms per query, with
+the index built beforehand (its build time is reported apart).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from lagent_like.executors._find import LexicalRanker, ToolDocument, words
+
+SAMPLE = Path(__file__).resolve().parent / "data" / "tool_search_sample.json"
+CATALOGUE_FILES = (
+    "simple_python",
+    "multiple",
+    "parallel",
+    "parallel_multiple",
+    "live_simple",
+    "live_multiple",
+    "live_parallel",
+    "live_parallel_multiple",
+    "irrelevance",
+    "live_irrelevance",
+    "simple_java",
+    "simple_javascript",
+    "memory",
+    "web_search",
+)
+QUERY_FILES = ("simple_python", "multiple", "live_simple", "live_multiple")
+
+
+def _lines(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def _request(question: Any) -> str:
+    """The last user message of a BFCL question (a list of turns, each a list of messages)."""
+    messages = [m for turn in question for m in (turn if isinstance(turn, list) else [turn])]
+    users = [m["content"] for m in messages if m.get("role") == "user"]
+    return str(users[-1]) if users else ""
+
+
+def read_bfcl(data: Path) -> dict[str, Any]:
+    """The catalogue (distinct functions by name, first seen kept) and the single-answer queries."""
+    functions: dict[str, dict[str, Any]] = {}
+    for name in CATALOGUE_FILES:
+        for case in _lines(data / f"BFCL_v4_{name}.json"):
+            for function in case.get("function", []):
+                functions.setdefault(function["name"], function)
+    for path in sorted((data / "multi_turn_func_doc").glob("*.json")):
+        for function in _lines(path):
+            functions.setdefault(function["name"], function)
+    queries = []
+    for name in QUERY_FILES:
+        answers = {
+            a["id"]: a["ground_truth"] for a in _lines(data / "possible_answer" / f"BFCL_v4_{name}.json")
+        }
+        for case in _lines(data / f"BFCL_v4_{name}.json"):
+            truth = answers.get(case["id"], [])
+            if len(truth) == 1 and len(truth[0]) == 1:
+                queries.append(
+                    {"id": case["id"], "query": _request(case["question"]), "tool": next(iter(truth[0]))}
+                )
+    return {"functions": list(functions.values()), "queries": queries}
+
+
+def _bfcl_dir(given: str | None) -> Path:
+    if given:
+        return Path(given)
+    package = importlib.import_module("bfcl_eval")
+    return Path(package.__file__).resolve().parent / "data"
+
+
+def _parameter_text(schema: Any) -> str:
+    """Names and descriptions of a JSON Schema's properties, nested ones included."""
+    parts: list[str] = []
+    properties = schema.get("properties", {}) if isinstance(schema, dict) else {}
+    for name, spec in properties.items():
+        parts.append(name)
+        if isinstance(spec, dict):
+            parts.append(str(spec.get("description", "")))
+            parts.extend(str(v) for v in spec.get("enum", ()))
+            parts.append(_parameter_text(spec))
+            parts.append(_parameter_text(spec.get("items")))
+    return " ".join(p for p in parts if p)
+
+
+def document(function: dict[str, Any]) -> ToolDocument:
+    """A BFCL function as the executor's index reads an API (see ``documents_of``)."""
+    name = function["name"]
+    return ToolDocument(
+        name,
+        name.replace(".", " "),
+        str(function.get("description", "")),
+        _parameter_text(function.get("parameters")),
+    )
+
+
+def recall(index: Any, queries: list[dict[str, Any]], ks: tuple[int, ...] = (1, 5)) -> dict[int, float]:
+    """The share of queries whose tool is in the first k results, for each k."""
+    found = dict.fromkeys(ks, 0)
+    for q in queries:
+        names = [m.name for m in index.search(q["query"], max(ks))]
+        for k in ks:
+            found[k] += q["tool"] in names[:k]
+    return {k: found[k] / max(1, len(queries)) for k in ks}
+
+
+def ms_per_query(index: Any, queries: list[dict[str, Any]], repeat: int) -> float:
+    """The median over ``repeat`` passes of the time per query, in milliseconds."""
+    for q in queries[:50]:  # warm the stemmer's cache as a running agent's would be
+        index.search(q["query"], 5)
+    passes = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        for q in queries:
+            index.search(q["query"], 5)
+        passes.append((time.perf_counter() - start) / max(1, len(queries)) * 1000)
+    return statistics.median(passes)
+
+
+def measure(name: str, ranker: Any, data: dict[str, Any], repeat: int) -> dict[str, Any]:
+    """One ranker's row: recall@1, recall@5, ms per query, index build seconds."""
+    documents = [document(f) for f in data["functions"]]
+    start = time.perf_counter()
+    index = ranker.index(documents)
+    built = time.perf_counter() - start
+    scores = recall(index, data["queries"])
+    return {
+        "ranker": name,
+        "tools": len(documents),
+        "queries": len(data["queries"]),
+        "recall@1": round(scores[1], 4),
+        "recall@5": round(scores[5], 4),
+        "ms/query": round(ms_per_query(index, data["queries"], repeat), 3),
+        "build s": round(built, 2),
+    }
+
+
+def _slim(schema: Any) -> Any:
+    """A JSON Schema cut to what the index reads: descriptions, enums, properties, items."""
+    if not isinstance(schema, dict):
+        return None
+    kept = {k: schema[k] for k in ("description", "enum") if k in schema}
+    if isinstance(schema.get("properties"), dict):
+        kept["properties"] = {k: _slim(v) or {} for k, v in schema["properties"].items()}
+    if isinstance(schema.get("items"), dict):
+        kept["items"] = _slim(schema["items"])
+    return kept
+
+
+def write_sample(data: dict[str, Any], path: Path, every: int) -> None:
+    """Keep every function (cut to what the index reads) and every ``every``-th query in ``path``."""
+    functions = [
+        {"name": f["name"], "description": f.get("description", ""), "parameters": _slim(f.get("parameters"))}
+        for f in data["functions"]
+    ]
+    sample = {
+        "source": "Berkeley Function Calling Leaderboard data, bfcl-eval 2026.3.23 (Apache-2.0)",
+        "functions": functions,
+        "queries": data["queries"][::every],
+    }
+    path.write_text(json.dumps(sample, ensure_ascii=False, separators=(",", ":")) + "\n", encoding="utf-8")
+
+
+def _cached(embed: Any) -> Any:
+    """``embed`` remembering each text's vector: the rows embed the same texts again."""
+    memory: dict[str, Any] = {}
+
+    def cached(texts: list[str]) -> list[Any]:
+        missing = [t for t in dict.fromkeys(texts) if t not in memory]
+        if missing:
+            memory.update(zip(missing, embed(missing)))
+        return [memory[t] for t in texts]
+
+    return cached
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Print one row per ranker (``--json`` for JSON)."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--bfcl", action="store_true", help="read the installed bfcl_eval package's data")
+    parser.add_argument("--bfcl-dir", help="a bfcl_eval/data directory")
+    parser.add_argument("--write-sample", type=Path, help="write a sample of the data here and stop")
+    parser.add_argument("--every", type=int, default=6, help="the sample keeps every N-th query")
+    parser.add_argument("--embed", help="MODULE:FUNCTION, an embedding function texts -> vectors")
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    if args.bfcl or args.bfcl_dir:
+        data = read_bfcl(_bfcl_dir(args.bfcl_dir))
+    else:
+        data = json.loads(SAMPLE.read_text(encoding="utf-8"))
+    if args.write_sample:
+        write_sample(data, args.write_sample, args.every)
+        return 0
+    rows = [measure("lexical (BM25F)", LexicalRanker(), data, args.repeat)]
+    rows.append(
+        measure(
+            "plain BM25, name + description",
+            LexicalRanker({"title": 1.0, "description": 1.0, "parameters": 0.0}),
+            data,
+            args.repeat,
+        )
+    )
+    if args.embed:
+        from lagent_like.executors._find import EmbeddingRanker, HybridRanker
+
+        module, _, function = args.embed.partition(":")
+        raw = getattr(importlib.import_module(module), function)
+        start = time.perf_counter()
+        for q in data["queries"][:20]:
+            raw([q["query"]])
+        print(f"embedding one query: {(time.perf_counter() - start) * 50:.1f} ms (not in the rows' ms/query)")
+        embed = _cached(raw)
+        rows.append(measure(f"embedding ({args.embed})", EmbeddingRanker(embed), data, 1))
+        hybrid = HybridRanker([LexicalRanker(), EmbeddingRanker(embed)])
+        rows.append(measure(f"hybrid: lexical + embedding ({args.embed})", hybrid, data, 1))
+    if args.json:
+        print(json.dumps(rows, indent=1))
+    else:
+        for row in rows:
+            print("  ".join(f"{k}={v}" for k, v in row.items()))
+    print(f"stemmer: {'snowball' if words('running') == ['run'] else 'built-in suffix stripper'}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

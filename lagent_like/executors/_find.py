@@ -1,0 +1,412 @@
+"""Finding the right tools for a request among many: ``executor.find_tools(query, k)``.
+
+A catalogue of hundreds of tools is too long for a prompt; an agent needs the few
+that fit the request. The default ranker is lexical and offline (no model, no
+network): BM25F over each API's fields, which are the name split into words
+(``getWeatherForecast`` and ``get_weather_forecast`` both read ``get weather
+forecast``), the description, and the parameters' names and descriptions, each field
+with its own weight and length normalisation, and every word stemmed (Snowball's
+English stemmer when the ``snowballstemmer`` package is installed, else a small
+suffix stripper). The scores of each word in each document are computed when the
+index is built, so a query only adds up posting lists. An embedding ranker
+(:class:`EmbeddingRanker`) takes any embedding function, for a model the user picks.
+
+An index belongs to one state of an executor's catalogue: adding, removing or
+reconfiguring tools makes the next search build a new one.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+import re
+from collections.abc import Iterable, Sequence
+from typing import Any, Callable, NamedTuple, Optional, Protocol
+
+from ._base import ExecutorBase
+
+__all__ = [
+    "EmbeddingRanker",
+    "HybridRanker",
+    "LexicalRanker",
+    "Ranker",
+    "ToolDocument",
+    "ToolIndex",
+    "ToolMatch",
+    "ToolSearch",
+    "documents_of",
+    "words",
+]
+
+
+class ToolMatch(NamedTuple):
+    """One API found for a request.
+
+    Attributes:
+        name: the API's name as the executor calls it (``'Tool'`` or ``'Tool.api'``).
+        score: how well it fits (higher is better; comparable within one search only).
+    """
+
+    name: str
+    score: float
+
+
+class ToolDocument(NamedTuple):
+    """The text of one API that a ranker reads.
+
+    Attributes:
+        name: the API's call name.
+        title: the name (and a toolkit's name) as words.
+        description: the API's description.
+        parameters: the parameters' names and descriptions.
+    """
+
+    name: str
+    title: str
+    description: str
+    parameters: str
+
+    def text(self) -> str:
+        """Return all the fields as one text (what an embedding model reads)."""
+        return f"{self.title}: {self.description} Parameters: {self.parameters}"
+
+
+class ToolIndex(Protocol):
+    """What a ranker builds for a catalogue: something that answers searches."""
+
+    def search(self, query: str, limit: int) -> list[ToolMatch]:
+        """Return up to ``limit`` matches for ``query``, best first."""
+
+
+class Ranker(Protocol):
+    """Builds the index of a catalogue (see :class:`LexicalRanker`, :class:`EmbeddingRanker`)."""
+
+    def index(self, documents: Sequence[ToolDocument]) -> ToolIndex:
+        """Return the index of ``documents``."""
+
+
+_CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+")
+# Words that say nothing about which tool is meant.
+_STOPWORD_TEXT = """
+a an and are as at be by can could do does for from get give has have how i if in into is it
+its me my of on or our please should so some than that the their them then there these this
+those to us use using want was we what when where which who will with would you your
+"""
+_STOPWORDS = frozenset(_STOPWORD_TEXT.split())
+# Longest first: the first suffix that leaves a stem of three letters or more is cut.
+_SUFFIXES = (
+    "ational", "ization", "fulness", "iveness", "ations", "ation", "ingly", "ments", "ness", "ment",
+    "ings", "ing", "ies", "ied", "ers", "er", "est", "ed", "ly", "es", "s",
+)  # fmt: skip
+
+
+def _strip_suffix(word: str) -> str:
+    """A small stemmer for when Snowball's is not installed: strips common English suffixes."""
+    for suffix in _SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            stem = word[: -len(suffix)]
+            return stem + "y" if suffix in ("ies", "ied") else stem
+    return word
+
+
+def _stemmer() -> Callable[[str], str]:
+    """Snowball's English stemmer when its package is installed, else :func:`_strip_suffix`."""
+    try:
+        import snowballstemmer
+    except ImportError:
+        return _strip_suffix
+    stem: Callable[[str], str] = snowballstemmer.stemmer("english").stemWord
+    return stem
+
+
+class _Words:
+    """Text to index terms: split, lowercased, stop words dropped, stemmed (stems cached)."""
+
+    def __init__(self, stem: Optional[Callable[[str], str]] = None) -> None:
+        self._stem = stem or _stemmer()
+        self._stems: dict[str, str] = {}
+
+    def __call__(self, text: str) -> list[str]:
+        stems = self._stems
+        terms = []
+        for word in _CAMEL.findall(text):
+            word = word.lower()
+            if len(word) < 2 or word in _STOPWORDS:
+                continue
+            stem = stems.get(word)
+            if stem is None:
+                if len(stems) >= _STEM_CACHE:  # queries bring new words without end
+                    stems.clear()
+                stem = stems[word] = self._stem(word)
+            terms.append(stem)
+        return terms
+
+
+_STEM_CACHE = 100_000
+_WORDS: Optional[_Words] = None
+
+
+def words(text: str) -> list[str]:
+    """Return the index terms of ``text`` (the stemmer is loaded on first use)."""
+    global _WORDS
+    if _WORDS is None:
+        _WORDS = _Words()
+    return _WORDS(text)
+
+
+def _parameter_text(parameters: Any) -> str:
+    """Names, descriptions and allowed values of a description's parameters."""
+    parts: list[str] = []
+    for item in parameters if isinstance(parameters, list) else ():
+        if isinstance(item, dict):
+            parts.append(str(item.get("name", "")))
+            parts.append(str(item.get("description", "")))
+            parts.extend(str(value) for value in item.get("enum", ()))
+    return " ".join(parts)
+
+
+def _document(name: str, description: dict[str, Any], owner: str) -> ToolDocument:
+    """The document of API ``name`` from its Lagent description (``owner``: its toolkit's text)."""
+    title = name.replace(".", " ")
+    text = str(description.get("description") or "")
+    if owner:
+        text = f"{text} {owner}"
+    return ToolDocument(name, title, text, _parameter_text(description.get("parameters")))
+
+
+def documents_of(actions: Iterable[Any]) -> list[ToolDocument]:
+    """The documents of every API of ``actions`` (enabled or not), named as the executor calls them."""
+    documents = []
+    for action in actions:
+        description = action.description
+        if action.is_toolkit:
+            owner = str(description.get("description") or "")
+            for api in description["api_list"]:
+                documents.append(_document(f"{action.name}.{api['name']}", api, owner))
+        else:
+            documents.append(_document(action.name, description, ""))
+    return documents
+
+
+class _LexicalIndex:
+    """BM25F postings: term -> [(document number, saturated weight)], idf folded in."""
+
+    def __init__(self, names: list[str], postings: dict[str, list[tuple[int, float]]]) -> None:
+        self._names = names
+        self._postings = postings
+
+    def search(self, query: str, limit: int) -> list[ToolMatch]:
+        """Return up to ``limit`` matches for ``query``, best first (ties by catalogue order)."""
+        scores: dict[int, float] = {}
+        postings = self._postings
+        for term in set(words(query)):
+            for doc, weight in postings.get(term, ()):
+                scores[doc] = scores.get(doc, 0.0) + weight
+        best = heapq.nsmallest(limit, scores.items(), key=lambda item: (-item[1], item[0]))
+        return [ToolMatch(self._names[doc], round(score, 6)) for doc, score in best]
+
+
+class LexicalRanker:
+    """The default ranker: BM25F over name, description and parameters; offline.
+
+    Args:
+        weights: the weight of each field: ``title`` (the name as words),
+            ``description``, ``parameters`` (defaults 2, 1 and 0.7, the best of a grid
+            on the BFCL benchmark, see ``benchmarks/bench_tool_search.py``).
+        k1: BM25's term-frequency saturation.
+        b: BM25's length normalisation, the same for each field.
+    """
+
+    def __init__(self, weights: Optional[dict[str, float]] = None, k1: float = 1.2, b: float = 0.3) -> None:
+        self.weights = {"title": 2.0, "description": 1.0, "parameters": 0.7, **(weights or {})}
+        self.k1 = k1
+        self.b = b
+
+    def _field_frequencies(self, documents: Sequence[ToolDocument]) -> list[dict[str, float]]:
+        """Per document: term -> the fields' weighted, length-normalised frequencies, summed."""
+        fields = [(field, weight) for field, weight in self.weights.items() if weight]
+        terms = [[(weight, words(getattr(doc, field))) for field, weight in fields] for doc in documents]
+        averages = [
+            max(1e-9, sum(len(doc[i][1]) for doc in terms) / max(1, len(terms))) for i in range(len(fields))
+        ]
+        frequencies = []
+        for doc in terms:
+            counts: dict[str, float] = {}
+            for (weight, field_terms), average in zip(doc, averages):
+                norm = weight / (1 - self.b + self.b * len(field_terms) / average)
+                for term in field_terms:
+                    counts[term] = counts.get(term, 0.0) + norm
+            frequencies.append(counts)
+        return frequencies
+
+    def index(self, documents: Sequence[ToolDocument]) -> ToolIndex:
+        """Return the index of ``documents``; each term's score per document is computed here."""
+        frequencies = self._field_frequencies(documents)
+        holders: dict[str, int] = {}
+        for counts in frequencies:
+            for term in counts:
+                holders[term] = holders.get(term, 0) + 1
+        total = len(documents)
+        postings: dict[str, list[tuple[int, float]]] = {}
+        for number, counts in enumerate(frequencies):
+            for term, tf in counts.items():
+                idf = math.log(1 + (total - holders[term] + 0.5) / (holders[term] + 0.5))
+                postings.setdefault(term, []).append((number, idf * tf * (self.k1 + 1) / (tf + self.k1)))
+        return _LexicalIndex([doc.name for doc in documents], postings)
+
+
+class _EmbeddingIndex:
+    """Unit vectors of the documents; a search is one embedding and a dot product per document."""
+
+    def __init__(self, names: list[str], vectors: list[list[float]], embed: Callable[..., Any]) -> None:
+        self._names = names
+        self._vectors = vectors
+        self._embed = embed
+        self._matrix: Any = None
+        if vectors:
+            try:  # numpy, when installed, scores a catalogue hundreds of times faster
+                import numpy
+            except ImportError:
+                pass
+            else:
+                self._matrix = numpy.asarray(vectors, dtype=numpy.float32)
+
+    def _scores(self, vector: list[float]) -> list[float]:
+        if self._matrix is not None:
+            product = self._matrix.dot(vector)
+            return [float(score) for score in product]
+        return [sum(a * b for a, b in zip(vector, doc)) for doc in self._vectors]
+
+    def search(self, query: str, limit: int) -> list[ToolMatch]:
+        """Return up to ``limit`` matches for ``query`` by cosine similarity, best first."""
+        (vector,) = _unit_vectors(self._embed([query]))
+        scores = ((score, n) for n, score in enumerate(self._scores(vector)))
+        best = heapq.nsmallest(limit, scores, key=lambda item: (-item[0], item[1]))
+        return [ToolMatch(self._names[n], round(score, 6)) for score, n in best]
+
+
+def _unit_vectors(vectors: Iterable[Iterable[float]]) -> list[list[float]]:
+    units = []
+    for vector in vectors:
+        values = [float(v) for v in vector]
+        norm = math.sqrt(sum(v * v for v in values)) or 1.0
+        units.append([v / norm for v in values])
+    return units
+
+
+class EmbeddingRanker:
+    """Ranks by the cosine similarity of embeddings from a model the user provides.
+
+    The package ships no model and downloads none: ``embed`` is any function from a
+    list of texts to one vector per text, e.g. a ``sentence-transformers`` model's
+    ``encode``, or ``lambda texts: list(fastembed_model.embed(texts))``. Each API is
+    embedded once per catalogue; a search embeds the query.
+
+    Args:
+        embed: texts -> vectors (any sequences of numbers, e.g. numpy rows).
+    """
+
+    def __init__(self, embed: Callable[[list[str]], Iterable[Iterable[float]]]) -> None:
+        self.embed = embed
+
+    def index(self, documents: Sequence[ToolDocument]) -> ToolIndex:
+        """Return the index of ``documents``: their texts embedded now."""
+        vectors = _unit_vectors(self.embed([doc.text() for doc in documents])) if documents else []
+        return _EmbeddingIndex([doc.name for doc in documents], vectors, self.embed)
+
+
+class ToolSearch(ExecutorBase):
+    """``find_tools`` on an executor; the index is rebuilt when the catalogue changes."""
+
+    #: The ranker ``find_tools`` uses when given none; set another on an executor to change it.
+    tool_ranker: Ranker = LexicalRanker()
+    _tool_index: Optional[tuple[int, Ranker, ToolIndex]] = None
+
+    def find_tools(self, query: str, k: int = 5, *, ranker: Optional[Ranker] = None) -> list[ToolMatch]:
+        """Return the ``k`` enabled APIs that best fit ``query``, best first.
+
+        Offline by default: BM25F over each API's name (split into words), description,
+        and parameters' names, descriptions and allowed values, stemmed (see
+        :class:`LexicalRanker`). APIs sharing no word with the query are not returned, so
+        fewer than ``k`` may come back.
+
+        Args:
+            query: the request, in words.
+            k: how many to return at most.
+            ranker: another ranker for this search (e.g. an :class:`EmbeddingRanker`);
+                default: the executor's ``tool_ranker``.
+
+        Returns:
+            ``ToolMatch(name, score)`` tuples; ``name`` is the API's call name.
+
+        Raises:
+            TypeError: ``query`` is not a string.
+            ValueError: ``k`` is not a positive int.
+        """
+        if not isinstance(query, str):
+            raise TypeError(f"find_tools: query must be a str, got {type(query).__name__}")
+        if isinstance(k, bool) or not isinstance(k, int) or k < 1:
+            raise ValueError(f"find_tools: k must be a positive int, got {k!r}")
+        index = self._index_for(ranker or self.tool_ranker)
+        # Disabled tools stay in the index (enabling one is then free): skip them here.
+        found: list[ToolMatch] = []
+        limit = k
+        while True:
+            matches = index.search(query, limit)
+            found = [m for m in matches if self.is_valid(m.name)][:k]
+            if len(found) == k or len(matches) < limit:
+                return found
+            limit *= 4
+
+    def _index_for(self, ranker: Ranker) -> ToolIndex:
+        """The index of the current catalogue by ``ranker``, built when the catalogue changed."""
+        cached = self._tool_index
+        if cached is not None and cached[0] == self._version and cached[1] is ranker:
+            return cached[2]
+        with self._lock:
+            version = self._version
+            index = ranker.index(documents_of(self.actions.values()))
+            self._tool_index = (version, ranker, index)
+        return index
+
+
+class _FusedIndex:
+    """Several indexes' results merged by reciprocal rank fusion."""
+
+    def __init__(self, indexes: list[ToolIndex], depth: int, constant: float) -> None:
+        self._indexes = indexes
+        self._depth = depth
+        self._constant = constant
+
+    def search(self, query: str, limit: int) -> list[ToolMatch]:
+        """Return up to ``limit`` matches: each index's ranks, fused (``sum 1 / (c + rank)``)."""
+        scores: dict[str, float] = {}
+        first_seen: dict[str, int] = {}
+        for index in self._indexes:
+            for rank, match in enumerate(index.search(query, max(limit, self._depth)), 1):
+                scores[match.name] = scores.get(match.name, 0.0) + 1.0 / (self._constant + rank)
+                first_seen.setdefault(match.name, len(first_seen))
+        best = heapq.nsmallest(limit, scores.items(), key=lambda item: (-item[1], first_seen[item[0]]))
+        return [ToolMatch(name, round(score, 6)) for name, score in best]
+
+
+class HybridRanker:
+    """Ranks with several rankers and fuses their ranks (reciprocal rank fusion).
+
+    Typically ``HybridRanker([LexicalRanker(), EmbeddingRanker(embed)])``: words the
+    request shares with a tool, and what it means.
+
+    Args:
+        rankers: the rankers to fuse.
+        depth: how many results of each ranker take part.
+        constant: the fusion's ``c`` in ``1 / (c + rank)``; larger flattens the ranks.
+    """
+
+    def __init__(self, rankers: Sequence[Ranker], depth: int = 50, constant: float = 60.0) -> None:
+        self.rankers = list(rankers)
+        self.depth = depth
+        self.constant = constant
+
+    def index(self, documents: Sequence[ToolDocument]) -> ToolIndex:
+        """Return the fused index of ``documents`` (each ranker builds its own)."""
+        return _FusedIndex([ranker.index(documents) for ranker in self.rankers], self.depth, self.constant)
