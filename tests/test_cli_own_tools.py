@@ -101,6 +101,18 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     return status, captured.out, captured.err
 
 
+@pytest.fixture
+def shipped_registry() -> None:
+    """The registry as a fresh process has it: the shipped tools (and this file's stand-in).
+
+    Other test files define tool classes that register in this worker's registry too;
+    the commands that offer every registered tool must not see them.
+    """
+    saved = TOOL_REGISTRY.snapshot()
+    kept = {name: entry for name, entry in saved.items() if name in BUILTIN_TOOLS or name == "NeedsAnExtra"}
+    TOOL_REGISTRY.restore(kept)  # the autouse fixture of conftest.py puts the rest back
+
+
 def test_list_with_a_module_shows_only_its_tools(capsys: pytest.CaptureFixture[str], own_file: str) -> None:
     status, out, err = run(capsys, "-m", own_file, "list", "--json")
     assert (status, err) == (0, "")
@@ -145,18 +157,6 @@ def test_prompt_format_gemini_prints_the_function_declarations(
         "OwnWeather__current",
         {"city": {"type": "STRING", "description": "the city"}},
     )
-
-
-@pytest.fixture
-def shipped_registry() -> None:
-    """The registry as a fresh process has it: the shipped tools (and this file's stand-in).
-
-    Other test files define tool classes that register in this worker's registry too;
-    the commands that offer every registered tool must not see them.
-    """
-    saved = TOOL_REGISTRY.snapshot()
-    kept = {name: entry for name, entry in saved.items() if name in BUILTIN_TOOLS or name == "NeedsAnExtra"}
-    TOOL_REGISTRY.restore(kept)  # the autouse fixture of conftest.py puts the rest back
 
 
 def test_prompt_with_builtins_adds_the_registered_tools(
@@ -238,7 +238,11 @@ def test_serving_commands_with_a_module_offer_its_tools(
     "command", [pytest.param(["serve-mcp", "--allow-code"], id="serve-mcp"), pytest.param(CHAT, id="chat")]
 )
 def test_serving_commands_with_builtins_offer_the_registered_tools_too(
-    capsys: pytest.CaptureFixture[str], own_file: str, recorder: Recorder, command: list[str]
+    capsys: pytest.CaptureFixture[str],
+    own_file: str,
+    recorder: Recorder,
+    command: list[str],
+    shipped_registry: None,
 ) -> None:
     status, _, _ = run(capsys, "-m", own_file, *command, "--with-builtins")
     assert status == 0
