@@ -142,7 +142,7 @@
       h("div", { class: "exports" },
         exportPane("Lagent description (system prompt)", entry.description),
         exportPane("OpenAI", ex.openai), exportPane("OpenAI strict", ex.openai_strict),
-        exportPane("Anthropic", ex.anthropic), exportPane("MCP", ex.mcp)),
+        exportPane("Anthropic", ex.anthropic), exportPane("Gemini", ex.gemini), exportPane("MCP", ex.mcp)),
       h("h3", {}, "Lint findings"), findings,
       h("h3", {}, "Try it"),
       entry.callable ? tryPanels(entry, result)
