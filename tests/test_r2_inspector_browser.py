@@ -16,12 +16,14 @@ import test_web_browser as web_browser
 from test_r2_inspector_catalogue import r2_ship, r2_weigh
 
 from lagent_like import ActionExecutor
+from lagent_like.agents import ReAct
 from lagent_like.web import InspectorServer
 
 # The browser test module's fixtures, shared (pytest finds fixtures by module name).
 browser = web_browser.browser
 page = web_browser.page
 shoot = web_browser.shoot
+expect = web_browser.expect
 
 
 @pytest.fixture
@@ -63,3 +65,96 @@ def test_search_finds_a_tool_by_a_nested_parameter_name(
     page.get_by_label("Search tools").fill(query)
     assert page.locator("#tool-list button").all_inner_texts() == shown
     assert page.locator("#search-count").inner_text() == f"{len(shown)} of 2 APIs"
+
+
+def _call_raw(page: Any, name: str, text: str) -> Any:
+    """Open ``name``, call it with ``text`` in the raw box; the result region once answered."""
+    page.get_by_role("button", name=name, exact=True).first.click()
+    page.get_by_label("Arguments as a model would write them").fill(text)
+    page.get_by_role("button", name="Call with raw arguments").click()
+    result = page.get_by_role("region", name="Result")
+    result.locator(".result-title").wait_for()
+    return result
+
+
+def test_history_lists_the_calls_and_reopens_one_with_its_arguments(
+    page: Any, server: InspectorServer, tmp_path: Path
+) -> None:
+    page.goto(server.url)
+    history = page.locator("#history-list button")
+    expect(page.locator("#history-empty")).to_be_visible()
+    _call_raw(page, "r2_weigh", '{"grams": 250}')
+    expect(history).to_have_count(1)
+    _call_raw(page, "r2_weigh", "{'grams': 'lots'}")
+    expect(history).to_have_count(2)
+    assert history.all_inner_texts() == ["2. r2_weighARGS_ERROR", "1. r2_weighSUCCESS"]
+    expect(page.locator("#history-empty")).to_be_hidden()
+    page.get_by_role("button", name="r2_ship").click()
+    page.get_by_role("button", name='Open call 1 again: r2_weigh {"grams": 250}, SUCCESS').click()
+    expect(page.locator("#tool-title")).to_have_text("r2_weigh")
+    raw = page.get_by_label("Arguments as a model would write them")
+    expect(raw).to_have_value('{"grams": 250}')
+    expect(raw).to_be_focused()
+    shoot(page, tmp_path / "inspector-history.png")
+    raw.fill('{"grams": 300}')
+    page.get_by_role("button", name="Call with raw arguments").click()
+    expect(page.get_by_role("region", name="Result").locator(".items pre")).to_have_text("300 g")
+    expect(history).to_have_count(3)
+
+
+def test_a_call_from_the_form_reopens_as_json(page: Any, server: InspectorServer) -> None:
+    page.goto(server.url)
+    page.get_by_role("button", name="r2_weigh").click()
+    page.get_by_label("grams (required)").fill("12")
+    page.get_by_role("button", name="Call", exact=True).click()
+    page.get_by_role("button", name='Open call 1 again: r2_weigh {"grams":12}, SUCCESS').click()
+    expect(page.get_by_label("Arguments as a model would write them")).to_have_value('{"grams":12}')
+
+
+def test_a_traced_call_opens_in_try_it_with_its_arguments(
+    page: Any, server: InspectorServer, tmp_path: Path
+) -> None:
+    replies = iter(['Thought: weigh it\nAction: r2_weigh\nAction Input: {"grams": 40}', "Final Answer: 40 g"])
+    result = ReAct(lambda messages: next(replies), ActionExecutor([r2_weigh])).run("How heavy?")
+    result.save(tmp_path / "weigh.json")
+    page.goto(server.url)
+    page.get_by_role("tab", name="Traces").click()
+    page.get_by_label("Open a trace file (saved with result.save(path))").set_input_files(
+        str(tmp_path / "weigh.json")
+    )
+    page.get_by_role("button", name="Open r2_weigh in Try it").click()
+    expect(page.get_by_role("tab", name="Tools")).to_have_attribute("aria-selected", "true")
+    expect(page.locator("#tool-title")).to_have_text("r2_weigh")
+    raw = page.get_by_label("Arguments as a model would write them")
+    expect(raw).to_have_value('{"grams": 40}')
+    raw.fill('{"grams": 41}')
+    page.get_by_role("button", name="Call with raw arguments").click()
+    expect(page.get_by_role("region", name="Result").locator(".items pre")).to_have_text("41 g")
+
+
+def test_a_traced_native_call_opens_under_its_api_name(
+    page: Any, server: InspectorServer, tmp_path: Path
+) -> None:
+    class Native:
+        calls = 0
+
+        def chat(self, messages: Any, tools: Any = None, **params: Any) -> dict[str, Any]:
+            Native.calls += 1
+            if Native.calls == 1:
+                call = {
+                    "id": "c1",
+                    "type": "function",
+                    "function": {"name": "r2_weigh", "arguments": '{"grams": 9}'},
+                }
+                return {"role": "assistant", "content": "", "tool_calls": [call]}
+            return {"role": "assistant", "content": "9 g"}
+
+    result = ReAct(Native(), ActionExecutor([r2_weigh]), native_tools=True).run("How heavy?")
+    result.save(tmp_path / "native.json")
+    page.goto(server.url)
+    page.get_by_role("tab", name="Traces").click()
+    page.get_by_label("Open a trace file (saved with result.save(path))").set_input_files(
+        str(tmp_path / "native.json")
+    )
+    page.get_by_role("button", name="Open r2_weigh in Try it").click()
+    expect(page.get_by_label("Arguments as a model would write them")).to_have_value('{"grams": 9}')

@@ -11,6 +11,7 @@ import json
 import os
 import threading
 import time
+from collections import deque
 from collections.abc import Collection, Iterable
 from pathlib import Path
 from typing import Any, Optional, Union
@@ -28,6 +29,9 @@ from .catalogue import build_catalogue
 
 __all__ = ["InspectorError", "InspectorState"]
 
+
+#: How many of the latest calls the page's history keeps (older ones drop off).
+HISTORY_SIZE = 200
 
 #: Result item types whose content may be a local file the page shows or links to.
 _FILE_ITEMS = frozenset({"image", "file", "audio", "video"})
@@ -91,6 +95,8 @@ class InspectorState:
         self._catalogue_json: Optional[str] = None
         self._index_json: Optional[str] = None
         self._traces: dict[str, _Trace] = {}
+        self._history: deque[dict[str, Any]] = deque(maxlen=HISTORY_SIZE)
+        self._calls = 0
         self.files = ResultFiles(files_dirs, executor.actions)
         self._lock = threading.Lock()
         self._run_lock = threading.Lock()
@@ -191,12 +197,40 @@ class InspectorState:
         started = time.perf_counter()
         ret = self.executor(entry["name"], arguments, session_id)
         seconds = time.perf_counter() - started
+        self._remember(entry["name"], arguments, ret, seconds)
         return {
             "record": ret.to_dict(),
             "repairs": getattr(ret, "repairs", None),
             "seconds": seconds,
             "items": self._items(ret),
         }
+
+    def _remember(
+        self, name: str, arguments: Union[str, dict[str, Any]], ret: ActionReturn, seconds: float
+    ) -> None:
+        """Add one call to the history, with the arguments exactly as they were sent."""
+        with self._lock:
+            self._calls += 1
+            self._history.append(
+                {
+                    "id": self._calls,
+                    "name": name,
+                    "arguments": arguments,
+                    "state": ret.state,
+                    "seconds": seconds,
+                }
+            )
+
+    def history(self) -> list[dict[str, Any]]:
+        """The page's calls, latest first (at most :data:`HISTORY_SIZE`).
+
+        Returns:
+            Dicts with ``id`` (1 for the first call), ``name`` (the API called),
+            ``arguments`` (the raw text or the JSON object, as sent, to re-open the
+            call in "Try it"), ``state`` (the record's state code) and ``seconds``.
+        """
+        with self._lock:
+            return list(reversed(self._history))
 
     def _items(self, ret: ActionReturn) -> list[dict[str, Any]]:
         items = []

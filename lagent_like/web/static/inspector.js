@@ -285,7 +285,7 @@
     const example = {};
     for (const p of entry.description.required || []) example[p] = "";
     raw.value = JSON.stringify(example);
-    const rawForm = h("form", { "aria-label": "Raw arguments for " + entry.name, class: "box" },
+    const rawForm = h("form", { "aria-label": "Raw arguments for " + entry.name, class: "box raw-form" },
       h("h4", {}, "Raw arguments"),
       h("label", { for: rawId }, "Arguments as a model would write them"),
       h("p", { class: "hint", id: rawId + "-hint" }, "Sent as text, unchanged: dirty JSON, code fences, Python literals or tuple syntax go through the tool's parser."),
@@ -331,6 +331,34 @@
     } catch (e) {
       result.replaceChildren(h("p", { class: "bad", role: "alert" }, "Error: " + e.message));
     }
+    loadHistory();
+  }
+
+  // -- call history and "open in Try it" -------------------------------------------
+  const historyList = document.getElementById("history-list");
+  const historyEmpty = document.getElementById("history-empty");
+  const argumentsText = (value) => typeof value === "string" ? value : JSON.stringify(value);
+
+  async function loadHistory() {
+    let calls;
+    try { calls = await api("/api/history"); } catch (e) { historyEmpty.textContent = "Error: " + e.message; return; }
+    historyEmpty.hidden = calls.length > 0;
+    historyList.replaceChildren(...calls.map((c) => h("li", {}, h("button", {
+      type: "button", "data-call": c.id, title: argumentsText(c.arguments),
+      "aria-label": `Open call ${c.id} again: ${c.name} ${argumentsText(c.arguments)}, ${codeName("state", c.state)}`,
+      onclick: () => openInTry(c.name, argumentsText(c.arguments)),
+    }, `${c.id}. ${c.name}`, h("span", { class: "tag" }, codeName("state", c.state))))));
+  }
+
+  // Show the API on the Tools tab with ``text`` in its raw box, ready to edit and call.
+  async function openInTry(name, text) {
+    selectTab(tabs[0]);
+    await openTool(name, false);
+    const raw = detail.querySelector("form.raw-form textarea");
+    if (!raw) return;
+    raw.value = text;
+    raw.scrollIntoView({ block: "center" });
+    raw.focus();
   }
 
   function renderItems(items) {
@@ -454,6 +482,13 @@
     if (turn.action_input !== null && turn.action_input !== undefined) parsed.push(["action input", h("pre", {}, turn.action_input)]);
     if (turn.tool_calls) parsed.push(["tool calls", h("pre", {}, pretty(turn.tool_calls))]);
     sections.push(h("h4", {}, "Parsed action"), h("dl", { class: "facts" }, parsed.map(([k, v]) => [h("dt", {}, k), h("dd", {}, v)])));
+    const tracedCalls = turn.tool_calls
+      ? turn.tool_calls.map((c) => [c.function && c.function.name, c.function && c.function.arguments])
+      : turn.action ? [[turn.action, turn.action_input == null ? "" : turn.action_input]] : [];
+    const openers = tracedCalls.filter(([name]) => name).map(([name, args]) => h("button", {
+      type: "button", class: "open-in-try", onclick: () => openInTry(name, argumentsText(args == null ? "" : args)),
+    }, `Open ${name} in Try it`));
+    if (openers.length) sections.push(h("p", { class: "turn-nav" }, openers));
     const returns = turn.tool_returns || (turn.action_return ? [turn.action_return] : []);
     returns.forEach((record, i) => {
       sections.push(h("h4", {}, returns.length > 1 ? `ActionReturn ${i + 1}` : "ActionReturn"));
@@ -513,6 +548,7 @@
 
   // -- start -----------------------------------------------------------------------
   renderList();
+  loadHistory();
   if (location.hash.startsWith("#tool=")) {
     openTool(decodeURIComponent(location.hash.slice(6)), false);
   }
