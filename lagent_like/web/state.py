@@ -18,6 +18,7 @@ from typing import Any, Optional, Union
 
 from .._private.json_values import json_value
 from ..agents._as_tool import nested_trace
+from ..agents._events import FinalAnswerEvent
 from ..agents.react import ReAct
 from ..agents.trace import AgentResult, Turn
 from ..exceptions import ToolNotFoundError
@@ -47,6 +48,9 @@ class _Trace:
         self.running = result is None
         #: The chunks the tool call running now has yielded so far (a live run only).
         self.progress: list[dict[str, Any]] = []
+        #: The turn going on now (a live run only): its number, what the model wrote
+        #: and the calls started, shown before the turn is over.
+        self.live: Optional[dict[str, Any]] = None
 
     def summary(self, trace_id: str) -> dict[str, Any]:
         stop = self.result.stop_reason if self.result else None
@@ -62,7 +66,15 @@ class _Trace:
         data = self.result.to_dict() if self.result else AgentResult(turns=list(self.turns)).to_dict()
         data.update({key: value for key, value in self.summary(trace_id).items() if key != "turns"})
         data["progress"] = list(self.progress) if self.running else []
+        data["live"] = dict(self.live, calls=list(self.live["calls"])) if self.running and self.live else None
         return data
+
+    def see(self, event: Any) -> None:
+        """Note a live run's event: a turn starts with the model's text, then its calls."""
+        if event.type == "model_text":
+            self.live = {"turn": event.turn, "agent": event.agent, "model_text": event.text, "calls": []}
+        elif event.type == "tool_call" and self.live is not None:
+            self.live["calls"].append({"name": event.name, "arguments": json_value(event.arguments)})
 
 
 class InspectorState:
@@ -99,6 +111,8 @@ class InspectorState:
         self._calls = 0
         self.files = ResultFiles(files_dirs, executor.actions)
         self._lock = threading.Lock()
+        #: Notified (under the state's lock) whenever a live run's trace changes.
+        self.changed = threading.Condition(self._lock)
         self._run_lock = threading.Lock()
 
     # -- catalogue -----------------------------------------------------------------
@@ -325,31 +339,44 @@ class InspectorState:
         previous, previous_progress = agent.on_turn, agent.on_progress
 
         def on_turn(turn: Turn) -> None:
-            with self._lock:
+            with self.changed:
                 trace.turns.append(turn)
-                trace.progress = []  # the turn holds the whole output now
+                trace.progress, trace.live = [], None  # the turn holds the whole output now
+                self.changed.notify_all()
             if previous is not None:
                 previous(turn)
 
         def on_progress(tool: str, chunk: Any) -> None:
-            with self._lock:
+            with self.changed:
                 trace.progress.append({"tool": tool, "chunk": json_value(chunk)})
+                self.changed.notify_all()
             if previous_progress is not None:
                 previous_progress(tool, chunk)
 
         agent.on_turn, agent.on_progress = on_turn, on_progress
         try:
             try:
-                result = agent.run(question)
+                result = self._played(agent, trace, question)
             except Exception as exc:  # noqa: BLE001 - an on_turn error still ends the run on the page
                 error = f"{type(exc).__name__}: {exc}"
                 result = AgentResult(turns=list(trace.turns), stop_reason="model_error", error=error)
-            with self._lock:
-                trace.result, trace.running = result, False
+            with self.changed:
+                trace.result, trace.running, trace.live = result, False, None
+                self.changed.notify_all()
             self._add_nested(result, trace.title)
         finally:
             agent.on_turn, agent.on_progress = previous, previous_progress
             self._run_lock.release()
+
+    def _played(self, agent: ReAct, trace: _Trace, question: str) -> AgentResult:
+        """Stream the run, showing each turn from the model's reply on; its result."""
+        for event in agent.stream(question):
+            if isinstance(event, FinalAnswerEvent):
+                return event.result
+            with self.changed:
+                trace.see(event)
+                self.changed.notify_all()
+        raise AssertionError("ReAct.stream ended without its FinalAnswerEvent")  # pragma: no cover
 
 
 def code_names() -> dict[str, dict[str, str]]:

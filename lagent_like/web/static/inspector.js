@@ -525,6 +525,9 @@
         h("dt", {}, "status"), h("dd", {}, trace.running ? "running" : `ended: ${trace.stop_reason}`),
         h("dt", {}, "answer"), h("dd", {}, trace.answer === null ? h("span", { class: "muted" }, "none") : trace.answer),
         trace.error ? [h("dt", {}, "error"), h("dd", { class: "bad" }, trace.error)] : null,
+        trace.running && trace.live ? [h("dt", {}, `turn ${trace.live.turn} so far`), h("dd", { class: "live-turn" },
+          h("pre", { "aria-label": "Model output so far" }, trace.live.model_text || "(empty)"),
+          trace.live.calls.map((c) => h("p", {}, "calling ", h("code", {}, c.name), " ", h("code", {}, argumentsText(c.arguments)))))] : null,
         trace.running && trace.progress && trace.progress.length ? [h("dt", {}, `${trace.progress[0].tool} so far`),
           h("dd", {}, h("pre", {}, trace.progress.map(p => typeof p.chunk === "string" ? p.chunk : JSON.stringify(p.chunk)).join("")))] : null)];
     if (!turns.length) {
@@ -543,7 +546,8 @@
         h("article", { class: "turn", "aria-labelledby": "turn-heading" }, turnView(trace, turns[at], previousSent)));
     }
     function showAt(i) { openTrace(id, i).then(() => { const t = document.getElementById("turn-heading"); if (t) t.focus(); }); }
-    if (trace.running) poll = setTimeout(() => { loadTraces(); openTrace(id, turns.length); }, 700);
+    // A live run follows its latest turn, to the last one when it ends.
+    if (trace.running) poll = setTimeout(() => { loadTraces(); openTrace(id, Number.MAX_SAFE_INTEGER); }, 700);
   }
 
   // -- start -----------------------------------------------------------------------
