@@ -159,3 +159,43 @@ def test_a_traced_native_call_opens_under_its_api_name(
     )
     page.get_by_role("button", name="Open r2_weigh in Try it").click()
     expect(page.get_by_label("Arguments as a model would write them")).to_have_value('{"grams": 9}')
+
+
+def _timed_trace(tmp_path: Path) -> Path:
+    """A saved run of two turns whose times and token counts are set by hand."""
+    replies = iter(['Action: r2_weigh\nAction Input: {"grams": 3}', "Final Answer: 3 g"])
+    data = ReAct(lambda messages: next(replies), ActionExecutor([r2_weigh])).run("Weigh 3 g").to_dict()
+    first, second = data["turns"]
+    first.update(model_seconds=0.25, tool_seconds=0.5, usage={"prompt_tokens": 100, "completion_tokens": 20})
+    second.update(model_seconds=0.125, tool_seconds=0.0, usage={"total_tokens": 130})
+    path = tmp_path / "timed.json"
+    path.write_text(json.dumps(data))
+    return path
+
+
+def test_a_runs_time_line_shows_model_and_tool_time_per_turn_with_totals(
+    page: Any, server: InspectorServer, tmp_path: Path
+) -> None:
+    page.goto(server.url)
+    page.get_by_role("tab", name="Traces").click()
+    page.get_by_label("Open a trace file (saved with result.save(path))").set_input_files(
+        str(_timed_trace(tmp_path))
+    )
+    expect(page.get_by_label("Time line").locator("li")).to_have_count(2)
+    assert page.get_by_label("Time line").locator(".line-text").all_inner_texts() == [
+        "Turn 1: model 250.0 ms, tools 500.0 ms",
+        "Turn 2: model 125.0 ms, tools 0.0 ms",
+    ]
+    totals = page.get_by_label("Totals")
+    assert totals.locator("dt").all_inner_texts() == [
+        "turns",
+        "model",
+        "tools and parsing",
+        "total",
+        "tokens",
+    ]
+    assert totals.locator("dd").all_inner_texts() == ["2", "375.0 ms", "500.0 ms", "875.0 ms", "250"]
+    widths = page.locator(".time-line .bar").evaluate_all("(bars) => bars.map((b) => b.style.width)")
+    assert widths == ["33.3%", "66.7%", "16.7%", "0%"]
+    page.get_by_label("Time line").scroll_into_view_if_needed()
+    shoot(page, tmp_path / "inspector-time-line.png")

@@ -509,6 +509,39 @@
     return sections;
   }
 
+  // -- a run's time line: model and tool time per turn, with totals ----------------
+  const ms = (seconds) => `${(seconds * 1000).toFixed(1)} ms`;
+  function turnTokens(turn) {
+    const u = turn.usage;
+    if (!u) return null;
+    if (typeof u.total_tokens === "number") return u.total_tokens;
+    const parts = ["prompt_tokens", "completion_tokens", "input_tokens", "output_tokens"].map((k) => u[k]);
+    return parts.some((v) => typeof v === "number") ? parts.reduce((a, v) => a + (typeof v === "number" ? v : 0), 0) : null;
+  }
+
+  function timeLine(turns) {
+    if (!turns.length) return [];
+    const model = turns.reduce((a, t) => a + (t.model_seconds || 0), 0);
+    const tools = turns.reduce((a, t) => a + (t.tool_seconds || 0), 0);
+    const counted = turns.map(turnTokens).filter((n) => n !== null);
+    const tokens = counted.length ? String(counted.reduce((a, n) => a + n, 0)) : "not reported by the server";
+    const longest = Math.max(...turns.map((t) => (t.model_seconds || 0) + (t.tool_seconds || 0)), 1e-9);
+    const bar = (cls, seconds) => h("span", { class: "bar " + cls, style: `width: ${(100 * seconds / longest).toFixed(1)}%` });
+    const rows = turns.map((t) => h("li", {},
+      h("span", { class: "line-text" }, `Turn ${t.index}: model ${ms(t.model_seconds || 0)}, tools ${ms(t.tool_seconds || 0)}`),
+      h("span", { class: "bars", "aria-hidden": "true" }, bar("model", t.model_seconds || 0), bar("tools", t.tool_seconds || 0))));
+    const list = h("ol", { class: "time-line", "aria-label": "Time line" }, rows);
+    return [h("h3", {}, "Time line"),
+      h("dl", { class: "facts totals", "aria-label": "Totals" },
+        h("dt", {}, "turns"), h("dd", {}, String(turns.length)),
+        h("dt", {}, "model"), h("dd", {}, ms(model)),
+        h("dt", {}, "tools and parsing"), h("dd", {}, ms(tools)),
+        h("dt", {}, "total"), h("dd", {}, ms(model + tools)),
+        h("dt", {}, "tokens"), h("dd", {}, tokens)),
+      h("p", { class: "hint" }, "Each bar: the model's time (blue), then the tools' (brown), to the scale of the longest turn."),
+      list];
+  }
+
   async function openTrace(id, position) {
     if (poll) { clearTimeout(poll); poll = null; }
     let trace;
@@ -539,7 +572,7 @@
         type: "button", "aria-current": i === at ? "step" : null, onclick: () => showAt(i),
       }, `Turn ${t.index}: ${OUTCOMES[t.outcome] || t.outcome}`))));
       const previousSent = at > 0 && turns[at - 1].messages_sent != null ? turns[at - 1].messages_sent : 0;
-      traceDetail.replaceChildren(...head,
+      traceDetail.replaceChildren(...head, ...timeLine(turns),
         h("nav", { class: "turn-nav", "aria-label": "Turn navigation" }, prev,
           h("span", { id: "turn-position", role: "status" }, `Turn ${at + 1} of ${turns.length}`), next),
         h("details", {}, h("summary", {}, "All turns"), jump),
