@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, Optional, Union
 
 from .._private.json_values import json_value
+from .._private.log import logger
 from ..agents._as_tool import nested_trace
 from ..agents._events import FinalAnswerEvent
 from ..agents.react import ReAct
@@ -87,10 +88,14 @@ class InspectorState:
         agent: a ReAct agent over ``executor`` whose runs the page may start.
         files_dirs: directories whose files the page may download when a result names
             them (besides each tool's ``files_root``); files elsewhere are not served.
+        runs_dir: a folder of trace files: each ``*.json`` in it is listed (a file
+            that is not a trace is skipped with a warning in the log), and each run
+            the page asks is saved there when it ends, so the run list survives a
+            restart.
 
     Raises:
         TypeError: ``files_dirs`` is one path, not a list of them.
-        ValueError: one of ``files_dirs`` is not a directory.
+        ValueError: one of ``files_dirs``, or ``runs_dir``, is not a directory.
     """
 
     def __init__(
@@ -99,7 +104,11 @@ class InspectorState:
         allow_code: Union[bool, Collection[str]] = False,
         agent: Optional[ReAct] = None,
         files_dirs: Iterable[str] = (),
+        runs_dir: Optional[str] = None,
     ) -> None:
+        if runs_dir is not None and not os.path.isdir(runs_dir):
+            raise ValueError(f"InspectorState: runs_dir {runs_dir!r} is not a directory; create it first")
+        self.runs_dir = runs_dir
         self.executor = executor
         self.allow_code = allow_code
         self.agent = agent
@@ -114,6 +123,8 @@ class InspectorState:
         #: Notified (under the state's lock) whenever a live run's trace changes.
         self.changed = threading.Condition(self._lock)
         self._run_lock = threading.Lock()
+        if runs_dir is not None:
+            self._load_runs(runs_dir)
 
     # -- catalogue -----------------------------------------------------------------
 
@@ -286,6 +297,29 @@ class InspectorState:
         """
         return self.add_trace(AgentResult.load(path), Path(path).name)
 
+    def _load_runs(self, folder: str) -> None:
+        """List every trace file of ``folder``, by name; warn about the files that are not traces."""
+        for path in sorted(Path(folder).glob("*.json")):
+            try:
+                result = AgentResult.load(path)
+            except (OSError, ValueError) as exc:
+                logger().warning("inspector: %s is not a trace file, not listed: %s", path, exc)
+                continue
+            # The question in the title, so that searching the list finds a run by it.
+            asked = [m.get("content") for m in result.messages if m.get("role") == "user"]
+            question = asked[0] if asked and isinstance(asked[0], str) else None
+            self.add_trace(result, f"{path.name}: {question}" if question else path.name)
+
+    def _save_run(self, result: AgentResult, trace_id: str) -> None:
+        """Keep a finished run in ``runs_dir``, named so that the folder sorts by time."""
+        if self.runs_dir is None:
+            return
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        try:
+            result.save(Path(self.runs_dir) / f"run-{stamp}-{trace_id}.json")
+        except OSError as exc:  # a full disk must not end the server; the run stays on the page
+            logger().warning("inspector: could not save run %s in %s: %s", trace_id, self.runs_dir, exc)
+
     def add_trace_data(self, data: Any, title: Any) -> str:
         """Show a trace the page uploaded (the JSON of a trace file).
 
@@ -332,10 +366,12 @@ class InspectorState:
         with self._lock:
             trace_id = str(len(self._traces) + 1)
             self._traces[trace_id] = trace
-        threading.Thread(target=self._run, args=(agent, trace, question.strip()), daemon=True).start()
+        threading.Thread(
+            target=self._run, args=(agent, trace, trace_id, question.strip()), daemon=True
+        ).start()
         return trace_id
 
-    def _run(self, agent: ReAct, trace: _Trace, question: str) -> None:
+    def _run(self, agent: ReAct, trace: _Trace, trace_id: str, question: str) -> None:
         previous, previous_progress = agent.on_turn, agent.on_progress
 
         def on_turn(turn: Turn) -> None:
@@ -360,6 +396,7 @@ class InspectorState:
             except Exception as exc:  # noqa: BLE001 - an on_turn error still ends the run on the page
                 error = f"{type(exc).__name__}: {exc}"
                 result = AgentResult(turns=list(trace.turns), stop_reason="model_error", error=error)
+            self._save_run(result, trace_id)
             with self.changed:
                 trace.result, trace.running, trace.live = result, False, None
                 self.changed.notify_all()

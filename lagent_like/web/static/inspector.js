@@ -411,13 +411,26 @@
   let currentTrace = null;
   let poll = null;
 
+  const traceSearch = document.getElementById("trace-search");
+  const traceCount = document.getElementById("trace-count");
+  let allTraces = [];
+
+  function renderTraces() {
+    const words = traceSearch.value.toLowerCase().split(/\s+/).filter(Boolean);
+    const text = (t) => `${t.id}. ${t.title} ${t.running ? "running" : t.stop_reason}`.toLowerCase();
+    const shown = allTraces.filter((t) => words.every((w) => text(t).includes(w)));
+    traceList.replaceChildren(...shown.map((t) => h("li", {}, h("button", {
+      type: "button", "data-trace": t.id, "aria-current": currentTrace === t.id ? "true" : null,
+      onclick: () => openTrace(t.id, 0),
+    }, `${t.id}. ${t.title}`, h("span", { class: "tag" }, t.running ? "running" : `${t.turns} turns, ${t.stop_reason}`)))));
+    traceCount.textContent = `${shown.length} of ${allTraces.length} traces`;
+  }
+  traceSearch.addEventListener("input", renderTraces);
+
   async function loadTraces(select) {
     try {
-      const traces = await api("/api/traces");
-      traceList.replaceChildren(...traces.map((t) => h("li", {}, h("button", {
-        type: "button", "data-trace": t.id, "aria-current": currentTrace === t.id ? "true" : null,
-        onclick: () => openTrace(t.id, 0),
-      }, `${t.id}. ${t.title}`, h("span", { class: "tag" }, t.running ? "running" : `${t.turns} turns, ${t.stop_reason}`)))));
+      allTraces = await api("/api/traces");
+      renderTraces();
       if (select) openTrace(select, 0);
     } catch (e) { traceStatus.textContent = "Error: " + e.message; }
   }
