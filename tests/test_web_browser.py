@@ -174,7 +174,14 @@ def test_exports_are_shown_side_by_side_and_copyable(page: Any, server: Inspecto
     page.get_by_role("button", name="Geo.locate").click()
     page.locator(".export h4").first.wait_for()
     panes = page.locator(".export h4").all_inner_texts()
-    assert panes == ["Lagent description (system prompt)", "OpenAI", "OpenAI strict", "Anthropic", "MCP"]
+    assert panes == [
+        "Lagent description (system prompt)",
+        "OpenAI",
+        "OpenAI strict",
+        "Anthropic",
+        "Gemini",
+        "MCP",
+    ]
     lagent = page.get_by_role("region", name="Lagent description (system prompt)").locator("pre").inner_text()
     assert '"parameter_description"' in lagent
     assert '"name": "Geo.locate"' in lagent

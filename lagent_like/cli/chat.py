@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from typing import Any, Optional
 
 from .. import ActionExecutor
+from ._live import format_event
 from .common import CliError, chosen_tools, load_web, open_mcp_toolkits, read_secret
 
 __all__ = ["API_KEY_ARGUMENT_REFUSED", "cmd_chat"]
@@ -61,7 +62,7 @@ def cmd_chat(args: argparse.Namespace) -> int:
     base_url = args.base_url or os.environ.get("OPENAI_BASE_URL")
     if not base_url:
         raise CliError("no server: pass --base-url URL (or set OPENAI_BASE_URL)")
-    color = wants_color(sys.stdout, args.color) and not args.web
+    color = wants_color(sys.stdout, args.color)
     model = OpenAIChat(
         args.model, base_url=base_url, api_key=_api_key(args), timeout=args.timeout, max_retries=args.retries
     )
@@ -74,7 +75,8 @@ def cmd_chat(args: argparse.Namespace) -> int:
             ActionExecutor(actions=[*tools, *toolkits]),
             max_turns=args.max_turns,
             native_tools=args.native,
-            on_turn=lambda turn: print(format_turn(turn, color), flush=True),
+            # On the page's terminal, each turn once done; a terminal chat streams its events.
+            on_turn=(lambda turn: print(format_turn(turn, False), flush=True)) if args.web else None,
         )
         if args.web:
             return _chat_on_page(agent, args)
@@ -91,16 +93,38 @@ def _converse(agent: Any, args: argparse.Namespace, color: bool) -> int:
     history: list[dict[str, Any]] = []
     status = 0
     for question in _questions(args.question):
-        result = agent.run(question, history=list(history))
+        result, last_text = _stream(agent, question, history, color)
         if result.stop_reason == "model_error":
             raise CliError(f"the model server failed: {result.error}")
         if result.answer is None:
             print(paint(f"No final answer ({result.stop_reason}).", "error", color), flush=True)
             status = 1
             continue
-        print(paint(f"Final Answer: {result.answer}", "answer", color), flush=True)
+        answer = f"Final Answer: {result.answer}"
+        # A text-mode model already wrote the answer line, and it is on the screen.
+        if not last_text.rstrip().endswith(answer):
+            print(paint(answer, "answer", color), flush=True)
         history += [{"role": "user", "content": question}, {"role": "assistant", "content": result.answer}]
     return status
+
+
+def _stream(agent: Any, question: str, history: list[dict[str, Any]], color: bool) -> tuple[Any, str]:
+    """Ask ``question``, printing the run's events as they happen.
+
+    Returns:
+        The run's result and the model's last text.
+    """
+    from ..agents import FinalAnswerEvent, ModelTextEvent
+
+    last_text = ""
+    for event in agent.stream(question, history=list(history)):
+        if isinstance(event, FinalAnswerEvent):
+            return event.result, last_text
+        if isinstance(event, ModelTextEvent):
+            last_text = event.text
+        for line in format_event(event, color):
+            print(line, flush=True)
+    raise AssertionError("ReAct.stream ended without its FinalAnswerEvent")  # pragma: no cover
 
 
 def _chat_on_page(agent: Any, args: argparse.Namespace) -> int:

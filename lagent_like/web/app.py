@@ -196,6 +196,9 @@ class _Endpoints:
         )
         return JSONResponse(answer)
 
+    async def history(self, request: Request) -> Response:
+        return JSONResponse(self.state.history())
+
     async def traces(self, request: Request) -> Response:
         if request.method == "POST":
             data = await _json_body(request)
@@ -237,6 +240,7 @@ def build_app(state: InspectorState, token: str, title: str = "lagent-like inspe
         Route("/api/tools", _guarded(endpoints.tools, token)),
         Route("/api/tools/{name}", _guarded(endpoints.tool, token)),
         Route("/api/call", _guarded(endpoints.call, token), methods=["POST"]),
+        Route("/api/history", _guarded(endpoints.history, token)),
         Route("/api/traces", _guarded(endpoints.traces, token), methods=["GET", "POST"]),
         Route("/api/traces/{trace_id}", _guarded(endpoints.trace, token)),
         Route("/api/ask", _guarded(endpoints.ask, token), methods=["POST"]),

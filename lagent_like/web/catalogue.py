@@ -22,6 +22,10 @@ _EXPORTS: dict[str, Callable[[ActionExecutor], list[dict[str, Any]]]] = {
     "openai_strict": lambda executor: executor.to_openai_tools(strict=True),
     "anthropic": lambda executor: executor.to_anthropic_tools(),
     "mcp": lambda executor: executor.to_mcp_tools(),
+    # Gemini's export is one tool holding every declaration: each API's is its entry.
+    "gemini": lambda executor: [
+        declaration for tool in executor.to_gemini_tools() for declaration in tool["functionDeclarations"]
+    ],
 }
 
 
@@ -71,9 +75,31 @@ def _findings(actions: Iterable[BaseAction]) -> dict[str, list[dict[str, str]]]:
     return found
 
 
-def _search_text(name: str, info: dict[str, Any]) -> str:
-    parameters = " ".join(str(p.get("name", "")) for p in info.get("parameters", []))
-    return f"{name} {info.get('description', '')} {parameters}".lower()
+def _property_names(schema: Any, found: list[str]) -> None:
+    """Add to ``found`` every property name anywhere in ``schema``, nested ones included.
+
+    Names sit under ``properties`` at any depth: in an object parameter, in array
+    ``items``, in ``anyOf`` branches and in ``$defs``; walking every dict and list
+    reaches them all.
+    """
+    if isinstance(schema, list):
+        for item in schema:
+            _property_names(item, found)
+        return
+    if not isinstance(schema, dict):
+        return
+    properties = schema.get("properties")
+    if isinstance(properties, dict):
+        found.extend(str(key) for key in properties)
+    for value in schema.values():
+        _property_names(value, found)
+
+
+def _search_text(name: str, info: dict[str, Any], schema: dict[str, Any]) -> str:
+    """What a search query is matched against: name, description, every parameter name."""
+    names: list[str] = [str(p.get("name", "")) for p in info.get("parameters", [])]
+    _property_names(schema, names)
+    return f"{name} {info.get('description', '')} {' '.join(dict.fromkeys(names))}".lower()
 
 
 def code_allowed(allow_code: Union[bool, Collection[str]], tool: str) -> bool:
@@ -99,10 +125,11 @@ def build_catalogue(
         Dicts with ``name`` (``'Tool'`` or ``'Tool.api'``), ``tool``, ``description``
         (the Lagent dict exactly as ``executor.get_actions_info()`` gives it to the
         system prompt), ``schema`` (the arguments' JSON Schema), ``exports`` (``openai``,
-        ``openai_strict``, ``anthropic``, ``mcp``: each the API's entry of that export,
+        ``openai_strict``, ``anthropic``, ``mcp``, ``gemini``: each the API's entry of that export,
         or ``{'error': text}`` when the export fails), ``lint`` (findings about the API
         and its tool), ``runs_code``, ``callable`` (false for code-executing tools
-        without ``allow_code``) and ``search`` (lower-case text to match a query).
+        without ``allow_code``) and ``search`` (lower-case text to match a query: the name, the description
+        and every parameter name, nested object keys included).
     """
     exports = _exports_by_api(executor)
     actions = [action for action in executor.actions.values() if action.enable]
@@ -111,6 +138,7 @@ def build_catalogue(
     catalogue = []
     for info in executor.get_actions_info():
         name = info["name"]
+        schema = executor.json_schema(name)
         tool = name.split(".", 1)[0] if name not in by_prefix else name
         action = by_prefix[tool]
         lint = list(findings.get(name, []))
@@ -122,12 +150,12 @@ def build_catalogue(
                 "name": name,
                 "tool": tool,
                 "description": info,
-                "schema": executor.json_schema(name),
+                "schema": schema,
                 "exports": exports.get(name, {}),
                 "lint": lint,
                 "runs_code": code,
                 "callable": not code or code_allowed(allow_code, tool),
-                "search": _search_text(name, info),
+                "search": _search_text(name, info, schema),
             }
         )
     return catalogue

@@ -46,13 +46,16 @@ class InspectorServer:
         files_dirs: directories whose files the page may download when a result names
             them; a tool's ``files_root`` (the PPT tool's ``root``) is served too, and
             no other file.
+        runs_dir: a folder of trace files, listed on the Traces tab; the runs the page
+            asks are saved there, so the list survives a restart.
         max_connections: connections open at once; more are answered 503 and closed.
         max_connections_per_peer: connections open at once from one address (429).
         head_timeout: seconds a connection has to send each request head (else 408).
 
     Raises:
         TypeError: ``files_dirs`` is one path, not a list of them.
-        ValueError: one of ``files_dirs`` is not a directory, or a limit is not positive.
+        ValueError: one of ``files_dirs`` (or ``runs_dir``) is not a directory, or a
+            limit is not positive.
 
     Use ``with InspectorServer(...) as server:`` or :meth:`start` / :meth:`stop`;
     :attr:`url` is the address to open.
@@ -68,12 +71,15 @@ class InspectorServer:
         traces: Iterable[Union[AgentResult, str]] = (),
         agent: Optional[ReAct] = None,
         files_dirs: Iterable[str] = (),
+        runs_dir: Optional[str] = None,
         max_connections: int = DEFAULT_MAX_CONNECTIONS,
         max_connections_per_peer: int = DEFAULT_MAX_PER_PEER,
         head_timeout: float = DEFAULT_HEAD_TIMEOUT,
     ) -> None:
         self.gate = ConnectionGate(max_connections, max_connections_per_peer, head_timeout)
-        self.state = InspectorState(executor, allow_code=allow_code, agent=agent, files_dirs=files_dirs)
+        self.state = InspectorState(
+            executor, allow_code=allow_code, agent=agent, files_dirs=files_dirs, runs_dir=runs_dir
+        )
         for trace in traces:
             if isinstance(trace, AgentResult):
                 self.state.add_trace(trace, f"run {len(self.state.traces()) + 1}")
@@ -175,6 +181,7 @@ def inspect(
     traces: Iterable[Union[AgentResult, str]] = (),
     agent: Optional[ReAct] = None,
     files_dirs: Iterable[str] = (),
+    runs_dir: Optional[str] = None,
     block: bool = True,
     out: Optional[IO[str]] = None,
 ) -> InspectorServer:
@@ -189,6 +196,8 @@ def inspect(
         agent: a ReAct agent the page may ask questions.
         files_dirs: directories whose files the page may download when a result names
             them (besides each tool's ``files_root``).
+        runs_dir: a folder of trace files to list; the runs the page asks are saved
+            there, so the list survives a restart.
         block: serve until Ctrl-C (the default); ``False`` returns the running server
             at once (call its ``stop()``).
         out: where the URL is printed (default ``sys.stderr``).
@@ -197,7 +206,13 @@ def inspect(
         The server (already stopped when ``block`` is true).
     """
     server = InspectorServer(
-        executor, port=port, allow_code=allow_code, traces=traces, agent=agent, files_dirs=files_dirs
+        executor,
+        port=port,
+        allow_code=allow_code,
+        traces=traces,
+        agent=agent,
+        files_dirs=files_dirs,
+        runs_dir=runs_dir,
     ).start()
     stream = out if out is not None else sys.stderr
     print(f"lagent-like inspector: open {server.url}", file=stream, flush=True)

@@ -11,12 +11,15 @@ import json
 import os
 import threading
 import time
+from collections import deque
 from collections.abc import Collection, Iterable
 from pathlib import Path
 from typing import Any, Optional, Union
 
 from .._private.json_values import json_value
+from .._private.log import logger
 from ..agents._as_tool import nested_trace
+from ..agents._events import FinalAnswerEvent
 from ..agents.react import ReAct
 from ..agents.trace import AgentResult, Turn
 from ..exceptions import ToolNotFoundError
@@ -28,6 +31,9 @@ from .catalogue import build_catalogue
 
 __all__ = ["InspectorError", "InspectorState"]
 
+
+#: How many of the latest calls the page's history keeps (older ones drop off).
+HISTORY_SIZE = 200
 
 #: Result item types whose content may be a local file the page shows or links to.
 _FILE_ITEMS = frozenset({"image", "file", "audio", "video"})
@@ -43,6 +49,9 @@ class _Trace:
         self.running = result is None
         #: The chunks the tool call running now has yielded so far (a live run only).
         self.progress: list[dict[str, Any]] = []
+        #: The turn going on now (a live run only): its number, what the model wrote
+        #: and the calls started, shown before the turn is over.
+        self.live: Optional[dict[str, Any]] = None
 
     def summary(self, trace_id: str) -> dict[str, Any]:
         stop = self.result.stop_reason if self.result else None
@@ -58,7 +67,15 @@ class _Trace:
         data = self.result.to_dict() if self.result else AgentResult(turns=list(self.turns)).to_dict()
         data.update({key: value for key, value in self.summary(trace_id).items() if key != "turns"})
         data["progress"] = list(self.progress) if self.running else []
+        data["live"] = dict(self.live, calls=list(self.live["calls"])) if self.running and self.live else None
         return data
+
+    def see(self, event: Any) -> None:
+        """Note a live run's event: a turn starts with the model's text, then its calls."""
+        if event.type == "model_text":
+            self.live = {"turn": event.turn, "agent": event.agent, "model_text": event.text, "calls": []}
+        elif event.type == "tool_call" and self.live is not None:
+            self.live["calls"].append({"name": event.name, "arguments": json_value(event.arguments)})
 
 
 class InspectorState:
@@ -71,10 +88,14 @@ class InspectorState:
         agent: a ReAct agent over ``executor`` whose runs the page may start.
         files_dirs: directories whose files the page may download when a result names
             them (besides each tool's ``files_root``); files elsewhere are not served.
+        runs_dir: a folder of trace files: each ``*.json`` in it is listed (a file
+            that is not a trace is skipped with a warning in the log), and each run
+            the page asks is saved there when it ends, so the run list survives a
+            restart.
 
     Raises:
         TypeError: ``files_dirs`` is one path, not a list of them.
-        ValueError: one of ``files_dirs`` is not a directory.
+        ValueError: one of ``files_dirs``, or ``runs_dir``, is not a directory.
     """
 
     def __init__(
@@ -83,7 +104,11 @@ class InspectorState:
         allow_code: Union[bool, Collection[str]] = False,
         agent: Optional[ReAct] = None,
         files_dirs: Iterable[str] = (),
+        runs_dir: Optional[str] = None,
     ) -> None:
+        if runs_dir is not None and not os.path.isdir(runs_dir):
+            raise ValueError(f"InspectorState: runs_dir {runs_dir!r} is not a directory; create it first")
+        self.runs_dir = runs_dir
         self.executor = executor
         self.allow_code = allow_code
         self.agent = agent
@@ -91,9 +116,15 @@ class InspectorState:
         self._catalogue_json: Optional[str] = None
         self._index_json: Optional[str] = None
         self._traces: dict[str, _Trace] = {}
+        self._history: deque[dict[str, Any]] = deque(maxlen=HISTORY_SIZE)
+        self._calls = 0
         self.files = ResultFiles(files_dirs, executor.actions)
         self._lock = threading.Lock()
+        #: Notified (under the state's lock) whenever a live run's trace changes.
+        self.changed = threading.Condition(self._lock)
         self._run_lock = threading.Lock()
+        if runs_dir is not None:
+            self._load_runs(runs_dir)
 
     # -- catalogue -----------------------------------------------------------------
 
@@ -191,12 +222,40 @@ class InspectorState:
         started = time.perf_counter()
         ret = self.executor(entry["name"], arguments, session_id)
         seconds = time.perf_counter() - started
+        self._remember(entry["name"], arguments, ret, seconds)
         return {
             "record": ret.to_dict(),
             "repairs": getattr(ret, "repairs", None),
             "seconds": seconds,
             "items": self._items(ret),
         }
+
+    def _remember(
+        self, name: str, arguments: Union[str, dict[str, Any]], ret: ActionReturn, seconds: float
+    ) -> None:
+        """Add one call to the history, with the arguments exactly as they were sent."""
+        with self._lock:
+            self._calls += 1
+            self._history.append(
+                {
+                    "id": self._calls,
+                    "name": name,
+                    "arguments": arguments,
+                    "state": ret.state,
+                    "seconds": seconds,
+                }
+            )
+
+    def history(self) -> list[dict[str, Any]]:
+        """The page's calls, latest first (at most :data:`HISTORY_SIZE`).
+
+        Returns:
+            Dicts with ``id`` (1 for the first call), ``name`` (the API called),
+            ``arguments`` (the raw text or the JSON object, as sent, to re-open the
+            call in "Try it"), ``state`` (the record's state code) and ``seconds``.
+        """
+        with self._lock:
+            return list(reversed(self._history))
 
     def _items(self, ret: ActionReturn) -> list[dict[str, Any]]:
         items = []
@@ -237,6 +296,29 @@ class InspectorState:
             OSError, ValueError: the file cannot be read or is not a trace.
         """
         return self.add_trace(AgentResult.load(path), Path(path).name)
+
+    def _load_runs(self, folder: str) -> None:
+        """List every trace file of ``folder``, by name; warn about the files that are not traces."""
+        for path in sorted(Path(folder).glob("*.json")):
+            try:
+                result = AgentResult.load(path)
+            except (OSError, ValueError) as exc:
+                logger().warning("inspector: %s is not a trace file, not listed: %s", path, exc)
+                continue
+            # The question in the title, so that searching the list finds a run by it.
+            asked = [m.get("content") for m in result.messages if m.get("role") == "user"]
+            question = asked[0] if asked and isinstance(asked[0], str) else None
+            self.add_trace(result, f"{path.name}: {question}" if question else path.name)
+
+    def _save_run(self, result: AgentResult, trace_id: str) -> None:
+        """Keep a finished run in ``runs_dir``, named so that the folder sorts by time."""
+        if self.runs_dir is None:
+            return
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        try:
+            result.save(Path(self.runs_dir) / f"run-{stamp}-{trace_id}.json")
+        except OSError as exc:  # a full disk must not end the server; the run stays on the page
+            logger().warning("inspector: could not save run %s in %s: %s", trace_id, self.runs_dir, exc)
 
     def add_trace_data(self, data: Any, title: Any) -> str:
         """Show a trace the page uploaded (the JSON of a trace file).
@@ -284,38 +366,54 @@ class InspectorState:
         with self._lock:
             trace_id = str(len(self._traces) + 1)
             self._traces[trace_id] = trace
-        threading.Thread(target=self._run, args=(agent, trace, question.strip()), daemon=True).start()
+        threading.Thread(
+            target=self._run, args=(agent, trace, trace_id, question.strip()), daemon=True
+        ).start()
         return trace_id
 
-    def _run(self, agent: ReAct, trace: _Trace, question: str) -> None:
+    def _run(self, agent: ReAct, trace: _Trace, trace_id: str, question: str) -> None:
         previous, previous_progress = agent.on_turn, agent.on_progress
 
         def on_turn(turn: Turn) -> None:
-            with self._lock:
+            with self.changed:
                 trace.turns.append(turn)
-                trace.progress = []  # the turn holds the whole output now
+                trace.progress, trace.live = [], None  # the turn holds the whole output now
+                self.changed.notify_all()
             if previous is not None:
                 previous(turn)
 
         def on_progress(tool: str, chunk: Any) -> None:
-            with self._lock:
+            with self.changed:
                 trace.progress.append({"tool": tool, "chunk": json_value(chunk)})
+                self.changed.notify_all()
             if previous_progress is not None:
                 previous_progress(tool, chunk)
 
         agent.on_turn, agent.on_progress = on_turn, on_progress
         try:
             try:
-                result = agent.run(question)
+                result = self._played(agent, trace, question)
             except Exception as exc:  # noqa: BLE001 - an on_turn error still ends the run on the page
                 error = f"{type(exc).__name__}: {exc}"
                 result = AgentResult(turns=list(trace.turns), stop_reason="model_error", error=error)
-            with self._lock:
-                trace.result, trace.running = result, False
+            self._save_run(result, trace_id)
+            with self.changed:
+                trace.result, trace.running, trace.live = result, False, None
+                self.changed.notify_all()
             self._add_nested(result, trace.title)
         finally:
             agent.on_turn, agent.on_progress = previous, previous_progress
             self._run_lock.release()
+
+    def _played(self, agent: ReAct, trace: _Trace, question: str) -> AgentResult:
+        """Stream the run, showing each turn from the model's reply on; its result."""
+        for event in agent.stream(question):
+            if isinstance(event, FinalAnswerEvent):
+                return event.result
+            with self.changed:
+                trace.see(event)
+                self.changed.notify_all()
+        raise AssertionError("ReAct.stream ended without its FinalAnswerEvent")  # pragma: no cover
 
 
 def code_names() -> dict[str, dict[str, str]]:

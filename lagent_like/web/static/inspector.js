@@ -142,7 +142,7 @@
       h("div", { class: "exports" },
         exportPane("Lagent description (system prompt)", entry.description),
         exportPane("OpenAI", ex.openai), exportPane("OpenAI strict", ex.openai_strict),
-        exportPane("Anthropic", ex.anthropic), exportPane("MCP", ex.mcp)),
+        exportPane("Anthropic", ex.anthropic), exportPane("Gemini", ex.gemini), exportPane("MCP", ex.mcp)),
       h("h3", {}, "Lint findings"), findings,
       h("h3", {}, "Try it"),
       entry.callable ? tryPanels(entry, result)
@@ -285,7 +285,7 @@
     const example = {};
     for (const p of entry.description.required || []) example[p] = "";
     raw.value = JSON.stringify(example);
-    const rawForm = h("form", { "aria-label": "Raw arguments for " + entry.name, class: "box" },
+    const rawForm = h("form", { "aria-label": "Raw arguments for " + entry.name, class: "box raw-form" },
       h("h4", {}, "Raw arguments"),
       h("label", { for: rawId }, "Arguments as a model would write them"),
       h("p", { class: "hint", id: rawId + "-hint" }, "Sent as text, unchanged: dirty JSON, code fences, Python literals or tuple syntax go through the tool's parser."),
@@ -331,6 +331,34 @@
     } catch (e) {
       result.replaceChildren(h("p", { class: "bad", role: "alert" }, "Error: " + e.message));
     }
+    loadHistory();
+  }
+
+  // -- call history and "open in Try it" -------------------------------------------
+  const historyList = document.getElementById("history-list");
+  const historyEmpty = document.getElementById("history-empty");
+  const argumentsText = (value) => typeof value === "string" ? value : JSON.stringify(value);
+
+  async function loadHistory() {
+    let calls;
+    try { calls = await api("/api/history"); } catch (e) { historyEmpty.textContent = "Error: " + e.message; return; }
+    historyEmpty.hidden = calls.length > 0;
+    historyList.replaceChildren(...calls.map((c) => h("li", {}, h("button", {
+      type: "button", "data-call": c.id, title: argumentsText(c.arguments),
+      "aria-label": `Open call ${c.id} again: ${c.name} ${argumentsText(c.arguments)}, ${codeName("state", c.state)}`,
+      onclick: () => openInTry(c.name, argumentsText(c.arguments)),
+    }, `${c.id}. ${c.name}`, h("span", { class: "tag" }, codeName("state", c.state))))));
+  }
+
+  // Show the API on the Tools tab with ``text`` in its raw box, ready to edit and call.
+  async function openInTry(name, text) {
+    selectTab(tabs[0]);
+    await openTool(name, false);
+    const raw = detail.querySelector("form.raw-form textarea");
+    if (!raw) return;
+    raw.value = text;
+    raw.scrollIntoView({ block: "center" });
+    raw.focus();
   }
 
   function renderItems(items) {
@@ -383,13 +411,26 @@
   let currentTrace = null;
   let poll = null;
 
+  const traceSearch = document.getElementById("trace-search");
+  const traceCount = document.getElementById("trace-count");
+  let allTraces = [];
+
+  function renderTraces() {
+    const words = traceSearch.value.toLowerCase().split(/\s+/).filter(Boolean);
+    const text = (t) => `${t.id}. ${t.title} ${t.running ? "running" : t.stop_reason}`.toLowerCase();
+    const shown = allTraces.filter((t) => words.every((w) => text(t).includes(w)));
+    traceList.replaceChildren(...shown.map((t) => h("li", {}, h("button", {
+      type: "button", "data-trace": t.id, "aria-current": currentTrace === t.id ? "true" : null,
+      onclick: () => openTrace(t.id, 0),
+    }, `${t.id}. ${t.title}`, h("span", { class: "tag" }, t.running ? "running" : `${t.turns} turns, ${t.stop_reason}`)))));
+    traceCount.textContent = `${shown.length} of ${allTraces.length} traces`;
+  }
+  traceSearch.addEventListener("input", renderTraces);
+
   async function loadTraces(select) {
     try {
-      const traces = await api("/api/traces");
-      traceList.replaceChildren(...traces.map((t) => h("li", {}, h("button", {
-        type: "button", "data-trace": t.id, "aria-current": currentTrace === t.id ? "true" : null,
-        onclick: () => openTrace(t.id, 0),
-      }, `${t.id}. ${t.title}`, h("span", { class: "tag" }, t.running ? "running" : `${t.turns} turns, ${t.stop_reason}`)))));
+      allTraces = await api("/api/traces");
+      renderTraces();
       if (select) openTrace(select, 0);
     } catch (e) { traceStatus.textContent = "Error: " + e.message; }
   }
@@ -454,6 +495,13 @@
     if (turn.action_input !== null && turn.action_input !== undefined) parsed.push(["action input", h("pre", {}, turn.action_input)]);
     if (turn.tool_calls) parsed.push(["tool calls", h("pre", {}, pretty(turn.tool_calls))]);
     sections.push(h("h4", {}, "Parsed action"), h("dl", { class: "facts" }, parsed.map(([k, v]) => [h("dt", {}, k), h("dd", {}, v)])));
+    const tracedCalls = turn.tool_calls
+      ? turn.tool_calls.map((c) => [c.function && c.function.name, c.function && c.function.arguments])
+      : turn.action ? [[turn.action, turn.action_input == null ? "" : turn.action_input]] : [];
+    const openers = tracedCalls.filter(([name]) => name).map(([name, args]) => h("button", {
+      type: "button", class: "open-in-try", onclick: () => openInTry(name, argumentsText(args == null ? "" : args)),
+    }, `Open ${name} in Try it`));
+    if (openers.length) sections.push(h("p", { class: "turn-nav" }, openers));
     const returns = turn.tool_returns || (turn.action_return ? [turn.action_return] : []);
     returns.forEach((record, i) => {
       sections.push(h("h4", {}, returns.length > 1 ? `ActionReturn ${i + 1}` : "ActionReturn"));
@@ -474,6 +522,39 @@
     return sections;
   }
 
+  // -- a run's time line: model and tool time per turn, with totals ----------------
+  const ms = (seconds) => `${(seconds * 1000).toFixed(1)} ms`;
+  function turnTokens(turn) {
+    const u = turn.usage;
+    if (!u) return null;
+    if (typeof u.total_tokens === "number") return u.total_tokens;
+    const parts = ["prompt_tokens", "completion_tokens", "input_tokens", "output_tokens"].map((k) => u[k]);
+    return parts.some((v) => typeof v === "number") ? parts.reduce((a, v) => a + (typeof v === "number" ? v : 0), 0) : null;
+  }
+
+  function timeLine(turns) {
+    if (!turns.length) return [];
+    const model = turns.reduce((a, t) => a + (t.model_seconds || 0), 0);
+    const tools = turns.reduce((a, t) => a + (t.tool_seconds || 0), 0);
+    const counted = turns.map(turnTokens).filter((n) => n !== null);
+    const tokens = counted.length ? String(counted.reduce((a, n) => a + n, 0)) : "not reported by the server";
+    const longest = Math.max(...turns.map((t) => (t.model_seconds || 0) + (t.tool_seconds || 0)), 1e-9);
+    const bar = (cls, seconds) => h("span", { class: "bar " + cls, style: `width: ${(100 * seconds / longest).toFixed(1)}%` });
+    const rows = turns.map((t) => h("li", {},
+      h("span", { class: "line-text" }, `Turn ${t.index}: model ${ms(t.model_seconds || 0)}, tools ${ms(t.tool_seconds || 0)}`),
+      h("span", { class: "bars", "aria-hidden": "true" }, bar("model", t.model_seconds || 0), bar("tools", t.tool_seconds || 0))));
+    const list = h("ol", { class: "time-line", "aria-label": "Time line" }, rows);
+    return [h("h3", {}, "Time line"),
+      h("dl", { class: "facts totals", "aria-label": "Totals" },
+        h("dt", {}, "turns"), h("dd", {}, String(turns.length)),
+        h("dt", {}, "model"), h("dd", {}, ms(model)),
+        h("dt", {}, "tools and parsing"), h("dd", {}, ms(tools)),
+        h("dt", {}, "total"), h("dd", {}, ms(model + tools)),
+        h("dt", {}, "tokens"), h("dd", {}, tokens)),
+      h("p", { class: "hint" }, "Each bar: the model's time (blue), then the tools' (brown), to the scale of the longest turn."),
+      list];
+  }
+
   async function openTrace(id, position) {
     if (poll) { clearTimeout(poll); poll = null; }
     let trace;
@@ -490,6 +571,9 @@
         h("dt", {}, "status"), h("dd", {}, trace.running ? "running" : `ended: ${trace.stop_reason}`),
         h("dt", {}, "answer"), h("dd", {}, trace.answer === null ? h("span", { class: "muted" }, "none") : trace.answer),
         trace.error ? [h("dt", {}, "error"), h("dd", { class: "bad" }, trace.error)] : null,
+        trace.running && trace.live ? [h("dt", {}, `turn ${trace.live.turn} so far`), h("dd", { class: "live-turn" },
+          h("pre", { "aria-label": "Model output so far" }, trace.live.model_text || "(empty)"),
+          trace.live.calls.map((c) => h("p", {}, "calling ", h("code", {}, c.name), " ", h("code", {}, argumentsText(c.arguments)))))] : null,
         trace.running && trace.progress && trace.progress.length ? [h("dt", {}, `${trace.progress[0].tool} so far`),
           h("dd", {}, h("pre", {}, trace.progress.map(p => typeof p.chunk === "string" ? p.chunk : JSON.stringify(p.chunk)).join("")))] : null)];
     if (!turns.length) {
@@ -501,18 +585,20 @@
         type: "button", "aria-current": i === at ? "step" : null, onclick: () => showAt(i),
       }, `Turn ${t.index}: ${OUTCOMES[t.outcome] || t.outcome}`))));
       const previousSent = at > 0 && turns[at - 1].messages_sent != null ? turns[at - 1].messages_sent : 0;
-      traceDetail.replaceChildren(...head,
+      traceDetail.replaceChildren(...head, ...timeLine(turns),
         h("nav", { class: "turn-nav", "aria-label": "Turn navigation" }, prev,
           h("span", { id: "turn-position", role: "status" }, `Turn ${at + 1} of ${turns.length}`), next),
         h("details", {}, h("summary", {}, "All turns"), jump),
         h("article", { class: "turn", "aria-labelledby": "turn-heading" }, turnView(trace, turns[at], previousSent)));
     }
     function showAt(i) { openTrace(id, i).then(() => { const t = document.getElementById("turn-heading"); if (t) t.focus(); }); }
-    if (trace.running) poll = setTimeout(() => { loadTraces(); openTrace(id, turns.length); }, 700);
+    // A live run follows its latest turn, to the last one when it ends.
+    if (trace.running) poll = setTimeout(() => { loadTraces(); openTrace(id, Number.MAX_SAFE_INTEGER); }, 700);
   }
 
   // -- start -----------------------------------------------------------------------
   renderList();
+  loadHistory();
   if (location.hash.startsWith("#tool=")) {
     openTool(decodeURIComponent(location.hash.slice(6)), false);
   }
