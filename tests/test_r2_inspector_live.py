@@ -42,12 +42,18 @@ def _agent(kettle: Kettle) -> ReAct:
     return ReAct(lambda messages: next(replies), ActionExecutor([kettle.r2_boil]), name="cook")
 
 
+def _call_and_chunk_seen(state: InspectorState, trace_id: str) -> bool:
+    trace = state._traces[trace_id]
+    return bool(trace.progress) and trace.live is not None and bool(trace.live["calls"])
+
+
 def test_a_live_run_shows_the_turn_going_on_then_drops_it_when_the_turn_ends() -> None:
     kettle = Kettle()
     state = InspectorState(ActionExecutor([kettle.r2_boil]), agent=_agent(kettle))
     trace_id = state.ask("Tea?")
     with state.changed:
-        assert state.changed.wait_for(lambda: state._traces[trace_id].progress, timeout=30)
+        # The chunk comes from the tool's thread, the call from the run's: wait for both.
+        assert state.changed.wait_for(lambda: _call_and_chunk_seen(state, trace_id), timeout=30)
     going = state.trace(trace_id)
     assert going["running"] is True
     assert going["live"] == {
@@ -70,7 +76,9 @@ def test_the_page_shows_a_live_turn_while_its_tool_runs(page: Any, tmp_path: Any
     with InspectorServer(ActionExecutor([kettle.r2_boil]), agent=_agent(kettle)) as server:
         trace_id = server.state.ask("Tea?")
         with server.state.changed:
-            assert server.state.changed.wait_for(lambda: server.state._traces[trace_id].progress, timeout=30)
+            assert server.state.changed.wait_for(
+                lambda: _call_and_chunk_seen(server.state, trace_id), timeout=30
+            )
         page.goto(server.url)
         page.get_by_role("tab", name="Traces").click()
         page.get_by_role("button", name="1. Tea?").click()
