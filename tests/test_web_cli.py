@@ -161,6 +161,26 @@ def test_inspect_shows_a_trace_file(launch: Any, tmp_path: Path) -> None:
     _stop(proc)
 
 
+def test_inspect_lists_a_folder_of_saved_runs(launch: Any, tmp_path: Path) -> None:
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    ReAct(lambda messages: "Final Answer: 7", _executor()).run("Seven?").save(runs / "seven.json")
+    proc, url = launch("-m", "cli_web_tools", "inspect", "--runs-dir", str(runs))
+    listed = _api(url, "/api/traces").json()
+    assert [(t["turns"], t["stop_reason"]) for t in listed] == [(1, "final_answer")]
+    assert "seven.json" in listed[0]["title"]
+    _stop(proc)
+
+
+def test_inspect_with_a_runs_dir_that_is_not_a_folder_is_an_error_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["inspect", "--tools", "ArxivSearch", "--runs-dir", str(tmp_path / "nowhere")]) == 2
+    assert (
+        capsys.readouterr().err == f"lagent-like: error: --runs-dir {tmp_path / 'nowhere'}: not a directory\n"
+    )
+
+
 def _executor() -> Any:
     from lagent_like import ActionExecutor
 

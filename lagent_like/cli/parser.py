@@ -209,6 +209,11 @@ def _add_inspect(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
         metavar="FILE",
         help="show a trace file saved with AgentResult.save(path) (repeatable)",
     )
+    inspect.add_argument(
+        "--runs-dir",
+        metavar="DIR",
+        help="list the trace files in DIR on the Traces tab (searchable; they survive a restart)",
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:

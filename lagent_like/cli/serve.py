@@ -204,12 +204,14 @@ def cmd_inspect(args: argparse.Namespace) -> int:
     for directory in args.files_dir:
         if not os.path.isdir(directory):  # likewise
             raise CliError(f"--files-dir {directory}: not a directory")
+    if args.runs_dir is not None and not os.path.isdir(args.runs_dir):
+        raise CliError(f"--runs-dir {args.runs_dir}: not a directory")
     # With only --mcp, the server's tools alone (not every registered tool).
     tools = [] if args.mcp and not args.tools and not args.imports else chosen_tools(args)
     toolkits = open_mcp_toolkits(args, taken=[tool.name for tool in tools])
     try:
         tools += toolkits
-        if not tools and not args.trace:
+        if not tools and not args.trace and args.runs_dir is None:
             raise CliError(
                 "no tools to inspect: import a module with -m MODULE, name tools with --tools A,B "
                 "or use --mcp URL_OR_COMMAND"
@@ -222,6 +224,7 @@ def cmd_inspect(args: argparse.Namespace) -> int:
             allow_code=allow_code,
             traces=args.trace,
             files_dirs=args.files_dir,
+            runs_dir=args.runs_dir,
             out=sys.stdout,
         )
     finally:
