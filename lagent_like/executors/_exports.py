@@ -267,6 +267,26 @@ def _not_found(name: str, known: Iterable[str]) -> ToolNotFoundError:
     return ToolNotFoundError(name, close_matches(name, known), where="in this executor")
 
 
+def _description_texts(action: BaseAction) -> dict[str, str]:
+    """API key -> the description text ``action`` gives it (a simple tool's API is ``'run'``)."""
+    description = action.description
+    if not action.is_toolkit:
+        return {"run": description.get("description", "")}
+    return {api["name"]: api.get("description", "") for api in description["api_list"]}
+
+
+def _shared_schema(action: BaseAction, key: str, own: bool) -> dict[str, Any]:
+    """The read-only JSON Schema of API ``key`` of ``action``, shared by every export.
+
+    ``own``: the tool's class overrides ``json_schema`` (it describes its arguments itself).
+    """
+    spec = api_specs(action).get(key)
+    if spec is None or own:
+        schema: dict[str, Any] = frozen(action.json_schema(key))
+        return schema
+    return spec.shared_schema
+
+
 class FunctionCallingMixin:
     """Function-calling views of an executor's tools (mixed into both executors)."""
 
@@ -337,7 +357,8 @@ class FunctionCallingMixin:
         key = (self._version, flags)
         cached = self._exports.get(shape)
         if cached is None or cached[0] != key:
-            shown = {name for name, on in zip(self.actions, flags) if on}
+            # By identity: each action is held once, and asking each its name costs a lookup.
+            shown = {id(action) for action, on in zip(self.actions.values(), flags) if on}
             # Plain at the top two levels (copied for each caller), read-only below.
             cached = (key, self._built_entries(shown, build))
             self._exports[shape] = cached
@@ -345,36 +366,25 @@ class FunctionCallingMixin:
         return [fresh_top(entry) for entry in cached[1]]
 
     def _built_entries(
-        self, shown: set[str], build: Callable[[str, str, dict[str, Any]], dict[str, Any]]
+        self, shown: set[int], build: Callable[[str, str, dict[str, Any]], dict[str, Any]]
     ) -> list[dict[str, Any]]:
-        """``build(alias, description text, schema)`` of every API of the tools named in ``shown``."""
+        """``build(alias, description text, schema)`` of every API of the tools whose ids are in ``shown``."""
         entries = []
         texts: dict[str, str] = {}
         texts_of = None
+        aliases = self._aliases
         for name, route in self._names.items():
             action = route.action
-            if action.name not in shown:
+            if id(action) not in shown:
                 continue
-            if not action.is_toolkit:
-                text = action.description.get("description", "")
-            else:
-                if texts_of is not action:  # one pass over a toolkit's APIs, not one per API
-                    texts_of = action
-                    texts = {
-                        f"{action.name}.{api['name']}": api.get("description", "")
-                        for api in action.description["api_list"]
-                    }
-                text = texts.get(name, "")
-            entries.append(build(self._aliases[name], text, self._shared_schema(action, route.key)))
+            if texts_of is not action:  # once per tool: a toolkit's APIs follow each other
+                texts_of = action
+                texts = _description_texts(action)
+                own_schema = type(action).json_schema is not BaseAction.json_schema
+            entries.append(
+                build(aliases[name], texts.get(route.key, ""), _shared_schema(action, route.key, own_schema))
+            )
         return entries
-
-    def _shared_schema(self, action: BaseAction, key: str) -> dict[str, Any]:
-        """The read-only JSON Schema of API ``key`` of ``action``, shared by every export."""
-        spec = api_specs(action).get(key)
-        if spec is None or type(action).json_schema is not BaseAction.json_schema:
-            own: dict[str, Any] = frozen(action.json_schema(key))  # the tool describes its arguments itself
-            return own
-        return spec.shared_schema
 
     def to_openai_tools(self, strict: bool = False) -> list[dict[str, Any]]:
         """The enabled tools as OpenAI ``tools``: ``{"type": "function", "function": {...}}``.

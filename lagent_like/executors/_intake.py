@@ -82,16 +82,19 @@ def named_actions(actions: Any, finish: Optional[BaseAction]) -> dict[str, BaseA
     given = [as_action(item, f"actions[{i}]", problems) for i, item in enumerate(_tool_list(actions))]
     if finish is not None:
         given.append(finish)
-    seen: set[str] = set()
+    named: dict[str, BaseAction] = {}
     duplicates: set[str] = set()
-    for action in given:  # one pass with sets: a catalogue may hold thousands of tools
+    for action in given:  # one pass, each name read once: a catalogue may hold thousands of tools
         if action is not None:
-            (duplicates if action.name in seen else seen).add(action.name)
+            name = action.name
+            if name in named:
+                duplicates.add(name)
+            named[name] = action
     if duplicates:
         problems.append(f"several actions are named {sorted(duplicates)}; tool names must be unique")
     if problems:
         raise ToolDefinitionError("ActionExecutor", problems)
-    return {a.name: a for a in given if a is not None}
+    return named
 
 
 def batch_job(call: Any) -> tuple[Any, Any, Optional[str]]:

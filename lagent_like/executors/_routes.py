@@ -67,22 +67,28 @@ def route_table(actions: Iterable[BaseAction], resolve: Resolve) -> RouteTable:
     Raises:
         ToolDefinitionError: two tools would answer the same call name.
     """
-    actions = list(actions)
     names: dict[str, Route] = {}
+    simple: list[str] = []  # the simple tools' names, each also called ``'Tool.run'``
     clashes = []
     for action in actions:
-        for name, route in resolve(action):
+        rows = resolve(action)
+        for name, route in rows:
             if name in names:
                 clashes.append(f"{name!r} is both {names[name].action.name}'s and {action.name}'s")
             names[name] = route
+        if rows and not action.is_toolkit:
+            simple.append(rows[0][0])
     if clashes:
         raise ToolDefinitionError("ActionExecutor", [f"call name {c}" for c in clashes])
     aliases = assign_aliases(names)
     table = RouteTable(names, aliases, {alias: name for name, alias in aliases.items()}, dict(names))
     for name, alias in aliases.items():
         table.routes.setdefault(alias, names[name])
-    for action in actions:
-        _add_long_name(table, action)
+    for tool in simple:  # as _add_long_name, without asking each action its name again
+        long_name = f"{tool}.run"
+        if long_name not in table.routes:
+            table.routes[long_name] = names[tool]
+            table.canonical[long_name] = tool
     return table
 
 
