@@ -214,10 +214,12 @@ class ExecutorBase(FunctionCallingMixin):
         A catalogue of thousands of tools is rebuilt into each new executor; resolving
         each route again would cost microseconds per API.
         """
-        state = state_of(action)
+        state = action.__dict__.get(STATE_ATTR) or state_of(action)  # once per tool: no call when set up
         settings = settings_of(action)
         key = None
-        if self._current_profile is not None and settings.circuit_breaker in (UNSET, None):
+        if self._current_profile is not None and (
+            settings is NO_SETTINGS or settings.circuit_breaker in (UNSET, None)
+        ):
             # Most tools share the one default settings instance: ``None`` spares hashing its fields.
             own = None if settings is NO_SETTINGS else settings
             key = (self._current_profile, own, action is self.finish_action)

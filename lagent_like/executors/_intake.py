@@ -26,10 +26,12 @@ _SETTING_NAMES = frozenset(SETTING_NAMES)
 
 def as_action(item: Any, where: str, problems: list[str]) -> Optional[BaseAction]:
     """``item`` as an action: actions as they are, functions wrapped; else a problem."""
-    if isinstance(item, BaseAction):
-        if not _SETTING_NAMES.isdisjoint(item.__dict__):  # rare: tool.timeout = 5.0 on a BaseAction
-            _warn_unread(item)
-        return item
+    # ``BaseAction`` in the MRO first: ``isinstance`` of an ABC runs Python code, once per tool.
+    if BaseAction in type(item).__mro__ or isinstance(item, BaseAction):
+        action: BaseAction = item
+        if not _SETTING_NAMES.isdisjoint(action.__dict__):  # rare: tool.timeout = 5.0 on a BaseAction
+            _warn_unread(action)
+        return action
     if is_langchain_tool(item):  # a LangChain BaseTool is callable too: before functions
         try:
             return from_langchain(item)
