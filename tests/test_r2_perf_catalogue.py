@@ -9,7 +9,7 @@ import pytest
 
 from lagent_like import ActionExecutor, BaseAction, FunctionTool, ToolSettings, tool_api
 from lagent_like.executors._base import ExecutorBase
-from lagent_like.toolkits._tool_state import NO_SETTINGS, state_of
+from lagent_like.toolkits._tool_state import NO_SETTINGS, PRUNE_WATCHERS, state_of
 
 
 def simple_tool(name: str, **options: Any) -> BaseAction:
@@ -163,6 +163,17 @@ def test_collected_executors_are_not_refreshed_and_their_entries_are_dropped(
     refreshes.clear()
     tool.timeout = 2.0
     assert sorted(map(id, refreshes)) == sorted([id(kept), id(last)])
+
+
+def test_many_live_executors_are_all_refreshed_and_scanned_rarely(refreshes: list[ExecutorBase]) -> None:
+    tool = FunctionTool(units)
+    live = [ActionExecutor([tool]) for _ in range(PRUNE_WATCHERS + 10)]
+    state = state_of(tool)
+    assert state.executors is not None and len(state.executors) == PRUNE_WATCHERS + 10
+    assert state.prune_at == 2 * PRUNE_WATCHERS  # scanned once at the limit, then not until twice as many
+    refreshes.clear()
+    tool.timeout = 3.0
+    assert sorted(map(id, refreshes)) == sorted(map(id, live))
 
 
 def test_added_tool_is_watched_by_the_executor(refreshes: list[ExecutorBase]) -> None:

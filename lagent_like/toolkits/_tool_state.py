@@ -142,7 +142,7 @@ class _ToolState:
 
     __slots__ = (
         "api_index", "apis", "description", "enable", "executors", "given", "is_toolkit", "name", "parser",
-        "resolved", "routes", "shared", "specs",
+        "prune_at", "resolved", "routes", "shared", "specs",
     )  # fmt: skip
 
     def __init__(
@@ -170,6 +170,8 @@ class _ToolState:
         #: ``id(executor) -> weak reference`` (the executor's own one, made once: a catalogue
         #: of thousands of tools is watched by each new executor).
         self.executors: Optional[dict[int, weakref.ReferenceType[Any]]] = None
+        #: Watchers at which the collected executors' entries are dropped (doubles past the live ones).
+        self.prune_at = PRUNE_WATCHERS
         #: Executor profile -> ``(routes, parser, resolved routes)`` (see ``ExecutorBase._tool_routes``).
         self.resolved: dict[Any, tuple[Any, Any, list[Any]]] = {}
         #: A read-only copy of ``description``, handed out while equal to it (see :func:`shared_description`).
@@ -440,8 +442,8 @@ def validation_mode(action: BaseAction, key: str, default: str = COERCE) -> str:
     return default if own is UNSET else str(own)
 
 
-#: Watchers of one tool past which the collected executors' entries are dropped.
-_PRUNE_WATCHERS = 32
+#: Watchers of one tool past which the collected executors' entries are first dropped.
+PRUNE_WATCHERS = 32
 
 #: The settings of a tool that sets none (frozen, so one instance serves every tool).
 NO_SETTINGS = ToolSettings()
@@ -464,9 +466,10 @@ def watch(action: BaseAction, executor: Any, ref: weakref.ReferenceType[Any]) ->
     watchers = state.executors
     if watchers is None:
         watchers = state.executors = {}
-    elif len(watchers) >= _PRUNE_WATCHERS and id(executor) not in watchers:
+    elif len(watchers) >= state.prune_at and id(executor) not in watchers:
         for key in [key for key, held in watchers.items() if held() is None]:
             del watchers[key]  # executors gone: a tool reused by many keeps only the live ones
+        state.prune_at = max(PRUNE_WATCHERS, 2 * len(watchers))  # amortized: many live ones, rare scans
     watchers[id(executor)] = ref
 
 
