@@ -9,7 +9,7 @@ and runs a model's ``tool_calls`` through the executor's ordinary call path.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from .._private.frozen import fresh_top, frozen
@@ -22,6 +22,7 @@ from ..toolkits._base_action import BaseAction, api_specs
 
 if TYPE_CHECKING:
     from ..schema import ActionReturn
+    from ..spec._api_spec import ApiSpec
 
 __all__ = ["FunctionCallingMixin", "mcp_extras"]
 
@@ -267,24 +268,11 @@ def _not_found(name: str, known: Iterable[str]) -> ToolNotFoundError:
     return ToolNotFoundError(name, close_matches(name, known), where="in this executor")
 
 
-def _description_texts(action: BaseAction) -> dict[str, str]:
-    """API key -> the description text ``action`` gives it (a simple tool's API is ``'run'``)."""
-    description = action.description
+def _api_texts(action: BaseAction) -> Optional[dict[str, str]]:
+    """API key -> description text of each API of toolkit ``action``; ``None`` for a simple tool."""
     if not action.is_toolkit:
-        return {"run": description.get("description", "")}
-    return {api["name"]: api.get("description", "") for api in description["api_list"]}
-
-
-def _shared_schema(action: BaseAction, key: str, own: bool) -> dict[str, Any]:
-    """The read-only JSON Schema of API ``key`` of ``action``, shared by every export.
-
-    ``own``: the tool's class overrides ``json_schema`` (it describes its arguments itself).
-    """
-    spec = api_specs(action).get(key)
-    if spec is None or own:
-        schema: dict[str, Any] = frozen(action.json_schema(key))
-        return schema
-    return spec.shared_schema
+        return None
+    return {api["name"]: api.get("description", "") for api in action.description["api_list"]}
 
 
 class FunctionCallingMixin:
@@ -370,7 +358,9 @@ class FunctionCallingMixin:
     ) -> list[dict[str, Any]]:
         """``build(alias, description text, schema)`` of every API of the tools whose ids are in ``shown``."""
         entries = []
-        texts: dict[str, str] = {}
+        texts: Optional[dict[str, str]] = None
+        specs: Mapping[str, ApiSpec] = {}
+        own_schema = False
         texts_of = None
         aliases = self._aliases
         for name, route in self._names.items():
@@ -379,11 +369,15 @@ class FunctionCallingMixin:
                 continue
             if texts_of is not action:  # once per tool: a toolkit's APIs follow each other
                 texts_of = action
-                texts = _description_texts(action)
+                texts = _api_texts(action)
+                specs = api_specs(action)
                 own_schema = type(action).json_schema is not BaseAction.json_schema
-            entries.append(
-                build(aliases[name], texts.get(route.key, ""), _shared_schema(action, route.key, own_schema))
-            )
+            key = route.key
+            text = action.description.get("description", "") if texts is None else texts.get(key, "")
+            spec = None if own_schema else specs.get(key)
+            # A tool that writes its own schema (or an API without a spec) is asked and frozen.
+            schema = spec.shared_schema if spec is not None else frozen(action.json_schema(key))
+            entries.append(build(aliases[name], text, schema))
         return entries
 
     def to_openai_tools(self, strict: bool = False) -> list[dict[str, Any]]:
