@@ -41,6 +41,8 @@ def assign_aliases(names: Iterable[str]) -> dict[str, str]:
     """
     ordered = list(dict.fromkeys(names))
     aliases = {n: n for n in ordered if LEGAL_NAME.fullmatch(n)}
+    if len(aliases) == len(ordered):  # every name legal (the usual catalogue): already in order
+        return aliases
     taken = set(aliases)
     for name in ordered:
         if name in aliases:

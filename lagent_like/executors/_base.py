@@ -22,6 +22,7 @@ import dataclasses
 import os
 import sys
 import threading
+import weakref
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, Callable, Optional, TypedDict, Union
 
@@ -44,7 +45,7 @@ from ..toolkits._base_action import (
     unknown_api,
     validation_mode,
 )
-from ..toolkits._tool_state import EnableCheck, enabled, shared_description, watch
+from ..toolkits._tool_state import NO_SETTINGS, STATE_ATTR, EnableCheck, enabled, shared_description, watch
 from ..types._families import COERCE, check_mode
 from ._exports import FunctionCallingMixin
 from ._intake import ToolLike, as_action, named_actions
@@ -153,6 +154,7 @@ class ExecutorBase(FunctionCallingMixin):
         self._sessions: dict[str, dict[str, Any]] = {}
         self._breakers: dict[str, BreakerSlot] = {}
         self._lock = threading.RLock()
+        self._weakref = weakref.ref(self)  # one for all the tools that watch this executor
         self._routes: dict[str, Route] = {}
         self._hook_methods = NO_HOOKS
         self._current_profile: Optional[tuple[Any, ...]] = None
@@ -212,18 +214,23 @@ class ExecutorBase(FunctionCallingMixin):
         A catalogue of thousands of tools is rebuilt into each new executor; resolving
         each route again would cost microseconds per API.
         """
-        state = state_of(action)
+        state = action.__dict__.get(STATE_ATTR) or state_of(action)  # once per tool: no call when set up
         settings = settings_of(action)
         key = None
-        if self._current_profile is not None and settings.circuit_breaker in (UNSET, None):
-            key = (self._current_profile, settings, action is self.finish_action)
+        if self._current_profile is not None and (
+            settings is NO_SETTINGS or settings.circuit_breaker in (UNSET, None)
+        ):
+            # Most tools share the one default settings instance: ``None`` spares hashing its fields.
+            own = None if settings is NO_SETTINGS else settings
+            key = (self._current_profile, own, action is self.finish_action)
             try:
                 kept = state.resolved.get(key)
             except TypeError:  # a tool setting that cannot be hashed: resolved each time
                 key = kept = None
             if kept is not None and kept[0] is state.routes and kept[1] is state.parser:
-                for name, _ in kept[2]:
-                    self._breakers.pop(name, None)  # as resolving would (no breaker applies)
+                if self._breakers:
+                    for name, _ in kept[2]:
+                        self._breakers.pop(name, None)  # as resolving would (no breaker applies)
                 return kept[2]
         rows = [(name, self._route(action, name, own)) for name, own in call_names(action)]
         if key is not None:
@@ -269,8 +276,9 @@ class ExecutorBase(FunctionCallingMixin):
         # Built aside and swapped in whole, so a call never sees a half-built table.
         self._current_profile = self._profile()
         table = route_table(self.actions.values(), self._tool_routes)
+        ref = self._weakref
         for action in self.actions.values():
-            watch(action, self)  # a setting changed through the tool then refreshes this executor
+            watch(action, self, ref)  # a setting changed through the tool then refreshes this executor
         self._hook_methods = HookMethods.of(self._hooks.calls)
         self._use(table)
 
@@ -495,14 +503,15 @@ class ExecutorBase(FunctionCallingMixin):
         and read-only (changing them raises ``TypeError``; edit a ``copy.deepcopy``),
         so changing an entry changes nothing in the executor.
         """
-        info = []
+        info: list[dict[str, Any]] = []
+        add = info.append
+        own_enable = BaseAction.enable
         for action in self.actions.values():
-            state = state_of(action)
-            if type(action).enable is BaseAction.enable:  # read without the property's calls
-                on = state.enable is True or enabled(state)
-            else:
-                on = action.enable
-            if not on:
+            state = action.__dict__.get(STATE_ATTR) or state_of(action)  # in the loop: no call when set up
+            if type(action).enable is own_enable:  # read without the property's calls
+                if state.enable is not True and not enabled(state):
+                    continue
+            elif not action.enable:
                 continue
             shared = state.shared
             if shared is None or shared != state.description:  # made once, remade when edited
@@ -512,9 +521,9 @@ class ExecutorBase(FunctionCallingMixin):
                 for api in shared["api_list"]:
                     entry = dict(api)
                     entry["name"] = f"{tool}.{api['name']}"
-                    info.append(entry)
+                    add(entry)
             else:
-                info.append(dict(shared))
+                add(dict(shared))
         return info
 
     def api_names(self, only_enable: bool = True) -> list[str]:
@@ -571,7 +580,7 @@ class ExecutorBase(FunctionCallingMixin):
                 if table is None:
                     self._rebuild_routes()
                 else:
-                    watch(tool, self)
+                    watch(tool, self, self._weakref)
                     self._use(table)
             except ToolDefinitionError:
                 self.actions = previous

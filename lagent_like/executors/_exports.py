@@ -9,7 +9,7 @@ and runs a model's ``tool_calls`` through the executor's ordinary call path.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from .._private.frozen import fresh_top, frozen
@@ -22,6 +22,7 @@ from ..toolkits._base_action import BaseAction, api_specs
 
 if TYPE_CHECKING:
     from ..schema import ActionReturn
+    from ..spec._api_spec import ApiSpec
 
 __all__ = ["FunctionCallingMixin", "mcp_extras"]
 
@@ -267,6 +268,13 @@ def _not_found(name: str, known: Iterable[str]) -> ToolNotFoundError:
     return ToolNotFoundError(name, close_matches(name, known), where="in this executor")
 
 
+def _api_texts(action: BaseAction) -> Optional[dict[str, str]]:
+    """API key -> description text of each API of toolkit ``action``; ``None`` for a simple tool."""
+    if not action.is_toolkit:
+        return None
+    return {api["name"]: api.get("description", "") for api in action.description["api_list"]}
+
+
 class FunctionCallingMixin:
     """Function-calling views of an executor's tools (mixed into both executors)."""
 
@@ -337,7 +345,8 @@ class FunctionCallingMixin:
         key = (self._version, flags)
         cached = self._exports.get(shape)
         if cached is None or cached[0] != key:
-            shown = {name for name, on in zip(self.actions, flags) if on}
+            # By identity: each action is held once, and asking each its name costs a lookup.
+            shown = {id(action) for action, on in zip(self.actions.values(), flags) if on}
             # Plain at the top two levels (copied for each caller), read-only below.
             cached = (key, self._built_entries(shown, build))
             self._exports[shape] = cached
@@ -345,36 +354,31 @@ class FunctionCallingMixin:
         return [fresh_top(entry) for entry in cached[1]]
 
     def _built_entries(
-        self, shown: set[str], build: Callable[[str, str, dict[str, Any]], dict[str, Any]]
+        self, shown: set[int], build: Callable[[str, str, dict[str, Any]], dict[str, Any]]
     ) -> list[dict[str, Any]]:
-        """``build(alias, description text, schema)`` of every API of the tools named in ``shown``."""
+        """``build(alias, description text, schema)`` of every API of the tools whose ids are in ``shown``."""
         entries = []
-        texts: dict[str, str] = {}
+        texts: Optional[dict[str, str]] = None
+        specs: Mapping[str, ApiSpec] = {}
+        own_schema = False
         texts_of = None
+        aliases = self._aliases
         for name, route in self._names.items():
             action = route.action
-            if action.name not in shown:
+            if id(action) not in shown:
                 continue
-            if not action.is_toolkit:
-                text = action.description.get("description", "")
-            else:
-                if texts_of is not action:  # one pass over a toolkit's APIs, not one per API
-                    texts_of = action
-                    texts = {
-                        f"{action.name}.{api['name']}": api.get("description", "")
-                        for api in action.description["api_list"]
-                    }
-                text = texts.get(name, "")
-            entries.append(build(self._aliases[name], text, self._shared_schema(action, route.key)))
+            if texts_of is not action:  # once per tool: a toolkit's APIs follow each other
+                texts_of = action
+                texts = _api_texts(action)
+                specs = api_specs(action)
+                own_schema = type(action).json_schema is not BaseAction.json_schema
+            key = route.key
+            text = action.description.get("description", "") if texts is None else texts.get(key, "")
+            spec = None if own_schema else specs.get(key)
+            # A tool that writes its own schema (or an API without a spec) is asked and frozen.
+            schema = spec.shared_schema if spec is not None else frozen(action.json_schema(key))
+            entries.append(build(aliases[name], text, schema))
         return entries
-
-    def _shared_schema(self, action: BaseAction, key: str) -> dict[str, Any]:
-        """The read-only JSON Schema of API ``key`` of ``action``, shared by every export."""
-        spec = api_specs(action).get(key)
-        if spec is None or type(action).json_schema is not BaseAction.json_schema:
-            own: dict[str, Any] = frozen(action.json_schema(key))  # the tool describes its arguments itself
-            return own
-        return spec.shared_schema
 
     def to_openai_tools(self, strict: bool = False) -> list[dict[str, Any]]:
         """The enabled tools as OpenAI ``tools``: ``{"type": "function", "function": {...}}``.

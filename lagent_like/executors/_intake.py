@@ -26,10 +26,12 @@ _SETTING_NAMES = frozenset(SETTING_NAMES)
 
 def as_action(item: Any, where: str, problems: list[str]) -> Optional[BaseAction]:
     """``item`` as an action: actions as they are, functions wrapped; else a problem."""
-    if isinstance(item, BaseAction):
-        if not _SETTING_NAMES.isdisjoint(item.__dict__):  # rare: tool.timeout = 5.0 on a BaseAction
-            _warn_unread(item)
-        return item
+    # ``BaseAction`` in the MRO first: ``isinstance`` of an ABC runs Python code, once per tool.
+    if BaseAction in type(item).__mro__ or isinstance(item, BaseAction):
+        action: BaseAction = item
+        if not _SETTING_NAMES.isdisjoint(action.__dict__):  # rare: tool.timeout = 5.0 on a BaseAction
+            _warn_unread(action)
+        return action
     if is_langchain_tool(item):  # a LangChain BaseTool is callable too: before functions
         try:
             return from_langchain(item)
@@ -82,16 +84,19 @@ def named_actions(actions: Any, finish: Optional[BaseAction]) -> dict[str, BaseA
     given = [as_action(item, f"actions[{i}]", problems) for i, item in enumerate(_tool_list(actions))]
     if finish is not None:
         given.append(finish)
-    seen: set[str] = set()
+    named: dict[str, BaseAction] = {}
     duplicates: set[str] = set()
-    for action in given:  # one pass with sets: a catalogue may hold thousands of tools
+    for action in given:  # one pass, each name read once: a catalogue may hold thousands of tools
         if action is not None:
-            (duplicates if action.name in seen else seen).add(action.name)
+            name = action.name
+            if name in named:
+                duplicates.add(name)
+            named[name] = action
     if duplicates:
         problems.append(f"several actions are named {sorted(duplicates)}; tool names must be unique")
     if problems:
         raise ToolDefinitionError("ActionExecutor", problems)
-    return {a.name: a for a in given if a is not None}
+    return named
 
 
 def batch_job(call: Any) -> tuple[Any, Any, Optional[str]]:

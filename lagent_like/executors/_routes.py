@@ -61,28 +61,43 @@ def _add_long_name(table: RouteTable, action: BaseAction) -> None:
             table.canonical[long_name] = tool
 
 
+def _is_simple(action: BaseAction, rows: list[tuple[str, Route]]) -> bool:
+    """Whether ``rows`` (not empty) are a simple tool's, read from its route before asking the tool."""
+    name, route = rows[0]
+    if len(rows) == 1 and route.key == "run" and name == route.tool:  # a toolkit's names are 'Tool.api'
+        return True
+    return not action.is_toolkit
+
+
 def route_table(actions: Iterable[BaseAction], resolve: Resolve) -> RouteTable:
     """The table of ``actions``' routes, each tool's made by ``resolve(action)``.
 
     Raises:
         ToolDefinitionError: two tools would answer the same call name.
     """
-    actions = list(actions)
     names: dict[str, Route] = {}
+    simple: list[str] = []  # the simple tools' names, each also called ``'Tool.run'``
     clashes = []
     for action in actions:
-        for name, route in resolve(action):
+        rows = resolve(action)
+        for name, route in rows:
             if name in names:
                 clashes.append(f"{name!r} is both {names[name].action.name}'s and {action.name}'s")
             names[name] = route
+        if rows and _is_simple(action, rows):
+            simple.append(rows[0][0])
     if clashes:
         raise ToolDefinitionError("ActionExecutor", [f"call name {c}" for c in clashes])
     aliases = assign_aliases(names)
     table = RouteTable(names, aliases, {alias: name for name, alias in aliases.items()}, dict(names))
     for name, alias in aliases.items():
-        table.routes.setdefault(alias, names[name])
-    for action in actions:
-        _add_long_name(table, action)
+        if alias != name:  # a legal name is its own alias, routed already
+            table.routes.setdefault(alias, names[name])
+    for tool in simple:  # as _add_long_name, without asking each action its name again
+        long_name = f"{tool}.run"
+        if long_name not in table.routes:
+            table.routes[long_name] = names[tool]
+            table.canonical[long_name] = tool
     return table
 
 

@@ -34,7 +34,7 @@ from ..types._validation import Validator
 from ._tool_api import SPEC_ATTR, api_spec_of, describe_function, tool_api
 
 # An instance's state lives in tool_state; these readers keep their import path here.
-from ._tool_state import STATE_ATTR, Enable, checked_enable, enabled, parser_input, setup_state
+from ._tool_state import NO_SETTINGS, STATE_ATTR, Enable, checked_enable, enabled, parser_input, setup_state
 from ._tool_state import api_entry as api_entry
 from ._tool_state import api_specs as api_specs
 from ._tool_state import routes_of as routes_of
@@ -215,7 +215,7 @@ class BaseAction(metaclass=ToolMeta):
             ``@tool_api(validation=...)`` wins).
     """
 
-    __tool_settings__: ToolSettings = ToolSettings()
+    __tool_settings__: ToolSettings = NO_SETTINGS  # the shared default: executors key it by identity
 
     def __init__(
         self,

@@ -142,7 +142,7 @@ class _ToolState:
 
     __slots__ = (
         "api_index", "apis", "description", "enable", "executors", "given", "is_toolkit", "name", "parser",
-        "resolved", "routes", "shared", "specs",
+        "prune_at", "resolved", "routes", "shared", "specs",
     )  # fmt: skip
 
     def __init__(
@@ -167,7 +167,11 @@ class _ToolState:
         #: API key -> callable, for APIs that can run.
         self.apis: dict[str, Callable[..., Any]] = {}
         #: The executors whose routes hold this tool's settings (see :func:`watch`).
-        self.executors: Optional[weakref.WeakSet[Any]] = None
+        #: ``id(executor) -> weak reference`` (the executor's own one, made once: a catalogue
+        #: of thousands of tools is watched by each new executor).
+        self.executors: Optional[dict[int, weakref.ReferenceType[Any]]] = None
+        #: Watchers at which the collected executors' entries are dropped (doubles past the live ones).
+        self.prune_at = PRUNE_WATCHERS
         #: Executor profile -> ``(routes, parser, resolved routes)`` (see ``ExecutorBase._tool_routes``).
         self.resolved: dict[Any, tuple[Any, Any, list[Any]]] = {}
         #: A read-only copy of ``description``, handed out while equal to it (see :func:`shared_description`).
@@ -438,30 +442,42 @@ def validation_mode(action: BaseAction, key: str, default: str = COERCE) -> str:
     return default if own is UNSET else str(own)
 
 
+#: Watchers of one tool past which the collected executors' entries are first dropped.
+PRUNE_WATCHERS = 32
+
 #: The settings of a tool that sets none (frozen, so one instance serves every tool).
-_NO_SETTINGS = ToolSettings()
+NO_SETTINGS = ToolSettings()
 
 
 def settings_of(action: BaseAction) -> ToolSettings:
     """The runtime settings of ``action`` (``ToolSettings()`` when it sets none)."""
     settings = getattr(action, "__tool_settings__", None)
-    return settings if isinstance(settings, ToolSettings) else _NO_SETTINGS
+    return settings if isinstance(settings, ToolSettings) else NO_SETTINGS
 
 
-def watch(action: BaseAction, executor: Any) -> None:
+def watch(action: BaseAction, executor: Any, ref: weakref.ReferenceType[Any]) -> None:
     """Note that ``executor`` resolved ``action``'s settings into its routes.
 
     So that a setting changed through the tool (``function_tool.timeout = 5``) reaches
-    every executor holding it (:func:`settings_changed`); held weakly.
+    every executor holding it (:func:`settings_changed`); held weakly, through ``ref``
+    (``weakref.ref(executor)``, made once per executor and shared by its tools).
     """
     state = state_of(action)
-    if state.executors is None:
-        state.executors = weakref.WeakSet()
-    state.executors.add(executor)
+    watchers = state.executors
+    if watchers is None:
+        watchers = state.executors = {}
+    elif len(watchers) >= state.prune_at and id(executor) not in watchers:
+        for key in [key for key, held in watchers.items() if held() is None]:
+            del watchers[key]  # executors gone: a tool reused by many keeps only the live ones
+        state.prune_at = max(PRUNE_WATCHERS, 2 * len(watchers))  # amortized: many live ones, rare scans
+    watchers[id(executor)] = ref
 
 
 def settings_changed(action: BaseAction) -> None:
     """Have every executor holding ``action`` re-read its settings (its ``refresh()``)."""
     state = action.__dict__.get(STATE_ATTR)
-    for executor in list(state.executors or ()) if state is not None else ():
-        executor.refresh()
+    watchers = list((state.executors or {}).values()) if state is not None else []
+    for ref in watchers:
+        executor = ref()
+        if executor is not None:  # an id of a collected executor: its entry is stale
+            executor.refresh()
