@@ -7,7 +7,10 @@ network): BM25F over each API's fields, which are the name split into words
 forecast``), the description, and the parameters' names and descriptions, each field
 with its own weight and length normalisation, and every word stemmed (Snowball's
 English stemmer when the ``snowballstemmer`` package is installed, else a small
-suffix stripper). The scores of each word in each document are computed when the
+suffix stripper). A request's values count as the words for their kind: a date
+("March 5th", "2023-10-01", "Friday") adds ``date``, a time of day adds ``time``, an
+amount of money adds ``amount``, since a request names the values it has, not the
+parameters they fill. The scores of each word in each document are computed when the
 index is built, so a query only adds up posting lists. An embedding ranker
 (:class:`EmbeddingRanker`) takes any embedding function, for a model the user picks.
 
@@ -188,6 +191,35 @@ def documents_of(actions: Iterable[Any]) -> list[ToolDocument]:
     return documents
 
 
+# Values in a request that tell which kind of parameter a tool needs, as the word a
+# tool's parameters would use: "on March 5th" asks for a tool with a date.
+_VALUE_KINDS = (
+    (
+        re.compile(
+            r"\b(?:january|february|march|april|june|july|august|september|october|november|december"
+            r"|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec|today|tomorrow|yesterday"
+            r"|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b"
+            r"|\bmay\s+\d|\d\s+may\b"  # not the verb
+            r"|\b\d{4}[-/.]\d{1,2}[-/.]\d{1,2}\b|\b\d{1,2}(?:st|nd|rd|th)\b",
+            re.IGNORECASE,
+        ),
+        "date",
+    ),
+    (re.compile(r"\b\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)|\b\d{1,2}:\d{2}\b", re.IGNORECASE), "time"),
+    (
+        re.compile(
+            r"[$\u20ac\u00a3\u00a5]\s*\d|\b\d+(?:\.\d+)?\s*(?:dollars?|euros?|usd|eur|gbp|pounds?)\b", re.I
+        ),
+        "amount",
+    ),
+)
+
+
+def _value_kinds(query: str) -> list[str]:
+    """The words naming the kinds of value ``query`` holds (dates, times, amounts of money)."""
+    return [word for pattern, word in _VALUE_KINDS if pattern.search(query)]
+
+
 class _LexicalIndex:
     """BM25F postings: term -> [(document number, saturated weight)], idf folded in."""
 
@@ -199,7 +231,11 @@ class _LexicalIndex:
         """Return up to ``limit`` matches for ``query``, best first (ties by catalogue order)."""
         scores: dict[int, float] = {}
         postings = self._postings
-        for term in set(words(query)):
+        terms = set(words(query))
+        kinds = _value_kinds(query)
+        if kinds:
+            terms.update(words(" ".join(kinds)))
+        for term in terms:
             for doc, weight in postings.get(term, ()):
                 scores[doc] = scores.get(doc, 0.0) + weight
         best = heapq.nsmallest(limit, scores.items(), key=lambda item: (-item[1], item[0]))
