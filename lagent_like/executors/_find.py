@@ -221,23 +221,37 @@ def _value_kinds(query: str) -> list[str]:
 
 
 class _LexicalIndex:
-    """BM25F postings: term -> [(document number, saturated weight)], idf folded in."""
+    """BM25F postings: term -> [(document number, saturated weight, share of the name)], idf folded in.
 
-    def __init__(self, names: list[str], postings: dict[str, list[tuple[int, float]]]) -> None:
+    A document's score is its BM25F score times ``1 + bonus * c``, where ``c`` is the
+    share of its name's words that the query holds: of the many tools whose texts
+    mention a request's words, the one whose name says them is likelier meant.
+    """
+
+    def __init__(
+        self, names: list[str], postings: dict[str, list[tuple[int, float, float]]], bonus: float
+    ) -> None:
         self._names = names
         self._postings = postings
+        self._bonus = bonus
 
     def search(self, query: str, limit: int) -> list[ToolMatch]:
         """Return up to ``limit`` matches for ``query``, best first (ties by catalogue order)."""
         scores: dict[int, float] = {}
+        named: dict[int, float] = {}
         postings = self._postings
         terms = set(words(query))
         kinds = _value_kinds(query)
         if kinds:
             terms.update(words(" ".join(kinds)))
         for term in terms:
-            for doc, weight in postings.get(term, ()):
+            for doc, weight, share in postings.get(term, ()):
                 scores[doc] = scores.get(doc, 0.0) + weight
+                if share:
+                    named[doc] = named.get(doc, 0.0) + share
+        bonus = self._bonus
+        for doc, share in named.items():
+            scores[doc] *= 1.0 + bonus * share
         best = heapq.nsmallest(limit, scores.items(), key=lambda item: (-item[1], item[0]))
         return [ToolMatch(self._names[doc], round(score, 6)) for doc, score in best]
 
@@ -251,12 +265,22 @@ class LexicalRanker:
             on the BFCL benchmark, see ``benchmarks/bench_tool_search.py``).
         k1: BM25's term-frequency saturation.
         b: BM25's length normalisation, the same for each field.
+        name_bonus: how much more a tool scores when the request holds all the
+            words of its name (``1 + name_bonus * share``, the share of the name's
+            words the request holds); 0 turns it off.
     """
 
-    def __init__(self, weights: Optional[dict[str, float]] = None, k1: float = 1.2, b: float = 0.3) -> None:
+    def __init__(
+        self,
+        weights: Optional[dict[str, float]] = None,
+        k1: float = 1.2,
+        b: float = 0.3,
+        name_bonus: float = 0.2,
+    ) -> None:
         self.weights = {"title": 2.0, "description": 1.0, "parameters": 0.7, **(weights or {})}
         self.k1 = k1
         self.b = b
+        self.name_bonus = name_bonus
 
     def _field_frequencies(self, documents: Sequence[ToolDocument]) -> list[dict[str, float]]:
         """Per document: term -> the fields' weighted, length-normalised frequencies, summed."""
@@ -283,12 +307,16 @@ class LexicalRanker:
             for term in counts:
                 holders[term] = holders.get(term, 0) + 1
         total = len(documents)
-        postings: dict[str, list[tuple[int, float]]] = {}
+        postings: dict[str, list[tuple[int, float, float]]] = {}
         for number, counts in enumerate(frequencies):
+            title = set(words(documents[number].title))
+            share = 1.0 / len(title) if title else 0.0
             for term, tf in counts.items():
                 idf = math.log(1 + (total - holders[term] + 0.5) / (holders[term] + 0.5))
-                postings.setdefault(term, []).append((number, idf * tf * (self.k1 + 1) / (tf + self.k1)))
-        return _LexicalIndex([doc.name for doc in documents], postings)
+                postings.setdefault(term, []).append(
+                    (number, idf * tf * (self.k1 + 1) / (tf + self.k1), share if term in title else 0.0)
+                )
+        return _LexicalIndex([doc.name for doc in documents], postings, self.name_bonus)
 
 
 class _EmbeddingIndex:
