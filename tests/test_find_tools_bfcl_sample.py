@@ -33,8 +33,8 @@ def _snowball() -> Optional[Callable[[str], str]]:
 @pytest.mark.parametrize(
     ("stem", "floor_at_1", "floor_at_5"),
     [
-        pytest.param("snowball", 0.658, 0.884, id="snowball"),
-        pytest.param("suffix-stripper", 0.626, 0.865, id="suffix-stripper"),
+        pytest.param("snowball", 0.655, 0.887, id="snowball"),
+        pytest.param("suffix-stripper", 0.623, 0.865, id="suffix-stripper"),
     ],
 )
 def test_lexical_recall_on_the_bfcl_sample(

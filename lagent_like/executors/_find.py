@@ -89,11 +89,12 @@ class Ranker(Protocol):
 
 
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+")
-# Words that say nothing about which tool is meant.
+# Words that say nothing about which tool is meant (the last line: a request's courtesies).
 _STOPWORD_TEXT = """
 a an and are as at be by can could do does for from get give has have how i if in into is it
 its me my of on or our please should so some than that the their them then there these this
 those to us use using want was we what when where which who will with would you your
+also help hey hi just know like need tell thanks
 """
 _STOPWORDS = frozenset(_STOPWORD_TEXT.split())
 # Longest first: the first suffix that leaves a stem of three letters or more is cut.
