@@ -1,6 +1,6 @@
 """Recall of the lexical ranker on the committed BFCL sample (benchmarks/data/tool_search_sample.json).
 
-The floors are the figures measured when the sample was committed (1,997 functions, 319
+The floors are the figures measured with the current ranker (1,997 functions, 319
 requests); a change to the ranker that loses recall fails here. The full benchmark is
 ``benchmarks/bench_tool_search.py --bfcl``. Both stemmers are checked: Snowball's (the
 ``search`` extra) and the built-in suffix stripper used without it.
@@ -33,8 +33,8 @@ def _snowball() -> Optional[Callable[[str], str]]:
 @pytest.mark.parametrize(
     ("stem", "floor_at_1", "floor_at_5"),
     [
-        pytest.param("snowball", 0.614, 0.852, id="snowball"),
-        pytest.param("suffix-stripper", 0.601, 0.843, id="suffix-stripper"),
+        pytest.param("snowball", 0.655, 0.887, id="snowball"),
+        pytest.param("suffix-stripper", 0.623, 0.865, id="suffix-stripper"),
     ],
 )
 def test_lexical_recall_on_the_bfcl_sample(

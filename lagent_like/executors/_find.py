@@ -7,7 +7,10 @@ network): BM25F over each API's fields, which are the name split into words
 forecast``), the description, and the parameters' names and descriptions, each field
 with its own weight and length normalisation, and every word stemmed (Snowball's
 English stemmer when the ``snowballstemmer`` package is installed, else a small
-suffix stripper). The scores of each word in each document are computed when the
+suffix stripper). A request's values count as the words for their kind: a date
+("March 5th", "2023-10-01", "Friday") adds ``date``, a time of day adds ``time``, an
+amount of money adds ``amount``, since a request names the values it has, not the
+parameters they fill. The scores of each word in each document are computed when the
 index is built, so a query only adds up posting lists. An embedding ranker
 (:class:`EmbeddingRanker`) takes any embedding function, for a model the user picks.
 
@@ -86,11 +89,12 @@ class Ranker(Protocol):
 
 
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+")
-# Words that say nothing about which tool is meant.
+# Words that say nothing about which tool is meant (the last line: a request's courtesies).
 _STOPWORD_TEXT = """
 a an and are as at be by can could do does for from get give has have how i if in into is it
 its me my of on or our please should so some than that the their them then there these this
 those to us use using want was we what when where which who will with would you your
+also help hey hi just know like need tell thanks
 """
 _STOPWORDS = frozenset(_STOPWORD_TEXT.split())
 # Longest first: the first suffix that leaves a stem of three letters or more is cut.
@@ -188,20 +192,67 @@ def documents_of(actions: Iterable[Any]) -> list[ToolDocument]:
     return documents
 
 
-class _LexicalIndex:
-    """BM25F postings: term -> [(document number, saturated weight)], idf folded in."""
+# Values in a request that tell which kind of parameter a tool needs, as the word a
+# tool's parameters would use: "on March 5th" asks for a tool with a date.
+_VALUE_KINDS = (
+    (
+        re.compile(
+            r"\b(?:january|february|march|april|june|july|august|september|october|november|december"
+            r"|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec|today|tomorrow|yesterday"
+            r"|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b"
+            r"|\bmay\s+\d|\d\s+may\b"  # not the verb
+            r"|\b\d{4}[-/.]\d{1,2}[-/.]\d{1,2}\b|\b\d{1,2}(?:st|nd|rd|th)\b",
+            re.IGNORECASE,
+        ),
+        "date",
+    ),
+    (re.compile(r"\b\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)|\b\d{1,2}:\d{2}\b", re.IGNORECASE), "time"),
+    (
+        re.compile(
+            r"[$\u20ac\u00a3\u00a5]\s*\d|\b\d+(?:\.\d+)?\s*(?:dollars?|euros?|usd|eur|gbp|pounds?)\b", re.I
+        ),
+        "amount",
+    ),
+)
 
-    def __init__(self, names: list[str], postings: dict[str, list[tuple[int, float]]]) -> None:
+
+def _value_kinds(query: str) -> list[str]:
+    """The words naming the kinds of value ``query`` holds (dates, times, amounts of money)."""
+    return [word for pattern, word in _VALUE_KINDS if pattern.search(query)]
+
+
+class _LexicalIndex:
+    """BM25F postings: term -> [(document number, saturated weight, share of the name)], idf folded in.
+
+    A document's score is its BM25F score times ``1 + bonus * c``, where ``c`` is the
+    share of its name's words that the query holds: of the many tools whose texts
+    mention a request's words, the one whose name says them is likelier meant.
+    """
+
+    def __init__(
+        self, names: list[str], postings: dict[str, list[tuple[int, float, float]]], bonus: float
+    ) -> None:
         self._names = names
         self._postings = postings
+        self._bonus = bonus
 
     def search(self, query: str, limit: int) -> list[ToolMatch]:
         """Return up to ``limit`` matches for ``query``, best first (ties by catalogue order)."""
         scores: dict[int, float] = {}
+        named: dict[int, float] = {}
         postings = self._postings
-        for term in set(words(query)):
-            for doc, weight in postings.get(term, ()):
+        terms = set(words(query))
+        kinds = _value_kinds(query)
+        if kinds:
+            terms.update(words(" ".join(kinds)))
+        for term in terms:
+            for doc, weight, share in postings.get(term, ()):
                 scores[doc] = scores.get(doc, 0.0) + weight
+                if share:
+                    named[doc] = named.get(doc, 0.0) + share
+        bonus = self._bonus
+        for doc, share in named.items():
+            scores[doc] *= 1.0 + bonus * share
         best = heapq.nsmallest(limit, scores.items(), key=lambda item: (-item[1], item[0]))
         return [ToolMatch(self._names[doc], round(score, 6)) for doc, score in best]
 
@@ -215,12 +266,22 @@ class LexicalRanker:
             on the BFCL benchmark, see ``benchmarks/bench_tool_search.py``).
         k1: BM25's term-frequency saturation.
         b: BM25's length normalisation, the same for each field.
+        name_bonus: how much more a tool scores when the request holds all the
+            words of its name (``1 + name_bonus * share``, the share of the name's
+            words the request holds); 0 turns it off.
     """
 
-    def __init__(self, weights: Optional[dict[str, float]] = None, k1: float = 1.2, b: float = 0.3) -> None:
+    def __init__(
+        self,
+        weights: Optional[dict[str, float]] = None,
+        k1: float = 1.2,
+        b: float = 0.3,
+        name_bonus: float = 0.2,
+    ) -> None:
         self.weights = {"title": 2.0, "description": 1.0, "parameters": 0.7, **(weights or {})}
         self.k1 = k1
         self.b = b
+        self.name_bonus = name_bonus
 
     def _field_frequencies(self, documents: Sequence[ToolDocument]) -> list[dict[str, float]]:
         """Per document: term -> the fields' weighted, length-normalised frequencies, summed."""
@@ -247,12 +308,16 @@ class LexicalRanker:
             for term in counts:
                 holders[term] = holders.get(term, 0) + 1
         total = len(documents)
-        postings: dict[str, list[tuple[int, float]]] = {}
+        postings: dict[str, list[tuple[int, float, float]]] = {}
         for number, counts in enumerate(frequencies):
+            title = set(words(documents[number].title))
+            share = 1.0 / len(title) if title else 0.0
             for term, tf in counts.items():
                 idf = math.log(1 + (total - holders[term] + 0.5) / (holders[term] + 0.5))
-                postings.setdefault(term, []).append((number, idf * tf * (self.k1 + 1) / (tf + self.k1)))
-        return _LexicalIndex([doc.name for doc in documents], postings)
+                postings.setdefault(term, []).append(
+                    (number, idf * tf * (self.k1 + 1) / (tf + self.k1), share if term in title else 0.0)
+                )
+        return _LexicalIndex([doc.name for doc in documents], postings, self.name_bonus)
 
 
 class _EmbeddingIndex:
