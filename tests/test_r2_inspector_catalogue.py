@@ -7,6 +7,8 @@ from typing import Optional
 import pytest
 from typing_extensions import TypedDict
 
+pytest.importorskip("starlette", reason="needs the 'web' extra: pip install '.[web]' (or 'lagent-like[web]')")
+
 from lagent_like import ActionExecutor
 from lagent_like.web.catalogue import build_catalogue
 

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import pytest
 import requests
+
+pytest.importorskip("starlette", reason="needs the 'web' extra: pip install '.[web]' (or 'lagent-like[web]')")
+
 from test_r2_inspector_catalogue import r2_ship, r2_weigh
 
 from lagent_like import ActionExecutor, ActionStatusCode
