@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from lagent_like.executors._find import words
+from lagent_like.executors._find import _stemmer, words
 
 
 @pytest.mark.parametrize(
@@ -20,4 +20,5 @@ from lagent_like.executors._find import words
     ],
 )
 def test_a_request_s_courtesies_are_not_index_terms(request_text: str, terms: list[str]) -> None:
-    assert words(request_text) == terms
+    stem = _stemmer()  # Snowball's with the 'search' extra, the built-in suffix stripper without
+    assert words(request_text) == [stem(term) for term in terms]
