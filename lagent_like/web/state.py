@@ -247,7 +247,7 @@ class InspectorState:
             )
 
     def history(self) -> list[dict[str, Any]]:
-        """The page's calls, latest first (at most :data:`HISTORY_SIZE`).
+        """The page's calls, latest first (at most ``HISTORY_SIZE``, 200).
 
         Returns:
             Dicts with ``id`` (1 for the first call), ``name`` (the API called),
