@@ -1,21 +1,4 @@
 """The lint API under the command line's path; it lives in :mod:`lagent_like.lint`."""
 
-from ..lint import (
-    LARGE_DESCRIPTION_TOKENS,
-    SEVERITIES,
-    LintFinding,
-    format_findings,
-    lint_action,
-    lint_actions,
-    lint_targets,
-)
-
-__all__ = [
-    "LARGE_DESCRIPTION_TOKENS",
-    "SEVERITIES",
-    "LintFinding",
-    "format_findings",
-    "lint_action",
-    "lint_actions",
-    "lint_targets",
-]
+from ..lint import *  # noqa: F403 - the same names, listed once in lagent_like.lint
+from ..lint import __all__ as __all__
