@@ -309,8 +309,8 @@ class AgentRun:
         """The agent of the run called ``name``: one a tool returned, or one of the tree.
 
         Raises:
-            ValueError: no such agent; a tool returned it, and this process (a loaded
-                result) has not seen it.
+            ValueError: no such agent: the result is of another agent's run, or a tool
+                returned the agent and this process (a loaded result) has not seen it.
         """
         returned = self.result._agents.get(name)
         if returned is not None:
@@ -319,10 +319,10 @@ class AgentRun:
             return root_of(self.root).find_agent(name)
         except ValueError:
             raise ValueError(
-                f"ReAct.resume: the run handed over to {name!r}, an agent a tool returned, and "
-                f"{self.root.name!r}'s tree has no agent of that name; a loaded result finds "
-                f"agents by name only: add it to the sub_agents of {self.root.name!r} (or one of "
-                f"its sub-agents)"
+                f"ReAct.resume: the run's agent {name!r} is neither in the agent tree of "
+                f"{self.root.name!r} nor an agent a tool returned in this process (a loaded "
+                f"result finds agents by name only); resume with the agent the run started on, "
+                f"or add {name!r} to the sub_agents of {self.root.name!r} or of one of its sub-agents"
             ) from None
 
     def _restored(self, saved: Mapping[str, Any]) -> tuple[int, ToolActions, ActionReturn]:
