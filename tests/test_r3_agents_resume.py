@@ -345,6 +345,9 @@ def test_an_agent_returned_beside_a_held_call_cannot_be_found_after_load_and_res
     english.run("hola?").save(path)
     loaded = AgentResult.load(path)
     loaded.approve(loaded.interruptions[0])
-    with pytest.raises(ValueError, match=r"the run's agent 'Spanish' is neither in the agent tree of 'English' nor an agent a tool "
-        r"returned in this process .*or add 'Spanish' to the sub_agents of 'English'"):
+    with pytest.raises(
+        ValueError,
+        match=r"the run's agent 'Spanish' is neither in the agent tree of 'English' nor an agent a tool "
+        r"returned in this process .*or add 'Spanish' to the sub_agents of 'English'",
+    ):
         english.resume(loaded)

@@ -9,11 +9,13 @@ agent serve many runs, and lets a run stopped for approval go on from a saved re
 
 from __future__ import annotations
 
+import inspect
 import json
 import time
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Optional, cast
 
+from .._private.coroutines import run_coroutine
 from .._private.log import logger
 from ..context import AgentScope, ToolActions
 from ..exceptions import GuardrailTripwire
@@ -360,7 +362,7 @@ class AgentRun:
     def _refuse(self, message: str) -> tuple[ActionReturn, str]:
         """Send a reply without a usable action to the executor's ``NoAction``."""
         executor = self.agent.executor
-        ret = executor(executor.no_action.name, message)
+        ret = _settled(executor(executor.no_action.name, message))
         return ret, _observation(ret)
 
     def _text_turn(self, index: int, reply: Any) -> _TurnEnd:
@@ -467,8 +469,10 @@ class AgentRun:
             scope.approved, scope.paused_run = True, approval.nested
         self.emit(ToolCallEvent(agent.name, index, name, arguments, call_id))
         try:
-            ret = agent.executor_for(name)(
-                name, arguments, None, call_id, on_progress=self._progress(name), context=scope
+            ret = _settled(
+                agent.executor_for(name)(
+                    name, arguments, None, call_id, on_progress=self._progress(name), context=scope
+                )
             )
         except GuardrailTripwire as exc:
             self.tripped = exc.reason
@@ -509,6 +513,18 @@ class AgentRun:
 
 
 _API_ERROR = ActionStatusCode.API_ERROR
+
+
+def _settled(ret: Any) -> ActionReturn:
+    """An executor's record; an async executor's (``AsyncActionExecutor``, Ray's) awaited here."""
+    if inspect.isawaitable(ret):
+        # The loop runs turns synchronously: the call runs to completion on its own loop.
+        ret = run_coroutine(_awaited(ret))
+    return cast(ActionReturn, ret)
+
+
+async def _awaited(awaitable: Any) -> Any:
+    return await awaitable
 
 
 def _position(asked: tuple[int, ToolActions, ActionReturn]) -> int:

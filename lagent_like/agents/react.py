@@ -96,7 +96,10 @@ class ReAct:
             dicts in, the reply text out), or an object with ``chat(messages,
             tools=None, **params) -> {'role', 'content', 'tool_calls'?}`` such as
             :class:`lagent_like.llms.OpenAIChat` (which is both).
-        executor: runs the tools and describes them for the system prompt.
+        executor: runs the tools and describes them for the system prompt: an
+            ``ActionExecutor``, or an async one (``AsyncActionExecutor``,
+            ``RayActionExecutor``), each of whose calls the loop runs to completion on
+            an event loop of its own before going on.
         system_template: the system prompt, a ``str.format`` template with
             ``{tool_descriptions}`` and ``{tool_names}`` (see
             :mod:`lagent_like.agents.prompts`); default :data:`DEFAULT_SYSTEM_TEMPLATE`,
