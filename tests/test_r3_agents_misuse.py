@@ -188,3 +188,31 @@ def test_a_tool_transferring_to_an_agent_the_desk_cannot_reach_fails_its_call_an
     assert (record.state, record.errmsg) == (ActionStatusCode.API_ERROR, errmsg)
     assert (result.answer, result.last_agent, result.turns[0].handoff) == ("sorry", "desk", None)
     assert model.calls[1][-1] == {"role": "user", "content": f"Observation: {errmsg}"}
+
+
+@pytest.mark.parametrize(
+    ("given", "seen"),
+    [
+        pytest.param(None, "ada", id="the-runs-own"),
+        pytest.param("bo", "bo", id="given-again"),
+    ],
+)
+def test_a_resumed_run_keeps_the_runs_context_object_unless_given_another(given: Any, seen: str) -> None:
+    users: list[Any] = []
+
+    def send_email(to: str, tool_context: ToolContext) -> str:
+        """Send an email.
+
+        Args:
+            to: the address.
+        """
+        users.append(tool_context.context)
+        return "sent"
+
+    executor = ActionExecutor([send_email])
+    executor.register_hook(ApprovalHook(lambda tool, args: tool == "send_email"))
+    agent = ReAct(Script([act("send_email", {"to": "x"}), "Final Answer: ok"]), executor)
+    paused = agent.run("q", context="ada")
+    paused.approve(paused.interruptions[0])
+    agent.resume(paused, context=given)
+    assert users == [seen]

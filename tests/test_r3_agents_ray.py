@@ -233,3 +233,27 @@ def test_an_agent_over_an_async_executor_awaits_each_call() -> None:
         "Billing",
         "routed by desk",
     )
+
+
+class Turncoat(BaseAction):
+    """Returns an agent made in its replica."""
+
+    def run(self) -> Any:
+        """Hand the user to another agent."""
+        from lagent_like import ActionExecutor
+        from lagent_like.agents import ReAct
+
+        return ReAct(lambda messages: "Final Answer: hi", ActionExecutor([]), name="Other")
+
+
+def test_a_tool_in_a_replica_returning_an_agent_is_an_error_record_naming_the_way(ray_module: Any) -> None:
+    from lagent_like.ray.executor import RayActionExecutor
+
+    with RayActionExecutor([Turncoat()]) as ray_executor:
+        ret = asyncio.run(ray_executor("Turncoat", {}, context=AgentScope("desk", "run-4")))
+    assert (ret.state, ret.errmsg) == (
+        ActionStatusCode.API_ERROR,
+        "Turncoat returned the agent 'Other' from its Ray worker, but an agent cannot cross processes "
+        "(the caller would get a copy); set tool_context.actions.transfer_to_agent to 'Other' instead, "
+        "with that agent a sub-agent of the running one",
+    )

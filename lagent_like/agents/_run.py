@@ -139,7 +139,7 @@ class AgentRun:
     ) -> None:
         self.root = root
         self.result = result
-        self.context = context
+        self.context = result._context = context
         self.emit = emit
         self.agent = self._agent_named(result.last_agent) if result.last_agent else root
         self.held: list[Interruption] = []

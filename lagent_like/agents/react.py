@@ -338,7 +338,9 @@ class ReAct:
 
         Args:
             result: an ``'interrupted'`` result of a run of this agent (or its tree).
-            context: the run's own context object, as for :meth:`run`.
+            context: the run's own context object, as for :meth:`run`; default the one
+                the run was given, when it ran in this process (a loaded result has
+                none: pass it again).
 
         Returns:
             The continued run's result.
@@ -352,7 +354,7 @@ class ReAct:
         check_resumable(result)
         copy = AgentResult.from_dict(result.to_dict())
         copy._agents = dict(result._agents)
-        run = AgentRun(self, copy, context)
+        run = AgentRun(self, copy, context if context is not None else result._context)
         run.take_up()
         # From here the approved calls run: a second resume would run them again.
         result._resumed = True

@@ -161,9 +161,11 @@ class AgentResult:
     invocation_id: Optional[str] = None
     interruptions: list[Interruption] = field(default_factory=list)
     # In this process only (never saved): the agents tools returned during the run, by
-    # name, so that a resumed run finds one outside the agent tree; and whether this
-    # result was resumed already (its approved calls have run).
+    # name, so that a resumed run finds one outside the agent tree; the run's context
+    # object, for a resume not given one; and whether this result was resumed already
+    # (its approved calls have run).
     _agents: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _context: Any = field(default=None, init=False, repr=False, compare=False)
     _resumed: bool = field(default=False, init=False, repr=False, compare=False)
 
     def approve(self, item: Interruption) -> None:

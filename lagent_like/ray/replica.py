@@ -31,7 +31,7 @@ import os
 from typing import TYPE_CHECKING, Any, NamedTuple, Optional
 
 from .._private.install import install_hint
-from ..context import AgentScope, ToolActions, ToolContext
+from ..context import AgentScope, ToolActions, ToolContext, handoff_of
 from ..runtime._core import RunRequest, _roll_back, run_async
 from ..schema import ActionReturn, ActionStatusCode
 from ..toolkits._base_action import BaseAction, end_tool_session, routes_of, settings_of, unknown_api
@@ -197,11 +197,12 @@ class ToolWorker:
         if not route.context_params:
             # The caller measures the timeout and cancels the job when it is up.
             outputs, error = await run_async(RunRequest(route, args, None), self._threads)
-            return outputs, _portable(error), None
+            return _no_agent(route.label, outputs), _portable(error), None
         state = self._sessions.setdefault(session_id, {})
         before = state.copy()
         context = _context_of(scope, ToolContext(session_id, state, route.tool, key, call_id, None))
         outputs, error = await run_async(RunRequest(route, args, context), self._threads)
+        outputs = _no_agent(route.label, outputs)
         if error is not None or (
             isinstance(outputs, ActionReturn) and outputs.state != ActionStatusCode.SUCCESS
         ):
@@ -209,6 +210,20 @@ class ToolWorker:
             _roll_back((state, before))
             return outputs, _portable(error), _effects(context, None, None)
         return outputs, None, _effects(context, state, before)
+
+
+def _no_agent(label: str, outputs: Any) -> Any:
+    """``outputs``, or an error record when the tool returned an agent (it cannot cross back)."""
+    handoff = handoff_of(outputs)
+    if handoff is None:
+        return outputs
+    name = getattr(handoff[0], "name", None) or type(handoff[0]).__name__
+    message = (
+        f"{label} returned the agent {name!r} from its Ray worker, but an agent cannot cross "
+        f"processes (the caller would get a copy); set tool_context.actions.transfer_to_agent "
+        f"to {name!r} instead, with that agent a sub-agent of the running one"
+    )
+    return ActionReturn(None, None, None, None, message, ActionStatusCode.API_ERROR)
 
 
 def _context_of(scope: Optional[Scope], context: ToolContext) -> ToolContext:
