@@ -156,9 +156,19 @@ def test_a_held_call_returning_an_agent_hands_over_once_approved_text_mode() -> 
     assert done.turns[0].observation == "Transferred to Support."
 
 
-def test_the_first_handoff_in_call_order_wins_when_the_held_call_came_first() -> None:
+@pytest.mark.parametrize(
+    ("approve", "answer", "agent"),
+    [
+        pytest.param(True, "support here", "Support", id="approved-held-call-first"),
+        pytest.param(False, "billing here", "Billing", id="rejected-held-call-hands-over-nothing"),
+    ],
+)
+def test_the_first_handoff_in_call_order_wins_when_the_held_call_came_first(
+    approve: bool, answer: str, agent: str
+) -> None:
     # The held call (position 0) hands over to Support, the call after it to Billing:
-    # as in a turn without approvals, the first call's handoff is the one applied.
+    # as in a turn without approvals, the first call's handoff is the one applied; a
+    # rejected call did not run, so it hands over to no one.
     model = NativeScript(
         [
             calls_reply(
@@ -169,9 +179,12 @@ def test_the_first_handoff_in_call_order_wins_when_the_held_call_came_first() ->
     )
     desk = Desk(model, native=True)
     paused = desk.agent.run("q")
-    paused.approve(paused.interruptions[0])
+    if approve:
+        paused.approve(paused.interruptions[0])
+    else:
+        paused.reject(paused.interruptions[0])
     done = desk.agent.resume(paused)
-    assert (done.answer, done.last_agent, done.turns[0].handoff) == ("support here", "Support", "Support")
+    assert (done.answer, done.last_agent, done.turns[0].handoff) == (answer, agent, agent)
 
 
 def test_the_interrupted_turn_keeps_what_its_calls_asked_for_in_the_trace() -> None:
