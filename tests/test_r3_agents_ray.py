@@ -96,6 +96,17 @@ class Spy(Hook):
         self.seen.append((context.agent_name, context.state.get("note")))
 
 
+class Turncoat(BaseAction):
+    """Returns an agent made in its replica."""
+
+    def run(self) -> Any:
+        """Hand the user to another agent."""
+        from lagent_like import ActionExecutor
+        from lagent_like.agents import ReAct
+
+        return ReAct(lambda messages: "Final Answer: hi", ActionExecutor([]), name="Other")
+
+
 @pytest.fixture(scope="module")
 def ray_module() -> Iterator[Any]:
     ray = pytest.importorskip(
@@ -111,7 +122,7 @@ def ray_module() -> Iterator[Any]:
 def executor(ray_module: Any) -> Iterator[Any]:
     from lagent_like.ray.executor import RayActionExecutor
 
-    with RayActionExecutor([Desk()]) as ray_executor:
+    with RayActionExecutor([Desk(), Turncoat()]) as ray_executor:
         yield ray_executor
 
 
@@ -235,22 +246,8 @@ def test_an_agent_over_an_async_executor_awaits_each_call() -> None:
     )
 
 
-class Turncoat(BaseAction):
-    """Returns an agent made in its replica."""
-
-    def run(self) -> Any:
-        """Hand the user to another agent."""
-        from lagent_like import ActionExecutor
-        from lagent_like.agents import ReAct
-
-        return ReAct(lambda messages: "Final Answer: hi", ActionExecutor([]), name="Other")
-
-
-def test_a_tool_in_a_replica_returning_an_agent_is_an_error_record_naming_the_way(ray_module: Any) -> None:
-    from lagent_like.ray.executor import RayActionExecutor
-
-    with RayActionExecutor([Turncoat()]) as ray_executor:
-        ret = asyncio.run(ray_executor("Turncoat", {}, context=AgentScope("desk", "run-4")))
+def test_a_tool_in_a_replica_returning_an_agent_is_an_error_record_naming_the_way(executor: Any) -> None:
+    ret = asyncio.run(executor("Turncoat", {}, context=AgentScope("desk", "run-4")))
     assert (ret.state, ret.errmsg) == (
         ActionStatusCode.API_ERROR,
         "Turncoat returned the agent 'Other' from its Ray worker, but an agent cannot cross processes "
