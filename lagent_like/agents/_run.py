@@ -9,11 +9,13 @@ agent serve many runs, and lets a run stopped for approval go on from a saved re
 
 from __future__ import annotations
 
+import inspect
 import json
 import time
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Optional
+from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Optional, cast
 
+from .._private.coroutines import run_coroutine
 from .._private.log import logger
 from ..context import AgentScope, ToolActions
 from ..exceptions import GuardrailTripwire
@@ -32,7 +34,7 @@ from ._events import (
     ToolProgressEvent,
     ToolResultEvent,
 )
-from ._handoff import find_target, unknown_target
+from ._handoff import find_target, root_of, unknown_target
 from .prompts import FORMAT_REMINDER, tool_names
 from .react_parser import parse_react
 from .trace import AgentResult, Turn
@@ -40,7 +42,7 @@ from .trace import AgentResult, Turn
 if TYPE_CHECKING:
     from .react import ReAct
 
-__all__ = ["AgentRun"]
+__all__ = ["AgentRun", "check_resumable"]
 
 #: Told to the model when a native-mode reply has neither tool calls nor text.
 EMPTY_NATIVE_REPLY = "Your reply was empty. Call a tool, or reply with the final answer as text."
@@ -84,6 +86,40 @@ def _ignore(event: Any) -> None:
     """The event sink of a run nobody streams."""
 
 
+_DECISIONS = (None, "approved", "rejected")
+
+
+def check_resumable(result: AgentResult) -> None:
+    """Raise unless ``result`` is a run waiting for approval whose held calls are all decided.
+
+    Raises:
+        ValueError: ``result`` did not stop with ``'interrupted'``, was resumed already,
+            or a held call is undecided or has an unknown decision (a hand-edited file).
+    """
+    if result._resumed:
+        raise ValueError(
+            "ReAct.resume: this result was resumed already and its approved calls ran; "
+            "go on with the result that resume() returned"
+        )
+    if result.stop_reason != "interrupted" or not result.interruptions or not result.turns:
+        raise ValueError(
+            f"ReAct.resume: the run stopped with {result.stop_reason!r}, not 'interrupted'; "
+            f"only a run waiting for approval can be resumed"
+        )
+    unknown = [(item.tool, item.decision) for item in result.interruptions if item.decision not in _DECISIONS]
+    if unknown:
+        raise ValueError(
+            f"ReAct.resume: a decision is 'approved' or 'rejected' (use result.approve(item) or "
+            f"result.reject(item, message)); got {unknown}"
+        )
+    undecided = [item.tool for item in result.interruptions if item.decision is None]
+    if undecided:
+        raise ValueError(
+            f"ReAct.resume: decide every held call first (result.approve(item) or "
+            f"result.reject(item, message)); undecided: {undecided}"
+        )
+
+
 class AgentRun:
     """The state of one run of ``root``'s agent tree, and the loop that plays it.
 
@@ -103,11 +139,12 @@ class AgentRun:
     ) -> None:
         self.root = root
         self.result = result
-        self.context = context
+        self.context = result._context = context
         self.emit = emit
-        self.agent = root.find_agent(result.last_agent) if result.last_agent else root
+        self.agent = self._agent_named(result.last_agent) if result.last_agent else root
         self.held: list[Interruption] = []
-        self.asked: list[tuple[ToolActions, ActionReturn]] = []
+        # What the calls of the turn being played asked for: (position, actions, record).
+        self.asked: list[tuple[int, ToolActions, ActionReturn]] = []
         self.tripped: Optional[str] = None
         self.first_seen: dict[tuple[Any, ...], int] = {}
         for turn in result.turns:
@@ -132,6 +169,18 @@ class AgentRun:
         result = self.result
         self.emit(FinalAnswerEvent(result.answer, result.stop_reason, result))
         return result
+
+    def take_up(self) -> None:
+        """Take up what the interrupted turn's calls asked for (a handoff, say), before :meth:`resume`.
+
+        It is acted on after the held calls are decided, in the order the calls were made.
+
+        Raises:
+            ValueError: a call handed over to an agent that cannot be found by name
+                (see :meth:`_agent_named`); nothing has run.
+        """
+        turn = self.result.turns[-1]
+        self.asked = [self._restored(saved) for saved in turn.tool_actions or ()]
 
     def resume(self) -> AgentResult:
         """Decide the held calls of the interrupted last turn, finish it, and play on."""
@@ -213,6 +262,9 @@ class AgentRun:
 
     def _settle(self, end: _TurnEnd) -> bool:
         """Act on a played turn: stop, hold for approval, or send the results and go on."""
+        if self.asked:
+            self.asked.sort(key=_position)
+            end.turn.tool_actions = [_saved_actions(*asked) for asked in self.asked]
         if end.stop_reason is not None:
             return self._stopped(end.answer, end.stop_reason)
         if self.tripped is not None:
@@ -240,13 +292,13 @@ class AgentRun:
     def _follow(self, turn: Turn) -> bool:
         """Do what the turn's tools asked for (escalate, answer, hand over); true when the run ended."""
         asked, self.asked = self.asked, []
-        for actions, ret in asked:
+        for _, actions, ret in asked:
             if actions.escalate:
                 return self._stopped(_observation(ret), "escalated")
-        for actions, ret in asked:
+        for _, actions, ret in asked:
             if actions.skip_summarization:
                 return self._stopped(_observation(ret), "skip_summarization")
-        for actions, _ in asked:
+        for _, actions, _ in asked:
             target = actions.handoff
             if target is None and actions.transfer_to_agent is not None:
                 target = find_target(self.agent, actions.transfer_to_agent)
@@ -254,6 +306,41 @@ class AgentRun:
                 self._hand_over(target, turn)
                 break
         return False
+
+    def _agent_named(self, name: str) -> ReAct:
+        """The agent of the run called ``name``: one a tool returned, or one of the tree.
+
+        Raises:
+            ValueError: no such agent: the result is of another agent's run, or a tool
+                returned the agent and this process (a loaded result) has not seen it.
+        """
+        returned = self.result._agents.get(name)
+        if returned is not None:
+            return cast("ReAct", returned)
+        try:
+            return root_of(self.root).find_agent(name)
+        except ValueError:
+            raise ValueError(
+                f"ReAct.resume: the run's agent {name!r} is neither in the agent tree of "
+                f"{self.root.name!r} nor an agent a tool returned in this process (a loaded "
+                f"result finds agents by name only); resume with the agent the run started on, "
+                f"or add {name!r} to the sub_agents of {self.root.name!r} or of one of its sub-agents"
+            ) from None
+
+    def _restored(self, saved: Mapping[str, Any]) -> tuple[int, ToolActions, ActionReturn]:
+        """A call's saved actions (``Turn.tool_actions``) with its record, ready to act on."""
+        position = int(saved["position"])
+        turn = self.result.turns[-1]
+        ret = turn.tool_returns[position] if turn.tool_returns is not None else turn.action_return
+        handoff = saved.get("handoff")
+        actions = ToolActions(
+            saved.get("transfer_to_agent"),
+            bool(saved.get("escalate")),
+            bool(saved.get("skip_summarization")),
+            None if handoff is None else self._agent_named(handoff),
+            saved.get("handoff_message"),
+        )
+        return position, actions, ret if ret is not None else ActionReturn()
 
     def _hand_over(self, target: ReAct, turn: Turn) -> None:
         """Give the conversation to ``target``: its system prompt, its model and tools."""
@@ -275,7 +362,7 @@ class AgentRun:
     def _refuse(self, message: str) -> tuple[ActionReturn, str]:
         """Send a reply without a usable action to the executor's ``NoAction``."""
         executor = self.agent.executor
-        ret = executor(executor.no_action.name, message)
+        ret = _settled(executor(executor.no_action.name, message))
         return ret, _observation(ret)
 
     def _text_turn(self, index: int, reply: Any) -> _TurnEnd:
@@ -382,8 +469,10 @@ class AgentRun:
             scope.approved, scope.paused_run = True, approval.nested
         self.emit(ToolCallEvent(agent.name, index, name, arguments, call_id))
         try:
-            ret = agent.executor_for(name)(
-                name, arguments, None, call_id, on_progress=self._progress(name), context=scope
+            ret = _settled(
+                agent.executor_for(name)(
+                    name, arguments, None, call_id, on_progress=self._progress(name), context=scope
+                )
             )
         except GuardrailTripwire as exc:
             self.tripped = exc.reason
@@ -393,18 +482,22 @@ class AgentRun:
                 agent.name, name, arguments, call_id, index, position, nested=saved_trace(ret)
             )
             self.held.append(held)
-        ret = self._checked_actions(scope.actions, ret)
+        ret = self._checked_actions(position, scope.actions, ret)
         self.emit(ToolResultEvent(agent.name, index, name, ret))
         return ret
 
-    def _checked_actions(self, actions: ToolActions, ret: ActionReturn) -> ActionReturn:
+    def _checked_actions(self, position: int, actions: ToolActions, ret: ActionReturn) -> ActionReturn:
         """Keep the call's actions for after the turn; a transfer to no known agent fails the call."""
         if not actions:
             return ret
         name = actions.transfer_to_agent
         if actions.handoff is None and name is not None and find_target(self.agent, name) is None:
             return ActionReturn(ret.args, None, ret.type, None, unknown_target(self.agent, name), _API_ERROR)
-        self.asked.append((actions, ret))
+        if actions.handoff is not None:
+            # Kept by name for a resumed run of this result (the latest of a name wins:
+            # a tool may return a new agent object each time).
+            self.result._agents[actions.handoff.name] = actions.handoff
+        self.asked.append((position, actions, ret))
         return ret
 
     def _progress(self, name: str) -> Callable[[Any], None]:
@@ -420,3 +513,31 @@ class AgentRun:
 
 
 _API_ERROR = ActionStatusCode.API_ERROR
+
+
+def _settled(ret: Any) -> ActionReturn:
+    """An executor's record; an async executor's (``AsyncActionExecutor``, Ray's) awaited here."""
+    if inspect.isawaitable(ret):
+        # The loop runs turns synchronously: the call runs to completion on its own loop.
+        ret = run_coroutine(_awaited(ret))
+    return cast(ActionReturn, ret)
+
+
+async def _awaited(awaitable: Any) -> Any:
+    return await awaitable
+
+
+def _position(asked: tuple[int, ToolActions, ActionReturn]) -> int:
+    return asked[0]
+
+
+def _saved_actions(position: int, actions: ToolActions, ret: ActionReturn) -> dict[str, Any]:
+    """A call's actions as ``Turn.tool_actions`` keeps them (JSON: a returned agent by name)."""
+    return {
+        "position": position,
+        "transfer_to_agent": actions.transfer_to_agent,
+        "escalate": actions.escalate,
+        "skip_summarization": actions.skip_summarization,
+        "handoff": None if actions.handoff is None else actions.handoff.name,
+        "handoff_message": actions.handoff_message,
+    }

@@ -27,7 +27,7 @@ from ..toolkits._function_tool import FunctionTool
 from ._as_tool import agent_tool
 from ._events import AgentEvent
 from ._handoff import TRANSFER_TOOL, adopt_sub_agents, transfer_executor, transfer_targets
-from ._run import EMPTY_NATIVE_REPLY, AgentRun
+from ._run import EMPTY_NATIVE_REPLY, AgentRun, check_resumable
 from ._stream import astream_run, stream_run
 from ._tool_search import with_tool_search
 from .prompts import DEFAULT_SYSTEM_TEMPLATE, TEMPLATE_FIELDS, render_tool_descriptions, tool_names
@@ -96,7 +96,10 @@ class ReAct:
             dicts in, the reply text out), or an object with ``chat(messages,
             tools=None, **params) -> {'role', 'content', 'tool_calls'?}`` such as
             :class:`lagent_like.llms.OpenAIChat` (which is both).
-        executor: runs the tools and describes them for the system prompt.
+        executor: runs the tools and describes them for the system prompt: an
+            ``ActionExecutor``, or an async one (``AsyncActionExecutor``,
+            ``RayActionExecutor``), each of whose calls the loop runs to completion on
+            an event loop of its own before going on.
         system_template: the system prompt, a ``str.format`` template with
             ``{tool_descriptions}`` and ``{tool_names}`` (see
             :mod:`lagent_like.agents.prompts`); default :data:`DEFAULT_SYSTEM_TEMPLATE`,
@@ -335,28 +338,27 @@ class ReAct:
 
         Args:
             result: an ``'interrupted'`` result of a run of this agent (or its tree).
-            context: the run's own context object, as for :meth:`run`.
+            context: the run's own context object, as for :meth:`run`; default the one
+                the run was given, when it ran in this process (a loaded result has
+                none: pass it again).
 
         Returns:
             The continued run's result.
 
         Raises:
-            ValueError: ``result`` did not stop with ``'interrupted'``, a held call is
-                still undecided, or its agent is not in this agent's tree.
+            ValueError: ``result`` did not stop with ``'interrupted'``, was resumed
+                already, a held call is still undecided (or has a decision other than
+                ``'approved'`` / ``'rejected'``), or an agent of the run is not in this
+                agent's tree (nor, in this process, one a tool returned).
         """
-        if result.stop_reason != "interrupted" or not result.interruptions or not result.turns:
-            raise ValueError(
-                f"ReAct.resume: the run stopped with {result.stop_reason!r}, not 'interrupted'; "
-                f"only a run waiting for approval can be resumed"
-            )
-        undecided = [item.tool for item in result.interruptions if item.decision is None]
-        if undecided:
-            raise ValueError(
-                f"ReAct.resume: decide every held call first (result.approve(item) or "
-                f"result.reject(item, message)); undecided: {undecided}"
-            )
+        check_resumable(result)
         copy = AgentResult.from_dict(result.to_dict())
-        return AgentRun(self, copy, context).resume()
+        copy._agents = dict(result._agents)
+        run = AgentRun(self, copy, context if context is not None else result._context)
+        run.take_up()
+        # From here the approved calls run: a second resume would run them again.
+        result._resumed = True
+        return run.resume()
 
     def stream(
         self, question: str, history: Optional[Sequence[Message]] = None, *, context: Any = None

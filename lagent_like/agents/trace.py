@@ -66,6 +66,12 @@ class Turn:
             the model's ``last_usage`` attribute; ``None`` when the server reports none.
         agent: the name of the agent that took this turn.
         handoff: the name of the agent the conversation went to after this turn, if any.
+        tool_actions: what the turn's calls asked the agent to do
+            (``tool_context.actions``), one dict per call that asked, in call order:
+            ``{'position', 'transfer_to_agent', 'escalate', 'skip_summarization',
+            'handoff', 'handoff_message'}`` (``handoff``: the name of an agent a tool
+            returned); ``None`` when no call asked. A run resumed after approval
+            acts on these.
     """
 
     index: int
@@ -85,6 +91,7 @@ class Turn:
     usage: Optional[dict[str, Any]] = None
     agent: Optional[str] = None
     handoff: Optional[str] = None
+    tool_actions: Optional[list[dict[str, Any]]] = None
 
     def to_dict(self) -> dict[str, Any]:
         """The turn as a JSON-able dict (records as :meth:`ActionReturn.to_dict`)."""
@@ -153,6 +160,13 @@ class AgentResult:
     last_agent: Optional[str] = None
     invocation_id: Optional[str] = None
     interruptions: list[Interruption] = field(default_factory=list)
+    # In this process only (never saved): the agents tools returned during the run, by
+    # name, so that a resumed run finds one outside the agent tree; the run's context
+    # object, for a resume not given one; and whether this result was resumed already
+    # (its approved calls have run).
+    _agents: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _context: Any = field(default=None, init=False, repr=False, compare=False)
+    _resumed: bool = field(default=False, init=False, repr=False, compare=False)
 
     def approve(self, item: Interruption) -> None:
         """Approve a held call: :meth:`ReAct.resume` runs it.

@@ -77,7 +77,8 @@ class RayActionExecutor(AsyncActionExecutor):
     Each tool gets ``replicas`` actors holding a copy of it (made when they start), each
     running up to ``max_concurrency`` calls at once. A call with a ``session_id`` always
     goes to the same replica, so per-replica tool state and ``ToolContext.state`` follow
-    the session (in a replica, ``ToolContext.executor`` is ``None``); a call without one
+    the session (in a replica, ``ToolContext.executor`` is ``None``; an agent's scope
+    and the state a call writes cross over, see :meth:`__call__`); a call without one
     goes to the least busy replica. The built-in invalid/no/finish actions run here.
 
     A replica that dies during a call (a crash, ``os._exit``, the OOM killer) is
@@ -232,9 +233,19 @@ class RayActionExecutor(AsyncActionExecutor):
 
         A generator tool is drained in its replica: the record holds its whole output,
         but its chunks do not travel back one by one, so ``on_progress`` is called only
-        for tools that run here (those without replicas). Likewise ``context`` (the
-        run's context object, an agent's scope) reaches the hooks, which run here, but
-        a tool in a replica gets a ``ToolContext`` built there, without it.
+        for tools that run here (those without replicas).
+
+        ``context`` (an agent's scope, or the run's own context object) reaches the
+        tool in its replica as it reaches the hooks here: ``ToolContext.agent_name``,
+        ``invocation_id``, ``function_call``, ``approved`` and ``context`` (pickled: a
+        context object that cannot be pickled makes the call an ``API_ERROR`` record
+        naming it, the tool not run). What the tool sets on ``ToolContext.actions``
+        comes back to the caller's scope, and so do the session-state keys a
+        successful call set or deleted (a key is changed when assigned anew; a value
+        changed in place, or one that cannot be pickled, stays in the replica). A
+        failed call's state writes are undone in the replica too. In the replica,
+        ``ToolContext.state`` is the replica's own session state (hooks' writes here
+        do not reach it), and ``executor`` and ``on_progress`` are ``None``.
 
         Raises:
             RuntimeError: the executor is closed.

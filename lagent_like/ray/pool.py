@@ -28,9 +28,10 @@ from .._private.log import logger
 from ..context import DEFAULT_SESSION
 from ..runtime._invoke import abandoned
 from ..schema import ActionReturn, ActionStatusCode
-from .replica import Job, ToolWorker, import_ray, reason
+from .replica import Effects, Job, Scope, ToolWorker, import_ray, reason
 
 if TYPE_CHECKING:
+    from ..context import ToolContext
     from ..runtime._core import Outcome, RunRequest
     from ..toolkits._base_action import BaseAction
 
@@ -93,6 +94,38 @@ class _Pending:
         self.queues: list[list[_Queued]] = [[] for _ in range(replicas)]
 
 
+def _scope_of(context: ToolContext) -> tuple[Optional[Scope], Optional[str]]:
+    """The caller's agent scope for a replica, or why its context object cannot go there."""
+    scope, call = context._scope, context._call
+    if scope is None:
+        return Scope(None, None, None, False, None, call), None
+    pickled = None
+    if scope.context is not None:
+        try:
+            pickled = import_ray().cloudpickle.dumps(scope.context)
+        except Exception as exc:  # noqa: BLE001 - whatever fails to pickle is reported
+            kind = type(scope.context).__name__
+            return None, f"the run's context object ({kind}) cannot be pickled ({reason(exc)})"
+    return Scope(scope.agent_name, scope.invocation_id, pickled, scope.approved, scope.paused_run, call), None
+
+
+def _take_effects(context: ToolContext, effects: Effects, label: str) -> None:
+    """Apply what a call did in its replica to the caller's context: actions and state delta."""
+    if effects.actions is not None:
+        actions = context.actions
+        actions.transfer_to_agent, actions.escalate, actions.skip_summarization = effects.actions
+    state = context.state
+    state.update(effects.changed or {})
+    for key in effects.deleted:
+        state.pop(key, None)
+    if effects.kept:
+        logger().warning(
+            "%s set session-state keys %s to values that cannot be pickled; they stay in its Ray worker",
+            label,
+            list(effects.kept),
+        )
+
+
 def _worker_error(request: RunRequest, message: str) -> Outcome:
     """The outcome of a call its replica could not answer: an ``API_ERROR`` record."""
     return ActionReturn(
@@ -137,9 +170,19 @@ class ReplicaPool:
     ) -> Outcome:
         """Run one call on a replica; ``(output, exception)`` as ``call_core`` expects."""
         ray = import_ray()
+        scope: Optional[Scope] = None
+        if request.route.context_params and request.context is not None:
+            scope, problem = _scope_of(request.context)
+            if problem is not None:
+                return _worker_error(
+                    request,
+                    f"{problem}, so it cannot be sent to the Ray worker running {request.route.label}: "
+                    f"pass a context object that pickles (plain data, dataclasses), or run this tool "
+                    f"in a local executor",
+                )
         replica = self.replica_for(session_id)
         session = session_id if session_id is not None else DEFAULT_SESSION
-        job: Job = (next(self._ids), key, request.args, session, call_id)
+        job: Job = (next(self._ids), key, request.args, session, call_id, scope)
         future = self._submit(replica, job)
         try:
             if request.route.timeout is None:
@@ -163,8 +206,10 @@ class ReplicaPool:
         if isinstance(outcome, BaseException):
             message = f"The Ray worker running {request.route.label} could not answer: {reason(outcome)}"
             return _worker_error(request, message)
-        answer: Outcome = outcome
-        return answer
+        outputs, error, effects = outcome
+        if effects is not None and request.context is not None:
+            _take_effects(request.context, effects, request.route.label)
+        return outputs, error
 
     def _submit(self, replica: int, job: Job) -> asyncio.Future[Any]:
         """Queue a call for the replica; it is sent at the end of this loop step."""
