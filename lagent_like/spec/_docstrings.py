@@ -170,12 +170,16 @@ class DocstringSyntaxError(LagentLikeError, ValueError):
 PARSED_CACHE_SIZE = 4096
 
 
+# Speed (the define benchmark): a catalogue repeats its docstrings (generated tools,
+# overrides, one function reused by several classes), and reading one costs more than
+# the rest of describing its function. The result depends on the text alone.
+@lru_cache(maxsize=PARSED_CACHE_SIZE)
 def parse_docstring(doc: Optional[str]) -> DocInfo:
     """Parse a raw ``__doc__`` (any style) into a :class:`DocInfo`; never raises.
 
     What cannot be read as written is read as well as possible and noted in
-    :attr:`DocInfo.warnings`. The result is shared by every docstring of the same text
-    (read once, see :func:`_parse_text`): callers copy what they change.
+    :attr:`DocInfo.warnings`. Each text is read once: the result is shared by every
+    docstring of that text, so callers copy what they change.
     """
     if not doc or doc.isspace():
         return DocInfo()
@@ -183,15 +187,6 @@ def parse_docstring(doc: Optional[str]) -> DocInfo:
         # One line with no section title (they end with a colon), role or style
         # marker: all description.
         return DocInfo(doc.expandtabs().strip())  # as inspect.cleandoc expands tabs
-    return _parse_text(doc)
-
-
-# Speed (the define benchmark): a catalogue repeats its docstrings (generated tools,
-# overrides, one function reused by several classes), and reading one costs more than
-# the rest of describing its function. The result depends on the text alone.
-@lru_cache(maxsize=PARSED_CACHE_SIZE)
-def _parse_text(doc: str) -> DocInfo:
-    """Parse a docstring that has more than one line of description (:func:`parse_docstring`)."""
     if "`" in doc:
         doc = reduce_roles(doc)
     lines = "\n" + doc  # what the line patterns search (see _REST_MARKER)
