@@ -15,7 +15,8 @@ import sys
 import types
 import typing
 import warnings
-from collections.abc import Collection, Iterable
+from collections.abc import Iterable
+from collections.abc import Set as AbstractSet
 from typing import Any, Callable, Optional, TypeVar
 
 from .._private.typing_compat import Annotated, get_args, get_type_hints, strip_annotated
@@ -221,7 +222,7 @@ def _is_context(hint: Any) -> bool:
 #: when any annotation is a string, ``from __future__ import annotations``, to be
 #: resolved by ``_resolve_hints``) and the name of its ``**kwargs`` (``None`` without).
 #: A plain tuple: a NamedTuple's constructor would cost a tenth of reading the signature.
-_Signature = tuple[Collection[str], list[ParamTuple], Optional[dict[str, Any]], Optional[str]]
+_Signature = tuple[AbstractSet[str], list[ParamTuple], Optional[dict[str, Any]], Optional[str]]
 #: Attributes by which a function asks ``inspect.signature`` for another signature
 #: than its code's: only functions without them are read off their code.
 _SIGNATURE_ATTRS = frozenset({"__wrapped__", "__signature__", "_partialmethod", "__partialmethod__"})
@@ -329,7 +330,7 @@ def _read_signature(func: Callable[..., Any], owner: str, problems: list[str]) -
     return names, kept, None if _any_string(annotations.values()) else hints, var_keyword
 
 
-def _stray_note(documented: dict[str, Any], every: Collection[str], kept: list[ParamTuple]) -> Optional[str]:
+def _stray_note(documented: dict[str, Any], every: AbstractSet[str], kept: list[ParamTuple]) -> Optional[str]:
     """The note for docstring entries that name no parameter, or ``None``."""
     if documented.keys() <= every:
         return None
