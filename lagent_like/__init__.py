@@ -69,7 +69,16 @@ _LAZY = {
     "ToolContext": "lagent_like.context",
     "ToolSettings": "lagent_like.runtime.settings",
 }
-__getattr__ = _lazy.lazy_getattr(globals(), _LAZY)
+#: Public submodules that importing the package imported before its names were read
+#: on first use, with what they held then: ``lagent_like.schema`` and
+#: ``lagent_like.runtime.hooks`` still work after a bare ``import lagent_like``.
+_SUBMODULES = {
+    "context": (),
+    "langchain": (),
+    "runtime": ("runtime.hooks", "runtime.policies", "runtime.settings"),
+    "schema": (),
+}
+__getattr__ = _lazy.lazy_getattr(globals(), _LAZY, _SUBMODULES)
 
 
 def __dir__() -> list[str]:

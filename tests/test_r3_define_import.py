@@ -101,3 +101,18 @@ def test_a_class_defined_after_a_lazy_import_is_registered_and_described() -> No
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "True [{'name': 'a', 'type': 'NUMBER', 'description': 'the number'}]"
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["schema", "context", "langchain", "runtime.hooks", "runtime.settings", "runtime.policies"],
+)
+def test_a_public_submodule_is_reachable_from_a_bare_package_import(path: str) -> None:
+    code = f"import lagent_like, sys\nprint(lagent_like.{path} is sys.modules['lagent_like.{path}'])"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "True"
+
+
+def test_an_unknown_name_is_still_an_attribute_error_naming_the_package() -> None:
+    with pytest.raises(AttributeError, match=r"^module 'lagent_like' has no attribute 'executor'$"):
+        _ = lagent_like.executor
