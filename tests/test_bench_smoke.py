@@ -38,6 +38,7 @@ NUMERIC_ROWS = [
     "export 50-API executor, cold",
     "export 50-API executor, cached",
     "import lagent_like",
+    "from lagent_like import ActionExecutor, BaseAction, tool_api",
     "lenient 100 KB truncated",
     "lenient 100 KB single-quoted",
     "lenient 100 KB single-quoted, truncated",

@@ -9,24 +9,38 @@ package, so that later reads are plain attribute reads.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from importlib import import_module
-from typing import Any, Callable
+from typing import Any, Callable, Optional
 
 
-def lazy_getattr(namespace: dict[str, Any], table: Mapping[str, str]) -> Callable[[str], Any]:
+def lazy_getattr(
+    namespace: dict[str, Any],
+    table: Mapping[str, str],
+    submodules: Optional[Mapping[str, Sequence[str]]] = None,
+) -> Callable[[str], Any]:
     """A module ``__getattr__`` reading ``table``'s names from their modules.
 
     Args:
         namespace: the package's ``globals()``, where values are kept once read.
         table: each lazily imported name, with the absolute name of its module.
+        submodules: the package's submodules that reading imports (``package.schema``
+            without ``import package.schema`` first), each with the modules to import
+            then, relative to the package (``"runtime.hooks"`` for ``runtime``).
     """
+    package = namespace["__name__"]
 
     def __getattr__(name: str) -> Any:
-        module = table.get(name)
-        if module is None:
-            raise AttributeError(f"module {namespace['__name__']!r} has no attribute {name!r}")
-        value = getattr(import_module(module), name)
+        if submodules is not None and name in submodules:
+            for held in submodules[name]:
+                import_module(f"{package}.{held}")
+            value = import_module(f"{package}.{name}")
+            namespace[name] = value
+            return value
+        home = table.get(name)
+        if home is None:
+            raise AttributeError(f"module {package!r} has no attribute {name!r}")
+        value = getattr(import_module(home), name)
         namespace[name] = value
         return value
 

@@ -3,28 +3,26 @@
 Tools for LLM agents: define them (``BaseAction``, ``tool_api``), parse their
 arguments (``JsonParser``, ``TupleParser``) and run them (``ActionExecutor``).
 
-The shipped tools (``ArxivSearch``, ``PythonInterpreter``, ...), the built-in actions and
-what only some programs use are imported on first use (PEP 562 ``__getattr__``): importing
-the package stays cheap, and the registry lists the tools in Lagent's order anyway
-(``lagent_like.registry.BUILTIN_TOOLS``).
+Every name but the registry's is imported on first use (PEP 562 ``__getattr__``), the
+shipped tools (``ArxivSearch``, ``PythonInterpreter``, ...) and the built-in actions
+too: importing the package costs only what a program uses, and the registry lists the
+tools in Lagent's order anyway (``lagent_like.registry.BUILTIN_TOOLS``).
 """
 
 from typing import TYPE_CHECKING, Any
 
 from .._private import lazy as _lazy
-from ..executors._action_executor import ActionExecutor
 
 # Lagent 0.2 exports the registry functions from this package too.
 from ..registry import BUILTIN_TOOLS, get_tool, get_tool_cls, list_tools
 from ..registry import TOOL_REGISTRY as TOOL_REGISTRY  # importable from here, as before
-from ..spec._describe import ApiSpec, Param
-from ..toolkits._base_action import BaseAction, ToolMeta, tool_api
-from .parser import BaseParser, JsonParser, TupleParser
 
 if TYPE_CHECKING:  # what __getattr__ imports on first use (_LAZY)
+    from ..executors._action_executor import ActionExecutor
     from ..executors._async_executor import AsyncActionExecutor
+    from ..spec._api_spec import ApiSpec, Param
     from ..toolkits._async_mixin import AsyncActionMixin
-    from ..toolkits._base_action import ObjectToolkit
+    from ..toolkits._base_action import BaseAction, ObjectToolkit, ToolMeta, tool_api
     from ..toolkits._builtin_actions import FinishAction, InvalidAction, NoAction
     from ..toolkits._function_tool import FunctionTool
     from ..toolkits._schema_tool import SchemaTool, tool_from_schema
@@ -36,13 +34,19 @@ if TYPE_CHECKING:  # what __getattr__ imports on first use (_LAZY)
     from ..tools.web.google_scholar_search import AsyncGoogleScholar, GoogleScholar
     from ..tools.web.google_search import AsyncGoogleSearch, GoogleSearch
     from ..tools.web.web_browser import AsyncWebBrowser, WebBrowser
+    from .parser import BaseParser, JsonParser, TupleParser
 
-#: Names imported on first use, with their modules: the registered built-ins (but
-#: ``BaseAction``, imported above), what only some programs use, and Lagent 0.5's
-#: IPython shell tool and batch manager, which are not exported from ``lagent_like``
-#: (they need IPython's extra) and register when first used (after the tutorial's tools).
+#: Names imported on first use, with their modules: the core (so that importing the
+#: package, or any module of it, costs only what is used), the registered built-ins,
+#: what only some programs use, and Lagent 0.5's IPython shell tool and batch manager,
+#: which are not exported from ``lagent_like`` (they need IPython's extra) and register
+#: when first used (after the tutorial's tools).
 _LAZY: dict[str, str] = {
-    **{name: module for name, module in BUILTIN_TOOLS.items() if name != "BaseAction"},
+    "ActionExecutor": "lagent_like.executors._action_executor",
+    **dict.fromkeys(("ApiSpec", "Param"), "lagent_like.spec._api_spec"),
+    **dict.fromkeys(("ToolMeta", "tool_api"), "lagent_like.toolkits._base_action"),
+    **dict.fromkeys(("BaseParser", "JsonParser", "TupleParser"), "lagent_like.actions.parser"),
+    **BUILTIN_TOOLS,
     "AsyncActionExecutor": "lagent_like.executors._async_executor",
     "AsyncActionMixin": "lagent_like.toolkits._async_mixin",
     "FunctionTool": "lagent_like.toolkits._function_tool",

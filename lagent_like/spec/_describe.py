@@ -8,11 +8,15 @@ problems in one definition are collected and raised together.
 
 from __future__ import annotations
 
+import builtins
+import dataclasses
 import inspect
+import sys
 import types
 import typing
 import warnings
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
+from collections.abc import Set as AbstractSet
 from typing import Any, Callable, Optional, TypeVar
 
 from .._private.typing_compat import Annotated, get_args, get_type_hints, strip_annotated
@@ -58,12 +62,17 @@ _EMPTY: Any = NO_DEFAULT  # inspect.Parameter.empty
 ParamTuple = tuple[str, Any, Any]
 
 _POSITIONAL_ONLY = inspect.Parameter.POSITIONAL_ONLY
+_POSITIONAL_OR_KEYWORD = inspect.Parameter.POSITIONAL_OR_KEYWORD
 _KEYWORD_ONLY = inspect.Parameter.KEYWORD_ONLY
 _VAR_POSITIONAL = inspect.Parameter.VAR_POSITIONAL
 _VAR_KEYWORD = inspect.Parameter.VAR_KEYWORD
 _SELF_NAMES = ("self",)
 #: What ``inspect.markcoroutinefunction`` (Python 3.12) sets on a function.
 _COROUTINE_MARKER = "_is_coroutine_marker"
+#: Whether ``get_type_hints`` wraps the hint of a parameter that defaults to ``None`` in ``Optional``.
+_ADDS_OPTIONAL = sys.version_info < (3, 11)
+_BUILTIN_NAMES = vars(builtins)
+_MISSING = object()  # a name no namespace has (inspect's empty is a class)
 #: What the docstring says about a parameter it does not describe.
 _UNDOCUMENTED: tuple[Optional[str], str] = (None, "")
 
@@ -76,12 +85,56 @@ class _Hints:
         self.__globals__ = getattr(func, "__globals__", {})
 
 
+def _plain_hints(func: types.FunctionType) -> Optional[dict[str, Any]]:
+    """What ``get_type_hints(func)`` returns when every annotation is the name of a plain class.
+
+    That is a string naming a class whose metaclass is ``type`` (``'int'``, ``'str'``)
+    or ``'None'``, found in the function's globals or its builtins, as ``eval`` finds
+    it. ``None`` for anything else, which ``get_type_hints`` then resolves.
+
+    Speed (the define benchmark): ``get_type_hints`` compiles and evaluates each string
+    (a third of describing a function of three ``int`` parameters); a dictionary
+    lookup finds the same class.
+    """
+    if _ADDS_OPTIONAL and _has_none_default(func):
+        return None  # get_type_hints of Python < 3.11 makes these Optional[...]
+    namespace = func.__globals__
+    builtin_names = namespace.get("__builtins__", builtins)
+    if builtin_names is builtins:
+        builtin_names = _BUILTIN_NAMES
+    elif builtin_names is not _BUILTIN_NAMES:
+        return None  # a namespace with its own builtins: let eval read them
+    resolved: dict[str, Any] = {}
+    for name, annotation in func.__annotations__.items():
+        if type(annotation) is not str:
+            return None
+        value = namespace.get(annotation, _MISSING)
+        if value is _MISSING:
+            value = builtin_names.get(annotation, _MISSING)
+        if value is None:
+            value = type(None)
+        elif type(value) is not type or value.__module__ == "typing":  # typing.Generic is refused
+            return None
+        resolved[name] = value
+    return resolved
+
+
+def _has_none_default(func: types.FunctionType) -> bool:
+    """Whether a parameter of ``func`` defaults to ``None``."""
+    defaults = (*(func.__defaults__ or ()), *(func.__kwdefaults__ or {}).values())
+    return any(default is None for default in defaults)
+
+
 def _resolve_hints(func: Callable[..., Any], problems: list[str]) -> dict[str, Any]:
     """Resolve string annotations (``from __future__ import annotations``).
 
     Resolved one by one so that a return type naming the class being defined (not yet
     bound) does not prevent reading the parameters.
     """
+    if type(func) is types.FunctionType and "__wrapped__" not in func.__dict__:
+        plain = _plain_hints(func)
+        if plain is not None:
+            return plain
     try:
         return get_type_hints(func, include_extras=True)
     except Exception:  # noqa: BLE001 - retried per parameter below to find the culprit
@@ -164,12 +217,15 @@ def _is_context(hint: Any) -> bool:
     return any(a is ToolContext for a in get_args(hint))
 
 
-#: What describing needs from a signature: every parameter by name (``self`` too), the
+#: What describing needs from a signature: every parameter's name (``self`` too), the
 #: parameters a call can pass as ``(name, kind, default)``, their annotations (``None``
 #: when any annotation is a string, ``from __future__ import annotations``, to be
 #: resolved by ``_resolve_hints``) and the name of its ``**kwargs`` (``None`` without).
 #: A plain tuple: a NamedTuple's constructor would cost a tenth of reading the signature.
-_Signature = tuple[Mapping[str, inspect.Parameter], list[ParamTuple], Optional[dict[str, Any]], Optional[str]]
+_Signature = tuple[AbstractSet[str], list[ParamTuple], Optional[dict[str, Any]], Optional[str]]
+#: Attributes by which a function asks ``inspect.signature`` for another signature
+#: than its code's: only functions without them are read off their code.
+_SIGNATURE_ATTRS = frozenset({"__wrapped__", "__signature__", "_partialmethod", "__partialmethod__"})
 
 
 def _any_string(values: Iterable[Any]) -> bool:
@@ -188,35 +244,70 @@ def _annotations(signature: inspect.Signature) -> dict[str, Any]:
     return found
 
 
-def _read_signature(func: Callable[..., Any], owner: str, problems: list[str]) -> _Signature:  # noqa: C901 - one pass, one branch per parameter kind
-    """Read ``func``'s signature with ``inspect.signature``.
+def _code_parameters(func: types.FunctionType) -> list[ParamTuple]:
+    """``(name, kind, default)`` of each parameter, in order, as ``inspect.signature`` reports them.
+
+    Speed (the define benchmark): read off the code object, without building the
+    ``Parameter`` and ``Signature`` objects (a fifth of describing a function).
+    """
+    code = func.__code__
+    positional, keyword_only = code.co_argcount, code.co_kwonlyargcount
+    names = code.co_varnames
+    defaults = func.__defaults__ or ()
+    keyword_defaults = func.__kwdefaults__ or {}
+    first_default = positional - len(defaults)
+    found: list[ParamTuple] = [
+        (
+            names[i],
+            _POSITIONAL_ONLY if i < code.co_posonlyargcount else _POSITIONAL_OR_KEYWORD,
+            defaults[i - first_default] if i >= first_default else _EMPTY,
+        )
+        for i in range(positional)
+    ]
+    index = positional + keyword_only
+    if code.co_flags & inspect.CO_VARARGS:
+        found.append((names[index], _VAR_POSITIONAL, _EMPTY))
+        index += 1
+    found += [
+        (name, _KEYWORD_ONLY, keyword_defaults.get(name, _EMPTY))
+        for name in names[positional : positional + keyword_only]
+    ]
+    if code.co_flags & inspect.CO_VARKEYWORDS:
+        found.append((names[index], _VAR_KEYWORD, _EMPTY))
+    return found
+
+
+def _parameters(func: Callable[..., Any], owner: str) -> tuple[list[ParamTuple], dict[str, Any]]:
+    """``func``'s parameters as ``(name, kind, default)`` and its annotations by name.
 
     Raises:
         ToolDefinitionError: ``func`` is not callable or has no readable signature.
     """
+    if type(func) is types.FunctionType and _SIGNATURE_ATTRS.isdisjoint(func.__dict__):
+        return _code_parameters(func), func.__annotations__
     if not callable(func):
         raise ToolDefinitionError(owner, [f"tool_api needs a function, got {type(func).__name__}"])
-    # Speed (the define benchmark): a plain function that wraps nothing has no chain
-    # to follow; not looking for one (inspect.unwrap) saves a tenth of the call. Its
-    # annotations are its __annotations__, which is what inspect.signature reports:
-    # read there, they cost no property call per parameter.
-    plain = type(func) is types.FunctionType and "__wrapped__" not in func.__dict__
     try:
-        signature = inspect.signature(func, follow_wrapped=not plain)
+        signature = inspect.signature(func)
     except (TypeError, ValueError) as exc:
         raise ToolDefinitionError(owner, [f"has no readable signature: {exc}"]) from None
-    every = signature.parameters
-    annotations = func.__annotations__ if plain else _annotations(signature)
+    every = [(name, p.kind, p.default) for name, p in signature.parameters.items()]
+    return every, _annotations(signature)
+
+
+def _read_signature(func: Callable[..., Any], owner: str, problems: list[str]) -> _Signature:
+    """Read ``func``'s signature (as ``inspect.signature`` does).
+
+    Raises:
+        ToolDefinitionError: ``func`` is not callable or has no readable signature.
+    """
+    every, annotations = _parameters(func, owner)
     kept: list[ParamTuple] = []
     hints: dict[str, Any] = {}
     var_keyword = None
-    first = True
-    for name, param in every.items():
-        kind = param.kind
-        if first:
-            first = False
-            if name in _SELF_NAMES and kind is not _KEYWORD_ONLY:
-                continue
+    for position, (name, kind, default) in enumerate(every):
+        if not position and name in _SELF_NAMES and kind is not _KEYWORD_ONLY:
+            continue
         if kind is _VAR_KEYWORD:
             var_keyword = name
         elif kind is _VAR_POSITIONAL:
@@ -228,21 +319,20 @@ def _read_signature(func: Callable[..., Any], owner: str, problems: list[str]) -
         else:
             if kind is _POSITIONAL_ONLY:
                 problems.append(f"parameter {name!r} is positional-only; tools receive keyword arguments")
-            kept.append((name, kind, param.default))
+            kept.append((name, kind, default))
             if name in annotations:
                 hints[name] = annotations[name]
     if var_keyword is not None and var_keyword in annotations:
         hints[var_keyword] = annotations[var_keyword]  # read (and resolved) with the others
     # A string annotation (``from __future__ import annotations``) anywhere, the return
     # type's too: get_type_hints reads them all (see _resolve_hints).
-    return every, kept, None if _any_string(annotations.values()) else hints, var_keyword
+    names = {entry[0] for entry in every}
+    return names, kept, None if _any_string(annotations.values()) else hints, var_keyword
 
 
-def _stray_note(
-    documented: dict[str, Any], every: Mapping[str, Any], kept: list[ParamTuple]
-) -> Optional[str]:
+def _stray_note(documented: dict[str, Any], every: AbstractSet[str], kept: list[ParamTuple]) -> Optional[str]:
     """The note for docstring entries that name no parameter, or ``None``."""
-    if documented.keys() <= every.keys():
+    if documented.keys() <= every:
         return None
     stray = [n for n in documented if n.lstrip("*") not in every]
     if not stray:
@@ -330,11 +420,12 @@ def build_api_spec(func: Callable[..., Any], opts: DescribeOptions) -> ApiSpec: 
     every, kept, hints, var_keyword = _read_signature(func, owner, problems)
     doc = func.__doc__
     info = docstrings.parse_docstring(doc)
-    notes = info.warnings
+    notes = list(info.warnings)  # the parsed docstring is shared (read once per text)
     choices = None
     if info.params and doc is not None and "hoices" in doc:  # Hugging Face's "(choices: [...])"; any case
         from ._choices import split_choices  # import time: only docstrings that use it
 
+        info = dataclasses.replace(info, params=dict(info.params))  # split_choices edits them
         choices, choice_notes = split_choices(info)
         notes.extend(choice_notes)
     stray = _stray_note(info.params, every, kept) if info.params else None

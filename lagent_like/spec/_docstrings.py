@@ -16,6 +16,7 @@ from __future__ import annotations
 import inspect
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from operator import itemgetter
 from typing import Any, Callable, Optional
 
@@ -165,11 +166,20 @@ class DocstringSyntaxError(LagentLikeError, ValueError):
     """docstring-parser cannot read a docstring's sections; caught here and re-read leniently."""
 
 
+#: How many distinct docstrings :func:`parse_docstring` remembers.
+PARSED_CACHE_SIZE = 4096
+
+
+# Speed (the define benchmark): a catalogue repeats its docstrings (generated tools,
+# overrides, one function reused by several classes), and reading one costs more than
+# the rest of describing its function. The result depends on the text alone.
+@lru_cache(maxsize=PARSED_CACHE_SIZE)
 def parse_docstring(doc: Optional[str]) -> DocInfo:
     """Parse a raw ``__doc__`` (any style) into a :class:`DocInfo`; never raises.
 
     What cannot be read as written is read as well as possible and noted in
-    :attr:`DocInfo.warnings`.
+    :attr:`DocInfo.warnings`. Each text is read once: the result is shared by every
+    docstring of that text, so callers copy what they change.
     """
     if not doc or doc.isspace():
         return DocInfo()
