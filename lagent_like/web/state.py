@@ -14,7 +14,7 @@ import time
 from collections import deque
 from collections.abc import Collection, Iterable
 from pathlib import Path
-from typing import Any, Optional, Union
+from typing import Any, Callable, Optional, Union
 
 from .._private.json_values import json_value
 from .._private.log import logger
@@ -27,6 +27,7 @@ from ..executors._action_executor import ActionExecutor
 from ..schema import ActionReturn, ActionStatusCode, ActionValidCode
 from ._errors import InspectorError
 from ._files import ResultFiles
+from ._servers import MCPServers
 from .catalogue import build_catalogue
 
 __all__ = ["InspectorError", "InspectorState"]
@@ -92,6 +93,12 @@ class InspectorState:
             that is not a trace is skipped with a warning in the log), and each run
             the page asks is saved there when it ends, so the run list survives a
             restart.
+        allow_connect_commands: whether the page may start a command (a stdio MCP
+            server) from its Servers panel; URLs need no permission.
+        mcp_servers: ``(MCPToolkit, target)`` pairs of toolkits ``executor`` already
+            holds, each with the URL or command line it was opened from (the ``--mcp``
+            servers): listed on the Servers panel, to disconnect and reconnect.
+        mcp_token: the bearer token the URLs of ``mcp_servers`` need on reconnection.
 
     Raises:
         TypeError: ``files_dirs`` is one path, not a list of them.
@@ -105,6 +112,10 @@ class InspectorState:
         agent: Optional[ReAct] = None,
         files_dirs: Iterable[str] = (),
         runs_dir: Optional[str] = None,
+        *,
+        allow_connect_commands: bool = False,
+        mcp_servers: Iterable[tuple[Any, str]] = (),
+        mcp_token: Optional[str] = None,
     ) -> None:
         if runs_dir is not None and not os.path.isdir(runs_dir):
             raise ValueError(f"InspectorState: runs_dir {runs_dir!r} is not a directory; create it first")
@@ -115,6 +126,7 @@ class InspectorState:
         self._catalogue: Optional[list[dict[str, Any]]] = None
         self._catalogue_json: Optional[str] = None
         self._index_json: Optional[str] = None
+        self._generation = 0
         self._traces: dict[str, _Trace] = {}
         self._history: deque[dict[str, Any]] = deque(maxlen=HISTORY_SIZE)
         self._calls = 0
@@ -123,6 +135,9 @@ class InspectorState:
         #: Notified (under the state's lock) whenever a live run's trace changes.
         self.changed = threading.Condition(self._lock)
         self._run_lock = threading.Lock()
+        #: The MCP servers of the Servers panel; connecting one adds a toolkit to ``executor``.
+        self.servers = MCPServers(executor, self.refresh, allow_commands=allow_connect_commands)
+        self.servers.adopt(mcp_servers, mcp_token)
         if runs_dir is not None:
             self._load_runs(runs_dir)
 
@@ -130,15 +145,19 @@ class InspectorState:
 
     def catalogue(self) -> list[dict[str, Any]]:
         """The catalogue entries (built on first use; :meth:`refresh` rebuilds them)."""
-        if self._catalogue is None:
-            self._catalogue = build_catalogue(self.executor, self.allow_code)
-        return self._catalogue
+        catalogue = self._catalogue
+        if catalogue is None:
+            catalogue = self._kept("_catalogue", lambda: build_catalogue(self.executor, self.allow_code))
+        return catalogue
 
     def catalogue_json(self) -> str:
         """The catalogue as JSON text, serialised once."""
-        if self._catalogue_json is None:
-            self._catalogue_json = json.dumps(self.catalogue(), ensure_ascii=False, default=str)
-        return self._catalogue_json
+        text = self._catalogue_json
+        if text is None:
+            text = self._kept(
+                "_catalogue_json", lambda: json.dumps(self.catalogue(), ensure_ascii=False, default=str)
+            )
+        return text
 
     def index_json(self) -> str:
         """The short catalogue the page starts with, as JSON text, serialised once.
@@ -147,20 +166,33 @@ class InspectorState:
         ``callable`` and ``lint`` severities): the page fetches an API's whole entry
         (:meth:`entry`) when it is opened, so a page of 500 APIs stays small.
         """
-        if self._index_json is None:
-            index = [
-                {
-                    "name": entry["name"],
-                    "tool": entry["tool"],
-                    "search": entry["search"],
-                    "runs_code": entry["runs_code"],
-                    "callable": entry["callable"],
-                    "lint": [{"severity": finding["severity"]} for finding in entry["lint"]],
-                }
-                for entry in self.catalogue()
-            ]
-            self._index_json = json.dumps(index, ensure_ascii=False, default=str)
-        return self._index_json
+        text = self._index_json
+        if text is None:
+            text = self._kept("_index_json", self._build_index)
+        return text
+
+    def _build_index(self) -> str:
+        index = [
+            {
+                "name": entry["name"],
+                "tool": entry["tool"],
+                "search": entry["search"],
+                "runs_code": entry["runs_code"],
+                "callable": entry["callable"],
+                "lint": [{"severity": finding["severity"]} for finding in entry["lint"]],
+            }
+            for entry in self.catalogue()
+        ]
+        return json.dumps(index, ensure_ascii=False, default=str)
+
+    def _kept(self, attribute: str, build: Callable[[], Any]) -> Any:
+        """``build()``, kept in ``attribute`` unless the tools changed while it was built."""
+        generation = self._generation
+        value = build()
+        with self._lock:
+            if generation == self._generation:
+                setattr(self, attribute, value)
+        return value
 
     def entry(self, name: str) -> dict[str, Any]:
         """The whole catalogue entry of one API.
@@ -172,7 +204,10 @@ class InspectorState:
 
     def refresh(self) -> None:
         """Forget the catalogue, e.g. after tools were enabled, disabled or added."""
-        self._catalogue = self._catalogue_json = self._index_json = None
+        with self._lock:
+            # A catalogue being built meanwhile describes the old tools: it is not kept.
+            self._generation += 1
+            self._catalogue = self._catalogue_json = self._index_json = None
 
     # -- calls ---------------------------------------------------------------------
 
