@@ -3,7 +3,8 @@
 "use strict";
 (function () {
   const SETTINGS = JSON.parse(document.getElementById("settings").textContent);
-  const CATALOGUE = JSON.parse(document.getElementById("catalogue").textContent);
+  // Replaced when a server is connected or disconnected (see reloadCatalogue).
+  let CATALOGUE = JSON.parse(document.getElementById("catalogue").textContent);
   const TOKEN = new URLSearchParams(location.search).get("token") || "";
   let uid = 0;
 
@@ -26,10 +27,11 @@
   const pretty = (value) => JSON.stringify(value, null, 2);
   const codeName = (kind, code) => SETTINGS.codes[kind][String(code)] || "code " + code;
 
-  async function api(path, body) {
+  async function api(path, body, method) {
     const options = { headers: { Authorization: "Bearer " + TOKEN } };
+    if (method) options.method = method;
     if (body !== undefined) {
-      options.method = "POST";
+      options.method = method || "POST";
       options.headers["Content-Type"] = "application/json";
       options.body = JSON.stringify(body);
     }
@@ -56,7 +58,7 @@
   }
 
   // -- tabs ------------------------------------------------------------------------
-  const tabs = [document.getElementById("tab-tools"), document.getElementById("tab-traces")];
+  const tabs = ["tab-tools", "tab-traces", "tab-servers"].map((id) => document.getElementById(id));
   function selectTab(tab) {
     for (const other of tabs) {
       const selected = other === tab;
@@ -65,6 +67,7 @@
       document.getElementById(other.getAttribute("aria-controls")).hidden = !selected;
     }
     if (tab.id === "tab-traces") loadTraces();
+    if (tab.id === "tab-servers") loadServers();
   }
   tabs.forEach((tab, i) => {
     tab.addEventListener("click", () => selectTab(tab));
@@ -595,6 +598,81 @@
     // A live run follows its latest turn, to the last one when it ends.
     if (trace.running) poll = setTimeout(() => { loadTraces(); openTrace(id, Number.MAX_SAFE_INTEGER); }, 700);
   }
+
+  // -- MCP servers: connect, reconnect, disconnect -----------------------------------
+  const serverList = document.getElementById("server-list");
+  const serverStatus = document.getElementById("server-status");
+  const STATUS_CLASS = { connected: "ok", failed: "bad", disconnected: "muted" };
+
+  // The tools changed: the list, the counts and search follow, and opened entries are re-read.
+  async function reloadCatalogue() {
+    CATALOGUE = await api("/api/tools?index=1");
+    entries.clear();
+    if (current && !CATALOGUE.some((e) => e.name === current)) {
+      current = null;
+      detail.replaceChildren(h("p", { class: "muted" }, "Choose a tool on the left."));
+    }
+    renderList();
+  }
+
+  function serverView(server) {
+    const act = (label, run) => h("button", { type: "button", "data-action": label.toLowerCase(), onclick: run }, label);
+    const buttons = [act("Reconnect", () => changeServer(server, "reconnect"))];
+    if (server.status === "connected") buttons.push(act("Disconnect", () => changeServer(server, "disconnect")));
+    else buttons.push(act("Remove", () => changeServer(server, "remove")));
+    return h("li", { "data-server": server.id, "aria-label": `${server.name || server.target}: ${server.status}` },
+      h("h3", {}, server.name || "(not connected yet)", h("span", { class: "tag " + (STATUS_CLASS[server.status] || "") }, server.status)),
+      h("dl", { class: "facts" },
+        h("dt", {}, server.kind === "url" ? "URL" : "command"), h("dd", {}, h("code", {}, server.target)),
+        h("dt", {}, "tools"), h("dd", {}, server.tools.length ? server.tools.join(", ") : h("span", { class: "muted" }, "none")),
+        server.at_start ? [h("dt", {}, "given"), h("dd", {}, "at start (--mcp)")] : null),
+      server.error ? h("pre", { class: "bad server-error", role: "alert" }, server.error) : null,
+      h("p", { class: "turn-nav" }, buttons));
+  }
+
+  async function loadServers() {
+    try {
+      const answer = await api("/api/servers");
+      document.getElementById("server-target-hint").textContent = answer.commands
+        ? "An http(s) URL (streamable HTTP) or a command line that starts a stdio server."
+        : "An http(s) URL (streamable HTTP). Command lines need the inspector started with --allow-connect-commands.";
+      document.getElementById("servers-empty").hidden = answer.servers.length > 0;
+      serverList.replaceChildren(...answer.servers.map(serverView));
+    } catch (e) { serverStatus.textContent = "Error: " + e.message; }
+  }
+
+  async function changeServer(server, action) {
+    const label = server.name || server.target;
+    serverStatus.textContent = `${action === "reconnect" ? "Reconnecting" : action === "remove" ? "Removing" : "Disconnecting"} ${label}…`;
+    try {
+      if (action === "remove") await api("/api/servers/" + encodeURIComponent(server.id), undefined, "DELETE");
+      else {
+        const answer = await api(`/api/servers/${encodeURIComponent(server.id)}/${action}`, {});
+        serverStatus.textContent = answer.status === "failed" ? `${label}: failed` : `${label}: ${answer.status}`;
+      }
+      if (action === "remove") serverStatus.textContent = `${label}: removed`;
+      await reloadCatalogue();
+    } catch (e) { serverStatus.textContent = "Error: " + e.message; }
+    await loadServers();
+  }
+
+  document.getElementById("connect-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const target = document.getElementById("server-target");
+    const token = document.getElementById("server-token");
+    const button = event.target.querySelector("button");
+    serverStatus.textContent = `Connecting to ${target.value}…`;
+    button.disabled = true;
+    try {
+      const answer = await api("/api/servers", { target: target.value, token: token.value || null });
+      serverStatus.textContent = answer.status === "connected"
+        ? `Connected: ${answer.name}, ${answer.tools.length} tools.` : `Could not connect: see the server's error below.`;
+      if (answer.status === "connected") { target.value = ""; token.value = ""; }
+      await reloadCatalogue();
+    } catch (e) { serverStatus.textContent = "Error: " + e.message; }
+    button.disabled = false;
+    await loadServers();
+  });
 
   // -- start -----------------------------------------------------------------------
   renderList();
