@@ -13,7 +13,7 @@ from __future__ import annotations
 import hmac
 import json
 import secrets
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from importlib import resources
 from typing import IO, Any, Callable, Optional
 from urllib.parse import quote
@@ -40,6 +40,8 @@ __all__ = [
 
 #: Host header values the server answers: a page must have been opened on loopback.
 LOOPBACK_HOSTS = ["127.0.0.1", "localhost"]
+#: Seconds between two comments on a quiet event stream (it notices a page gone meanwhile).
+EVENTS_KEEPALIVE = 15.0
 #: The largest request body read (a trace upload or a call's arguments).
 MAX_BODY_BYTES = 20_000_000
 
@@ -251,6 +253,30 @@ class _Endpoints:
     async def trace(self, request: Request) -> Response:
         return JSONResponse(self.state.trace(request.path_params["trace_id"]))
 
+    async def trace_events(self, request: Request) -> Response:
+        trace_id = request.path_params["trace_id"]
+        self.state.trace(trace_id)  # an unknown trace is a 404 before the stream starts
+        return StreamingResponse(
+            self._trace_stream(request, trace_id),
+            media_type="text/event-stream",
+            headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
+        )
+
+    async def _trace_stream(self, request: Request, trace_id: str) -> AsyncIterator[str]:
+        """The trace now, then again at each change, until the run ends (Server-Sent Events)."""
+        seen = -1
+        while True:
+            seen, trace = await run_in_threadpool(self.state.follow, trace_id, seen, EVENTS_KEEPALIVE)
+            if trace is None:
+                if self.state.closing or await request.is_disconnected():
+                    return
+                yield ": still running\n\n"  # a comment: keeps the connection, and finds a closed one
+                continue
+            yield f"data: {json.dumps(trace, ensure_ascii=False, default=str)}\n\n"
+            if not trace["running"]:
+                yield "event: end\ndata: {}\n\n"
+                return
+
     async def ask(self, request: Request) -> Response:
         data = await _json_body(request)
         return JSONResponse({"id": self.state.ask(data.get("question"))}, 202)
@@ -292,18 +318,19 @@ def build_app(state: InspectorState, token: str, title: str = "lagent-like inspe
     """The ASGI application serving ``state`` to whoever holds ``token``.
 
     Routes (all need the token): ``GET /`` the page (with the short catalogue of
-    :meth:`InspectorState.index_json`); ``GET /api/tools`` the whole catalogue; ``GET
-    /api/tools/{name}`` one API's entry;
-    ``POST /api/call`` ``{name, arguments, session_id?}``; ``GET /api/traces`` and
-    ``GET /api/traces/{id}``; ``POST /api/traces`` a trace file's JSON ``{trace,
-    title?}``; ``POST /api/ask`` ``{question}`` (with an agent); ``GET
-    /api/files/{id}`` a file a result named, from a served directory, as a download
-    (the token only in the ``Authorization`` header); ``GET /api/servers`` the MCP
-    servers, ``POST /api/servers`` ``{target, token?}`` connects one, ``POST
-    /api/servers/{id}/reconnect`` or ``/disconnect``, ``DELETE /api/servers/{id}``
-    (the server routes take the token only in the ``Authorization`` header). A
-    request other than ``GET`` whose ``Origin`` is another site is refused (403).
-    Errors are ``{"error": text, "status": code}`` with that HTTP status.
+    :meth:`InspectorState.index_json`); ``GET /api/tools`` the whole catalogue
+    (``?index=1``: the short one); ``GET /api/tools/{name}`` one API's entry; ``POST
+    /api/call`` ``{name, arguments, session_id?}``; ``GET /api/traces`` and ``GET
+    /api/traces/{id}``; ``GET /api/traces/{id}/events`` (Server-Sent Events: the trace
+    now and at each change of a live run, then ``event: end``); ``POST /api/traces`` a
+    trace file's JSON ``{trace, title?}``; ``POST /api/ask`` ``{question}`` (with an
+    agent); ``GET /api/files/{id}`` a file a result named, from a served directory, as
+    a download; ``GET /api/servers`` the MCP servers, ``POST /api/servers`` ``{target,
+    token?}`` connects one, ``POST /api/servers/{id}/reconnect`` or ``/disconnect``,
+    ``DELETE /api/servers/{id}``. The file and server routes take the token only in
+    the ``Authorization`` header. A request other than ``GET`` whose ``Origin`` is
+    another site is refused (403). Errors are ``{"error": text, "status": code}`` with
+    that HTTP status.
     """
     endpoints = _Endpoints(state, _page_template(title))
     routes = [
@@ -314,6 +341,7 @@ def build_app(state: InspectorState, token: str, title: str = "lagent-like inspe
         Route("/api/history", _guarded(endpoints.history, token)),
         Route("/api/traces", _guarded(endpoints.traces, token), methods=["GET", "POST"]),
         Route("/api/traces/{trace_id}", _guarded(endpoints.trace, token)),
+        Route("/api/traces/{trace_id}/events", _guarded(endpoints.trace_events, token)),
         Route("/api/ask", _guarded(endpoints.ask, token), methods=["POST"]),
         Route("/api/files/{key}", _guarded(endpoints.files, token, in_url=False)),
         Route("/api/servers", _servers_route(endpoints.servers, token), methods=["GET", "POST"]),

@@ -168,6 +168,7 @@ class InspectorServer:
     def stop(self) -> None:
         """Stop serving, wait for the server thread to end, close the servers the page connected."""
         if self._server is not None and self._thread is not None:
+            self.state.close_streams()  # a page following a live run must not hold the server open
             self._server.should_exit = True
             self._thread.join(10)
         self._server = self._thread = None

@@ -53,6 +53,8 @@ class _Trace:
         #: The turn going on now (a live run only): its number, what the model wrote
         #: and the calls started, shown before the turn is over.
         self.live: Optional[dict[str, Any]] = None
+        #: Counts the changes of a live run, so that a follower knows what it has seen.
+        self.version = 0
 
     def summary(self, trace_id: str) -> dict[str, Any]:
         stop = self.result.stop_reason if self.result else None
@@ -135,6 +137,8 @@ class InspectorState:
         #: Notified (under the state's lock) whenever a live run's trace changes.
         self.changed = threading.Condition(self._lock)
         self._run_lock = threading.Lock()
+        #: Set when the server stops: the event streams of live runs end.
+        self.closing = False
         #: The MCP servers of the Servers panel; connecting one adds a toolkit to ``executor``.
         self.servers = MCPServers(executor, self.refresh, allow_commands=allow_connect_commands)
         self.servers.adopt(mcp_servers, mcp_token)
@@ -413,14 +417,14 @@ class InspectorState:
             with self.changed:
                 trace.turns.append(turn)
                 trace.progress, trace.live = [], None  # the turn holds the whole output now
-                self.changed.notify_all()
+                self._touch(trace)
             if previous is not None:
                 previous(turn)
 
         def on_progress(tool: str, chunk: Any) -> None:
             with self.changed:
                 trace.progress.append({"tool": tool, "chunk": json_value(chunk)})
-                self.changed.notify_all()
+                self._touch(trace)
             if previous_progress is not None:
                 previous_progress(tool, chunk)
 
@@ -434,11 +438,51 @@ class InspectorState:
             self._save_run(result, trace_id)
             with self.changed:
                 trace.result, trace.running, trace.live = result, False, None
-                self.changed.notify_all()
+                self._touch(trace)
             self._add_nested(result, trace.title)
         finally:
             agent.on_turn, agent.on_progress = previous, previous_progress
             self._run_lock.release()
+
+    def _touch(self, trace: _Trace) -> None:
+        """Tell the followers of a live run that it changed (called under ``self.changed``)."""
+        trace.version += 1
+        self.changed.notify_all()
+
+    def follow(self, trace_id: str, seen: int, timeout: float) -> tuple[int, Optional[dict[str, Any]]]:
+        """Wait until trace ``trace_id`` differs from its version ``seen``, or ``timeout`` seconds.
+
+        What ``GET /api/traces/{id}/events`` pushes to the page: the trace whenever a
+        live run changes, instead of the page asking for it again and again.
+
+        Args:
+            trace_id: the trace to follow.
+            seen: the version the follower has (``-1``: none yet, answered at once).
+            timeout: the most seconds to wait (the caller then checks that its client
+                is still there).
+
+        Returns:
+            ``(version, trace)`` as :meth:`trace` gives it, or ``(seen, None)`` when
+            nothing changed in time.
+
+        Raises:
+            InspectorError: no such trace (404).
+        """
+        with self.changed:
+            trace = self._traces.get(trace_id)
+            if trace is None:
+                raise InspectorError(404, f"no trace number {trace_id}")
+            if not self.changed.wait_for(lambda: trace.version != seen or self.closing, timeout):
+                return seen, None
+            if trace.version == seen:
+                return seen, None  # the server is stopping
+            return trace.version, trace.detail(trace_id)
+
+    def close_streams(self) -> None:
+        """End every :meth:`follow` waiting now and to come: the server is stopping."""
+        with self.changed:
+            self.closing = True
+            self.changed.notify_all()
 
     def _played(self, agent: ReAct, trace: _Trace, question: str) -> AgentResult:
         """Stream the run, showing each turn from the model's reply on; its result."""
@@ -447,7 +491,7 @@ class InspectorState:
                 return event.result
             with self.changed:
                 trace.see(event)
-                self.changed.notify_all()
+                self._touch(trace)
         raise AssertionError("ReAct.stream ended without its FinalAnswerEvent")  # pragma: no cover
 
 

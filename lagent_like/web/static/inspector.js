@@ -413,6 +413,7 @@
   const traceStatus = document.getElementById("trace-status");
   let currentTrace = null;
   let poll = null;
+  let following = null;
 
   const traceSearch = document.getElementById("trace-search");
   const traceCount = document.getElementById("trace-count");
@@ -560,9 +561,52 @@
 
   async function openTrace(id, position) {
     if (poll) { clearTimeout(poll); poll = null; }
+    if (following && following.id !== id) { following.stop.abort(); following = null; }
     let trace;
     try { trace = await api("/api/traces/" + encodeURIComponent(id)); }
     catch (e) { traceStatus.textContent = "Error: " + e.message; return; }
+    showTrace(id, trace, position);
+    if (trace.running && !following) follow(id);
+  }
+
+  // A live run is pushed by the server (Server-Sent Events) as it changes: the page
+  // follows its latest turn without asking again. Read with fetch, not EventSource,
+  // so that the token goes in the Authorization header as for every other request.
+  async function follow(id) {
+    const stop = new AbortController();
+    following = { id, stop };
+    try {
+      const response = await fetch(`/api/traces/${encodeURIComponent(id)}/events`,
+        { headers: { Authorization: "Bearer " + TOKEN }, signal: stop.signal });
+      if (!response.ok || !response.body) throw new Error(`HTTP ${response.status}`);
+      const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+      let buffer = "";
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        buffer += value;
+        let cut;
+        while ((cut = buffer.indexOf("\n\n")) >= 0) {
+          const block = buffer.slice(0, cut);
+          buffer = buffer.slice(cut + 2);
+          const data = block.split("\n").filter((l) => l.startsWith("data: ")).map((l) => l.slice(6)).join("\n");
+          if (!data || block.startsWith("event: end")) continue;
+          const trace = JSON.parse(data);
+          if (currentTrace === id) showTrace(id, trace, Number.MAX_SAFE_INTEGER);
+          if (!trace.running) loadTraces();
+        }
+      }
+    } catch (e) {
+      if (stop.signal.aborted) return;
+      // The stream broke (a proxy, a restart): ask again, as before streams.
+      if (currentTrace === id) poll = setTimeout(() => { following = null; openTrace(id, Number.MAX_SAFE_INTEGER); }, 700);
+      return;
+    } finally {
+      if (following && following.stop === stop) following = null;
+    }
+  }
+
+  function showTrace(id, trace, position) {
     currentTrace = id;
     for (const b of traceList.querySelectorAll("button")) {
       if (b.dataset.trace === id) b.setAttribute("aria-current", "true"); else b.removeAttribute("aria-current");
@@ -595,8 +639,6 @@
         h("article", { class: "turn", "aria-labelledby": "turn-heading" }, turnView(trace, turns[at], previousSent)));
     }
     function showAt(i) { openTrace(id, i).then(() => { const t = document.getElementById("turn-heading"); if (t) t.focus(); }); }
-    // A live run follows its latest turn, to the last one when it ends.
-    if (trace.running) poll = setTimeout(() => { loadTraces(); openTrace(id, Number.MAX_SAFE_INTEGER); }, 700);
   }
 
   // -- MCP servers: connect, reconnect, disconnect -----------------------------------
