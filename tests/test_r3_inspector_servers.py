@@ -12,6 +12,7 @@ import os
 import re
 import subprocess
 import sys
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -475,3 +476,34 @@ def test_a_command_through_the_api_without_the_flag_is_forbidden(tmp_path: Path)
         )
         assert _send(server, "GET", "/api/servers").json() == {"servers": [], "commands": False}
     assert not marker.exists()
+
+
+def test_two_reconnects_at_once_leave_one_open_toolkit(
+    state: InspectorState, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import lagent_like.web._servers as servers_module
+
+    opened: list[Any] = []
+    real = servers_module.open_target
+
+    def recorded(*args: Any, **kwargs: Any) -> Any:
+        toolkit = real(*args, **kwargs)
+        opened.append(toolkit)
+        return toolkit
+
+    server_id = state.servers.connect(command("desk", r3_tools(tmp_path, "alpha")))["id"]
+    monkeypatch.setattr(servers_module, "open_target", recorded)
+    start = threading.Barrier(2)
+
+    def reconnect() -> None:
+        start.wait()
+        state.servers.reconnect(server_id)
+
+    threads = [threading.Thread(target=reconnect) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    still_open = [t for t in opened if not t.call_tool("alpha", {"text": "x"}).errmsg]
+    assert still_open == [state.executor.actions["desk"]]
+    assert list(state.executor.actions) == ["desk"]

@@ -85,6 +85,8 @@ class _Server:
         self.errlog: Optional[TextIO] = None
         #: Whether the panel opened ``toolkit`` (and so closes it when the server stops).
         self.owned = False
+        #: Held while the server is connected or dropped: two clicks never open two toolkits.
+        self.busy = threading.Lock()
 
     def summary(self) -> dict[str, Any]:
         return {
@@ -207,8 +209,9 @@ class MCPServers:
             except ValueError as exc:
                 raise InspectorError(400, str(exc)) from None
         server = self._new(target, token or None, at_start=False)
-        self._open(server)
-        return server.summary()
+        with server.busy:
+            self._open(server)
+            return server.summary()
 
     def reconnect(self, server_id: str) -> dict[str, Any]:
         """Close a server's connection (if any) and connect again: its tools are listed anew.
@@ -220,9 +223,10 @@ class MCPServers:
             InspectorError: no such server (404).
         """
         server = self._get(server_id)
-        self._drop(server, "disconnected")
-        self._open(server)
-        return server.summary()
+        with server.busy:
+            self._drop(server, "disconnected")
+            self._open(server)
+            return server.summary()
 
     def disconnect(self, server_id: str) -> dict[str, Any]:
         """Close a server's connection and remove its tools; it stays listed to reconnect.
@@ -231,8 +235,9 @@ class MCPServers:
             InspectorError: no such server (404).
         """
         server = self._get(server_id)
-        self._drop(server, "disconnected")
-        return server.summary()
+        with server.busy:
+            self._drop(server, "disconnected")
+            return server.summary()
 
     def remove(self, server_id: str) -> None:
         """Disconnect a server and take it off the list.
@@ -241,17 +246,19 @@ class MCPServers:
             InspectorError: no such server (404).
         """
         server = self._get(server_id)
-        self._drop(server, "disconnected")
-        with self._lock:
-            self._servers.pop(server_id, None)
+        with server.busy:
+            self._drop(server, "disconnected")
+            with self._lock:
+                self._servers.pop(server_id, None)
 
     def close(self) -> None:
         """Close every connection the panel opened (toolkits given at start stay open)."""
         with self._lock:
             servers = list(self._servers.values())
         for server in servers:
-            if server.owned:
-                self._drop(server, "disconnected")
+            with server.busy:
+                if server.owned:
+                    self._drop(server, "disconnected")
 
     def _open(self, server: _Server) -> None:
         """Connect ``server`` and add its toolkit, or mark it failed with the reason."""
