@@ -137,7 +137,7 @@ class InspectorState:
         #: Notified (under the state's lock) whenever a live run's trace changes.
         self.changed = threading.Condition(self._lock)
         self._run_lock = threading.Lock()
-        #: Set when the server stops: the event streams of live runs end.
+        #: True once the server stops, and the event streams of live runs then end.
         self.closing = False
         #: The MCP servers of the Servers panel; connecting one adds a toolkit to ``executor``.
         self.servers = MCPServers(executor, self.refresh, allow_commands=allow_connect_commands)
