@@ -507,3 +507,19 @@ def test_two_reconnects_at_once_leave_one_open_toolkit(
     still_open = [t for t in opened if not t.call_tool("alpha", {"text": "x"}).errmsg]
     assert still_open == [state.executor.actions["desk"]]
     assert list(state.executor.actions) == ["desk"]
+
+
+def test_a_server_that_never_answers_fails_within_the_connect_limit_not_a_hung_page() -> None:
+    from lagent_like.web._servers import MCPServers
+
+    panel = MCPServers(ActionExecutor([]), lambda: None, allow_commands=True, connect_timeout=1)
+    silent = subprocess.list2cmdline([sys.executable, "-c", "import sys; sys.stdin.read()"])
+    try:
+        entry = panel.connect(silent)
+    finally:
+        panel.close()
+    assert (entry["status"], entry["tools"]) == ("failed", [])
+    assert entry["error"] == (
+        f"cannot connect to the MCP server {silent.replace(chr(34), '')}: TimeoutError "
+        "(no answer and no tool list within 1 s)"
+    )

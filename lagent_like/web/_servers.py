@@ -11,6 +11,7 @@ public or a loopback address (the package's egress rule, loopback allowed).
 
 from __future__ import annotations
 
+import asyncio
 import ipaddress
 import tempfile
 import threading
@@ -273,7 +274,7 @@ class MCPServers:
             said = server.stderr_tail()
             server.release()
             server.status = "failed"
-            server.error = f"{exc}" + (f"\nthe server wrote on stderr:\n{said}" if said else "")
+            server.error = self._failure(exc) + (f"\nthe server wrote on stderr:\n{said}" if said else "")
             return
         with self._lock:
             taken = set(self.executor.actions) - ({server.name} if server.name else set())
@@ -286,6 +287,16 @@ class MCPServers:
             server.status, server.error = "connected", None
         toolkit.on_tools_changed(self._tools_changed)
         self.on_change()
+
+    def _failure(self, exc: Exception) -> str:
+        """What the page says about a failed connection: the error, and a timeout in seconds."""
+        text = str(exc)
+        cause: Optional[BaseException] = exc
+        while cause is not None and not isinstance(cause, (TimeoutError, asyncio.TimeoutError)):
+            cause = cause.__cause__
+        if cause is not None:
+            text += f" (no answer and no tool list within {self.connect_timeout:g} s)"
+        return text
 
     def _tools_changed(self) -> None:
         """A server announced a new tool list: route calls to it and rebuild the catalogue."""
