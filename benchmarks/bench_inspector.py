@@ -18,6 +18,10 @@ median and best of N on this machine:
 * **first load in Chromium** (when Chromium and Playwright are there): navigation
   start to ``DOMContentLoaded`` and to the first contentful paint, with the list
   of 500 drawn. Target 300 ms;
+* **connect from the page**: ``POST /api/servers`` starting a fourth server (one
+  tool) over stdio, and the catalogue the page then reads (``GET
+  /api/tools?index=1``; the connect request builds it before it answers). Target
+  300 ms for the read;
 * **"Try it" round trip**: ``POST /api/call`` of an MCP tool (the page's HTTP API,
   the executor, the MCP server over stdio and back). Target 50 ms;
 * the floors: a tiny ``GET /api/history`` (HTTP alone), and the same MCP call made
@@ -97,6 +101,24 @@ def connect() -> list[Any]:
     return toolkits
 
 
+def connect_from_the_page(session: Any, api: str, n: int) -> tuple[tuple[float, float], tuple[float, float]]:
+    """A fourth server (one tool) connected, then the catalogue read, as the page does; then removed."""
+    here = os.path.abspath(__file__)
+    target = f"{sys.executable} {here} --serve delta 1"
+    connects, reads = [], []
+    for _ in range(n):
+        started = time.perf_counter()
+        answer = session.post(api + "/servers", json={"target": target}, timeout=120).json()
+        connected = time.perf_counter()
+        index = session.get(api + "/tools?index=1", timeout=60).json()
+        read = time.perf_counter()
+        assert answer["status"] == "connected" and len(index) == 501, answer
+        assert session.delete(f"{api}/servers/{answer['id']}", timeout=60).json() == {"removed": answer["id"]}
+        connects.append((connected - started) * 1000)
+        reads.append((read - connected) * 1000)
+    return (statistics.median(connects), min(connects)), (statistics.median(reads), min(reads))
+
+
 def browser_loads(url: str, n: int) -> Optional[tuple[list[float], list[float]]]:
     """Navigation start to ``DOMContentLoaded`` and to the first contentful paint, ``n`` times."""
     if not os.path.exists(CHROMIUM):
@@ -155,7 +177,7 @@ def measure(n: int, n_browser: int) -> list[dict[str, Any]]:
     rows = [_row("connect: 3 MCP servers started, 500 tools listed", (connected, connected))]
     call = {"name": "beta.op_7", "arguments": '{"city": "Oslo", "days": 2}'}
     try:
-        with InspectorServer(executor) as server, requests.Session() as session:
+        with InspectorServer(executor, allow_connect_commands=True) as server, requests.Session() as session:
             session.headers["Authorization"] = f"Bearer {server.token}"
             api = server.base_url + "/api"
             assert session.post(api + "/call", json=call, timeout=30).json()["record"]["state"] == 0
@@ -206,6 +228,9 @@ def measure(n: int, n_browser: int) -> list[dict[str, Any]]:
                     300,
                 )
             )
+            connected_ms, index_ms = connect_from_the_page(session, api, max(3, n // 20))
+            rows.append(_row("connect from the page: POST /api/servers (a 1-tool server)", connected_ms))
+            rows.append(_row("catalogue after that connect: GET /api/tools?index=1", index_ms, 300))
             loads = browser_loads(server.url, n_browser)
             if loads is not None:
                 for label, values in zip(("DOMContentLoaded", "first contentful paint"), loads):

@@ -23,6 +23,8 @@ ROWS = [
     "first load: GET /, catalogue built at start",
     "first load: GET /, catalogue built in the request",
     "catalogue after a change: GET /api/tools?index=1",
+    "connect from the page: POST /api/servers (a 1-tool server)",
+    "catalogue after that connect: GET /api/tools?index=1",
     "Chromium: navigation to DOMContentLoaded",
     "Chromium: navigation to first contentful paint",
     '"Try it" round trip: POST /api/call (MCP over stdio)',

@@ -286,6 +286,7 @@ class _Endpoints:
         if request.method == "POST":
             data = await _json_body(request)
             entry = await run_in_threadpool(panel.connect, data.get("target"), data.get("token"))
+            await run_in_threadpool(self.state.index_json)  # the page asks for it next
             return JSONResponse(entry, 201)
         return JSONResponse({"servers": panel.servers(), "commands": panel.allow_commands})
 
@@ -298,7 +299,9 @@ class _Endpoints:
         action = actions.get(request.path_params["action"])
         if action is None:
             raise InspectorError(404, "a server's actions are reconnect and disconnect")
-        return JSONResponse(await run_in_threadpool(action, server_id))
+        entry = await run_in_threadpool(action, server_id)
+        await run_in_threadpool(self.state.index_json)  # the page asks for it next
+        return JSONResponse(entry)
 
     async def files(self, request: Request) -> Response:
         opened, name, size, media = self.state.files.open(request.path_params["key"])
