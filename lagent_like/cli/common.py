@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, Callable, Optional
 
 from ..exceptions import LagentLikeError
+from ..mcp._targets import name_toolkits
 from ..registry import get_tool_cls, list_tools
 from ..toolkits._modules import module_functions
 
@@ -39,6 +40,7 @@ __all__ = [
     "select_tools",
     "load_web",
     "module_functions",
+    "mcp_token",
     "name_toolkits",
     "open_mcp_toolkits",
 ]
@@ -305,7 +307,7 @@ def load_web() -> Any:
     return web
 
 
-def _mcp_token(token_file: Optional[str]) -> Optional[str]:
+def mcp_token(token_file: Optional[str]) -> Optional[str]:
     """The bearer token for ``--mcp URL``: the file's first line, else the environment."""
     if token_file is None:
         return os.environ.get(MCP_TOKEN_ENV) or None
@@ -319,32 +321,14 @@ def _mcp_token(token_file: Optional[str]) -> Optional[str]:
 
 def _mcp_toolkit(target: str, token: Optional[str], shared_session: bool, validation: str) -> Any:
     """An ``MCPToolkit`` for ``--mcp``: an http(s) URL, or a command line to start."""
-    import shlex
-
     try:
-        from ..mcp import MCPToolkit
+        from ..mcp._targets import open_target
+
+        return open_target(target, token, shared_session=shared_session, validation=validation)
     except ImportError as exc:
         raise CliError(str(exc)) from exc
-    if target.startswith(("http://", "https://")):
-        # Never a token on the command line, where other local users can read it.
-        return MCPToolkit(url=target, token=token, shared_session=shared_session, validation=validation)
-    words = shlex.split(target)
-    if not words:
-        raise CliError("--mcp needs a URL or a command, e.g. --mcp 'python -m my_server'")
-    return MCPToolkit(
-        command=words[0], args=tuple(words[1:]), shared_session=shared_session, validation=validation
-    )
-
-
-def _toolkit_name(server_name: str, taken: set[str]) -> str:
-    """A toolkit name for a server called ``server_name``: legal in a call, not in ``taken``."""
-    # A dot would split 'Toolkit.tool'; anything but letters, digits, - and _ may break an export.
-    base = "".join(c if c.isalnum() or c in "-_" else "_" for c in server_name).strip("_") or "MCP"
-    name, number = base, 1
-    while name in taken:
-        number += 1
-        name = f"{base}_{number}"
-    return name
+    except ValueError as exc:  # an empty or badly quoted command line
+        raise CliError(f"--mcp {target!r}: {exc}") from None
 
 
 def open_mcp_toolkits(
@@ -370,7 +354,7 @@ def open_mcp_toolkits(
     """
     if not args.mcp:
         return []
-    token = _mcp_token(args.mcp_token_file)
+    token = mcp_token(args.mcp_token_file)
     toolkits: list[Any] = []
     try:
         for target in args.mcp:
@@ -381,14 +365,3 @@ def open_mcp_toolkits(
             toolkit.close()
         raise
     return toolkits
-
-
-def name_toolkits(toolkits: Sequence[Any], taken: Sequence[str] = ()) -> None:
-    """Name each ``MCPToolkit`` after its server, unique among them and apart from ``taken``."""
-    used = set(taken)
-    for toolkit in toolkits:
-        info = toolkit.server_info
-        name = _toolkit_name(info.name if info is not None and info.name else "MCP", used)
-        used.add(name)
-        if name != toolkit.name:
-            toolkit.rename(name)

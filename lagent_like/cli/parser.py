@@ -196,6 +196,12 @@ def _add_inspect(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
         "let the page call code-executing tools (otherwise only those named in --tools)",
     )
     _mcp_options(inspect, "also inspect")
+    _flag(
+        inspect,
+        "--allow-connect-commands",
+        "let the page start a command line as an MCP server (it runs on this machine); "
+        "without it the page connects URLs only",
+    )
     _repeatable(
         inspect,
         "--files-dir",

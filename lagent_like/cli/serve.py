@@ -20,6 +20,7 @@ from .common import (
     CliError,
     chosen_tools,
     load_web,
+    mcp_token,
     name_toolkits,
     open_mcp_toolkits,
     reason,
@@ -226,6 +227,9 @@ def cmd_inspect(args: argparse.Namespace) -> int:
             files_dirs=args.files_dir,
             runs_dir=args.runs_dir,
             out=sys.stdout,
+            allow_connect_commands=args.allow_connect_commands,
+            mcp_servers=list(zip(toolkits, args.mcp or [])),
+            mcp_token=mcp_token(args.mcp_token_file) if args.mcp else None,
         )
     finally:
         for toolkit in toolkits:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import hmac
 import json
 import secrets
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from importlib import resources
 from typing import IO, Any, Callable, Optional
 from urllib.parse import quote
@@ -28,10 +28,20 @@ from starlette.routing import Route
 
 from .state import InspectorError, InspectorState, code_names
 
-__all__ = ["LOOPBACK_HOSTS", "MAX_BODY_BYTES", "TOKEN_NOT_VALID", "TOKEN_REQUIRED", "build_app"]
+__all__ = [
+    "LOOPBACK_HOSTS",
+    "MAX_BODY_BYTES",
+    "SERVERS_TOKEN_IN_HEADER",
+    "TOKEN_NOT_VALID",
+    "TOKEN_REQUIRED",
+    "build_app",
+    "cross_origin",
+]
 
 #: Host header values the server answers: a page must have been opened on loopback.
 LOOPBACK_HOSTS = ["127.0.0.1", "localhost"]
+#: Seconds between two comments on a quiet event stream (it notices a page gone meanwhile).
+EVENTS_KEEPALIVE = 15.0
 #: The largest request body read (a trace upload or a call's arguments).
 MAX_BODY_BYTES = 20_000_000
 
@@ -43,6 +53,11 @@ TOKEN_NOT_VALID = f"the bearer token is not valid: {_OPEN_THE_URL}"
 FILE_TOKEN_IN_HEADER = (
     "a bearer token is required in the Authorization header: files are sent to the page only, "
     "never to a link that carries the token"
+)
+#: The 401 answer of a server route given the token in its URL only.
+SERVERS_TOKEN_IN_HEADER = (
+    "a bearer token is required in the Authorization header: servers are connected by the page "
+    "only, never by a link or a form that carries the token"
 )
 
 
@@ -75,17 +90,33 @@ def _error(status: int, message: str) -> JSONResponse:
     return JSONResponse({"error": message, "status": status}, status_code=status)
 
 
-def _refusal(request: Request, token: str, in_url: bool = True) -> Optional[str]:
+def cross_origin(request: Request) -> Optional[str]:
+    """Why a request that changes something comes from another site (``None`` if it does not).
+
+    A browser names the page that sent a request in ``Origin``; the inspector's own page
+    is at ``http://<the Host it asked>``. A request without ``Origin`` is not from a
+    page (a script or ``curl``): the token alone decides.
+    """
+    origin = request.headers.get("origin")
+    if origin is None or origin == f"http://{request.headers.get('host', '')}":
+        return None
+    return f"a request from another site (Origin: {origin}) may not change the inspector; use its own page"
+
+
+def _refusal(
+    request: Request, token: str, in_url: bool = True, header_only: str = FILE_TOKEN_IN_HEADER
+) -> Optional[str]:
     """Why ``request`` may not pass (``None`` when it carries ``token``).
 
     The page's own URL carries the token (``in_url``); the page's script sends it as
-    ``Authorization: Bearer``, the only form the file route takes.
+    ``Authorization: Bearer``, the only form the file and server routes take (a token
+    in their URL only gets ``header_only``).
     """
     scheme, _, given = request.headers.get("authorization", "").partition(" ")
     if scheme.lower() != "bearer" or not given.strip():
         given = request.query_params.get("token", "") if in_url else ""
         if not given:
-            return TOKEN_REQUIRED if in_url or "token" not in request.query_params else FILE_TOKEN_IN_HEADER
+            return TOKEN_REQUIRED if in_url or "token" not in request.query_params else header_only
     if hmac.compare_digest(given.strip().encode("utf-8", "replace"), token.encode("utf-8")):
         return None
     return TOKEN_NOT_VALID
@@ -109,15 +140,28 @@ async def _json_body(request: Request) -> dict[str, Any]:
 Handler = Callable[[Request], Any]
 
 
-def _guarded(handler: Handler, token: str, page: bool = False, in_url: bool = True) -> Handler:
-    """``handler`` behind the token check, with ``InspectorError`` turned into a JSON error."""
+def _guarded(
+    handler: Handler,
+    token: str,
+    page: bool = False,
+    in_url: bool = True,
+    header_only: str = FILE_TOKEN_IN_HEADER,
+) -> Handler:
+    """``handler`` behind the token check, with ``InspectorError`` turned into a JSON error.
+
+    A request that changes something (any method but ``GET``) from another site's page
+    is refused (403) even with the token, as a second lock after it.
+    """
 
     async def endpoint(request: Request) -> Response:
-        refusal = _refusal(request, token, in_url)
+        refusal = _refusal(request, token, in_url, header_only)
         if refusal is not None:
             if page:
                 return HTMLResponse(f"<!doctype html><title>401</title><p>{refusal}</p>", 401)
             return _error(401, refusal)
+        foreign = cross_origin(request) if request.method != "GET" else None
+        if foreign is not None:
+            return _error(403, foreign)
         try:
             response: Response = await handler(request)
             return response
@@ -183,7 +227,8 @@ class _Endpoints:
     async def tools(self, request: Request) -> Response:
         if request.query_params.get("refresh") == "1":
             self.state.refresh()
-        text = await run_in_threadpool(self.state.catalogue_json)
+        short = request.query_params.get("index") == "1"
+        text = await run_in_threadpool(self.state.index_json if short else self.state.catalogue_json)
         return Response(text, media_type="application/json")
 
     async def tool(self, request: Request) -> Response:
@@ -208,9 +253,55 @@ class _Endpoints:
     async def trace(self, request: Request) -> Response:
         return JSONResponse(self.state.trace(request.path_params["trace_id"]))
 
+    async def trace_events(self, request: Request) -> Response:
+        trace_id = request.path_params["trace_id"]
+        self.state.trace(trace_id)  # an unknown trace is a 404 before the stream starts
+        return StreamingResponse(
+            self._trace_stream(request, trace_id),
+            media_type="text/event-stream",
+            headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
+        )
+
+    async def _trace_stream(self, request: Request, trace_id: str) -> AsyncIterator[str]:
+        """The trace now, then again at each change, until the run ends (Server-Sent Events)."""
+        seen = -1
+        while True:
+            seen, trace = await run_in_threadpool(self.state.follow, trace_id, seen, EVENTS_KEEPALIVE)
+            if trace is None:
+                if self.state.closing or await request.is_disconnected():
+                    return
+                yield ": still running\n\n"  # a comment: keeps the connection, and finds a closed one
+                continue
+            yield f"data: {json.dumps(trace, ensure_ascii=False, default=str)}\n\n"
+            if not trace["running"]:
+                yield "event: end\ndata: {}\n\n"
+                return
+
     async def ask(self, request: Request) -> Response:
         data = await _json_body(request)
         return JSONResponse({"id": self.state.ask(data.get("question"))}, 202)
+
+    async def servers(self, request: Request) -> Response:
+        panel = self.state.servers
+        if request.method == "POST":
+            data = await _json_body(request)
+            entry = await run_in_threadpool(panel.connect, data.get("target"), data.get("token"))
+            await run_in_threadpool(self.state.index_json)  # the page asks for it next
+            return JSONResponse(entry, 201)
+        return JSONResponse({"servers": panel.servers(), "commands": panel.allow_commands})
+
+    async def server(self, request: Request) -> Response:
+        server_id, panel = request.path_params["server_id"], self.state.servers
+        if request.method == "DELETE":
+            await run_in_threadpool(panel.remove, server_id)
+            return JSONResponse({"removed": server_id})
+        actions = {"reconnect": panel.reconnect, "disconnect": panel.disconnect}
+        action = actions.get(request.path_params["action"])
+        if action is None:
+            raise InspectorError(404, "a server's actions are reconnect and disconnect")
+        entry = await run_in_threadpool(action, server_id)
+        await run_in_threadpool(self.state.index_json)  # the page asks for it next
+        return JSONResponse(entry)
 
     async def files(self, request: Request) -> Response:
         opened, name, size, media = self.state.files.open(request.path_params["key"])
@@ -221,18 +312,28 @@ class _Endpoints:
         )
 
 
+def _servers_route(handler: Handler, token: str) -> Handler:
+    """A server route: starting servers is the page's alone, so the token only in the header."""
+    return _guarded(handler, token, in_url=False, header_only=SERVERS_TOKEN_IN_HEADER)
+
+
 def build_app(state: InspectorState, token: str, title: str = "lagent-like inspector") -> Starlette:
     """The ASGI application serving ``state`` to whoever holds ``token``.
 
     Routes (all need the token): ``GET /`` the page (with the short catalogue of
-    :meth:`InspectorState.index_json`); ``GET /api/tools`` the whole catalogue; ``GET
-    /api/tools/{name}`` one API's entry;
-    ``POST /api/call`` ``{name, arguments, session_id?}``; ``GET /api/traces`` and
-    ``GET /api/traces/{id}``; ``POST /api/traces`` a trace file's JSON ``{trace,
-    title?}``; ``POST /api/ask`` ``{question}`` (with an agent); ``GET
-    /api/files/{id}`` a file a result named, from a served directory, as a download
-    (the token only in the ``Authorization`` header). Errors are ``{"error": text, "status":
-    code}`` with that HTTP status.
+    :meth:`InspectorState.index_json`); ``GET /api/tools`` the whole catalogue
+    (``?index=1``: the short one); ``GET /api/tools/{name}`` one API's entry; ``POST
+    /api/call`` ``{name, arguments, session_id?}``; ``GET /api/traces`` and ``GET
+    /api/traces/{id}``; ``GET /api/traces/{id}/events`` (Server-Sent Events: the trace
+    now and at each change of a live run, then ``event: end``); ``POST /api/traces`` a
+    trace file's JSON ``{trace, title?}``; ``POST /api/ask`` ``{question}`` (with an
+    agent); ``GET /api/files/{id}`` a file a result named, from a served directory, as
+    a download; ``GET /api/servers`` the MCP servers, ``POST /api/servers`` ``{target,
+    token?}`` connects one, ``POST /api/servers/{id}/reconnect`` or ``/disconnect``,
+    ``DELETE /api/servers/{id}``. The file and server routes take the token only in
+    the ``Authorization`` header. A request other than ``GET`` whose ``Origin`` is
+    another site is refused (403). Errors are ``{"error": text, "status": code}`` with
+    that HTTP status.
     """
     endpoints = _Endpoints(state, _page_template(title))
     routes = [
@@ -243,8 +344,12 @@ def build_app(state: InspectorState, token: str, title: str = "lagent-like inspe
         Route("/api/history", _guarded(endpoints.history, token)),
         Route("/api/traces", _guarded(endpoints.traces, token), methods=["GET", "POST"]),
         Route("/api/traces/{trace_id}", _guarded(endpoints.trace, token)),
+        Route("/api/traces/{trace_id}/events", _guarded(endpoints.trace_events, token)),
         Route("/api/ask", _guarded(endpoints.ask, token), methods=["POST"]),
         Route("/api/files/{key}", _guarded(endpoints.files, token, in_url=False)),
+        Route("/api/servers", _servers_route(endpoints.servers, token), methods=["GET", "POST"]),
+        Route("/api/servers/{server_id}", _servers_route(endpoints.server, token), methods=["DELETE"]),
+        Route("/api/servers/{server_id}/{action}", _servers_route(endpoints.server, token), methods=["POST"]),
     ]
     middleware = [Middleware(TrustedHostMiddleware, allowed_hosts=LOOPBACK_HOSTS, www_redirect=False)]
     return Starlette(routes=routes, middleware=middleware)

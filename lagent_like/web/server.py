@@ -51,6 +51,12 @@ class InspectorServer:
         max_connections: connections open at once; more are answered 503 and closed.
         max_connections_per_peer: connections open at once from one address (429).
         head_timeout: seconds a connection has to send each request head (else 408).
+        allow_connect_commands: let the page start a command (a stdio MCP server) from
+            its Servers panel: code execution, so off by default; URLs need no flag.
+        mcp_servers: ``(MCPToolkit, target)`` pairs of toolkits ``executor`` holds,
+            each with the URL or command line it was opened from (``--mcp``): listed on
+            the Servers panel to disconnect and reconnect.
+        mcp_token: the bearer token the URLs of ``mcp_servers`` need on reconnection.
 
     Raises:
         TypeError: ``files_dirs`` is one path, not a list of them.
@@ -75,10 +81,20 @@ class InspectorServer:
         max_connections: int = DEFAULT_MAX_CONNECTIONS,
         max_connections_per_peer: int = DEFAULT_MAX_PER_PEER,
         head_timeout: float = DEFAULT_HEAD_TIMEOUT,
+        allow_connect_commands: bool = False,
+        mcp_servers: Iterable[tuple[Any, str]] = (),
+        mcp_token: Optional[str] = None,
     ) -> None:
         self.gate = ConnectionGate(max_connections, max_connections_per_peer, head_timeout)
         self.state = InspectorState(
-            executor, allow_code=allow_code, agent=agent, files_dirs=files_dirs, runs_dir=runs_dir
+            executor,
+            allow_code=allow_code,
+            agent=agent,
+            files_dirs=files_dirs,
+            runs_dir=runs_dir,
+            allow_connect_commands=allow_connect_commands,
+            mcp_servers=mcp_servers,
+            mcp_token=mcp_token,
         )
         for trace in traces:
             if isinstance(trace, AgentResult):
@@ -150,11 +166,13 @@ class InspectorServer:
         return self
 
     def stop(self) -> None:
-        """Stop serving and wait for the server thread to end."""
+        """Stop serving, wait for the server thread to end, close the servers the page connected."""
         if self._server is not None and self._thread is not None:
+            self.state.close_streams()  # a page following a live run must not hold the server open
             self._server.should_exit = True
             self._thread.join(10)
         self._server = self._thread = None
+        self.state.servers.close()
 
     def wait(self) -> None:
         """Block until the server stops (Ctrl-C stops it)."""
@@ -184,6 +202,9 @@ def inspect(
     runs_dir: Optional[str] = None,
     block: bool = True,
     out: Optional[IO[str]] = None,
+    allow_connect_commands: bool = False,
+    mcp_servers: Iterable[tuple[Any, str]] = (),
+    mcp_token: Optional[str] = None,
 ) -> InspectorServer:
     """Serve the inspector of ``executor`` and print its URL (with the token).
 
@@ -201,6 +222,10 @@ def inspect(
         block: serve until Ctrl-C (the default); ``False`` returns the running server
             at once (call its ``stop()``).
         out: where the URL is printed (default ``sys.stderr``).
+        allow_connect_commands: let the page start a command (a stdio MCP server).
+        mcp_servers: ``(MCPToolkit, target)`` pairs of toolkits ``executor`` holds, to
+            list on the Servers panel.
+        mcp_token: the bearer token the URLs of ``mcp_servers`` need on reconnection.
 
     Returns:
         The server (already stopped when ``block`` is true).
@@ -213,6 +238,9 @@ def inspect(
         agent=agent,
         files_dirs=files_dirs,
         runs_dir=runs_dir,
+        allow_connect_commands=allow_connect_commands,
+        mcp_servers=mcp_servers,
+        mcp_token=mcp_token,
     ).start()
     stream = out if out is not None else sys.stderr
     print(f"lagent-like inspector: open {server.url}", file=stream, flush=True)

@@ -14,7 +14,7 @@ import time
 from collections import deque
 from collections.abc import Collection, Iterable
 from pathlib import Path
-from typing import Any, Optional, Union
+from typing import Any, Callable, Optional, Union
 
 from .._private.json_values import json_value
 from .._private.log import logger
@@ -27,6 +27,7 @@ from ..executors._action_executor import ActionExecutor
 from ..schema import ActionReturn, ActionStatusCode, ActionValidCode
 from ._errors import InspectorError
 from ._files import ResultFiles
+from ._servers import MCPServers
 from .catalogue import build_catalogue
 
 __all__ = ["InspectorError", "InspectorState"]
@@ -52,6 +53,8 @@ class _Trace:
         #: The turn going on now (a live run only): its number, what the model wrote
         #: and the calls started, shown before the turn is over.
         self.live: Optional[dict[str, Any]] = None
+        #: Counts the changes of a live run, so that a follower knows what it has seen.
+        self.version = 0
 
     def summary(self, trace_id: str) -> dict[str, Any]:
         stop = self.result.stop_reason if self.result else None
@@ -92,6 +95,12 @@ class InspectorState:
             that is not a trace is skipped with a warning in the log), and each run
             the page asks is saved there when it ends, so the run list survives a
             restart.
+        allow_connect_commands: whether the page may start a command (a stdio MCP
+            server) from its Servers panel; URLs need no permission.
+        mcp_servers: ``(MCPToolkit, target)`` pairs of toolkits ``executor`` already
+            holds, each with the URL or command line it was opened from (the ``--mcp``
+            servers): listed on the Servers panel, to disconnect and reconnect.
+        mcp_token: the bearer token the URLs of ``mcp_servers`` need on reconnection.
 
     Raises:
         TypeError: ``files_dirs`` is one path, not a list of them.
@@ -105,6 +114,10 @@ class InspectorState:
         agent: Optional[ReAct] = None,
         files_dirs: Iterable[str] = (),
         runs_dir: Optional[str] = None,
+        *,
+        allow_connect_commands: bool = False,
+        mcp_servers: Iterable[tuple[Any, str]] = (),
+        mcp_token: Optional[str] = None,
     ) -> None:
         if runs_dir is not None and not os.path.isdir(runs_dir):
             raise ValueError(f"InspectorState: runs_dir {runs_dir!r} is not a directory; create it first")
@@ -115,6 +128,7 @@ class InspectorState:
         self._catalogue: Optional[list[dict[str, Any]]] = None
         self._catalogue_json: Optional[str] = None
         self._index_json: Optional[str] = None
+        self._generation = 0
         self._traces: dict[str, _Trace] = {}
         self._history: deque[dict[str, Any]] = deque(maxlen=HISTORY_SIZE)
         self._calls = 0
@@ -123,6 +137,11 @@ class InspectorState:
         #: Notified (under the state's lock) whenever a live run's trace changes.
         self.changed = threading.Condition(self._lock)
         self._run_lock = threading.Lock()
+        #: True once the server stops, and the event streams of live runs then end.
+        self.closing = False
+        #: The MCP servers of the Servers panel; connecting one adds a toolkit to ``executor``.
+        self.servers = MCPServers(executor, self.refresh, allow_commands=allow_connect_commands)
+        self.servers.adopt(mcp_servers, mcp_token)
         if runs_dir is not None:
             self._load_runs(runs_dir)
 
@@ -130,15 +149,19 @@ class InspectorState:
 
     def catalogue(self) -> list[dict[str, Any]]:
         """The catalogue entries (built on first use; :meth:`refresh` rebuilds them)."""
-        if self._catalogue is None:
-            self._catalogue = build_catalogue(self.executor, self.allow_code)
-        return self._catalogue
+        catalogue = self._catalogue
+        if catalogue is None:
+            catalogue = self._kept("_catalogue", lambda: build_catalogue(self.executor, self.allow_code))
+        return catalogue
 
     def catalogue_json(self) -> str:
         """The catalogue as JSON text, serialised once."""
-        if self._catalogue_json is None:
-            self._catalogue_json = json.dumps(self.catalogue(), ensure_ascii=False, default=str)
-        return self._catalogue_json
+        text = self._catalogue_json
+        if text is None:
+            text = self._kept(
+                "_catalogue_json", lambda: json.dumps(self.catalogue(), ensure_ascii=False, default=str)
+            )
+        return text
 
     def index_json(self) -> str:
         """The short catalogue the page starts with, as JSON text, serialised once.
@@ -147,20 +170,33 @@ class InspectorState:
         ``callable`` and ``lint`` severities): the page fetches an API's whole entry
         (:meth:`entry`) when it is opened, so a page of 500 APIs stays small.
         """
-        if self._index_json is None:
-            index = [
-                {
-                    "name": entry["name"],
-                    "tool": entry["tool"],
-                    "search": entry["search"],
-                    "runs_code": entry["runs_code"],
-                    "callable": entry["callable"],
-                    "lint": [{"severity": finding["severity"]} for finding in entry["lint"]],
-                }
-                for entry in self.catalogue()
-            ]
-            self._index_json = json.dumps(index, ensure_ascii=False, default=str)
-        return self._index_json
+        text = self._index_json
+        if text is None:
+            text = self._kept("_index_json", self._build_index)
+        return text
+
+    def _build_index(self) -> str:
+        index = [
+            {
+                "name": entry["name"],
+                "tool": entry["tool"],
+                "search": entry["search"],
+                "runs_code": entry["runs_code"],
+                "callable": entry["callable"],
+                "lint": [{"severity": finding["severity"]} for finding in entry["lint"]],
+            }
+            for entry in self.catalogue()
+        ]
+        return json.dumps(index, ensure_ascii=False, default=str)
+
+    def _kept(self, attribute: str, build: Callable[[], Any]) -> Any:
+        """``build()``, kept in ``attribute`` unless the tools changed while it was built."""
+        generation = self._generation
+        value = build()
+        with self._lock:
+            if generation == self._generation:
+                setattr(self, attribute, value)
+        return value
 
     def entry(self, name: str) -> dict[str, Any]:
         """The whole catalogue entry of one API.
@@ -172,7 +208,10 @@ class InspectorState:
 
     def refresh(self) -> None:
         """Forget the catalogue, e.g. after tools were enabled, disabled or added."""
-        self._catalogue = self._catalogue_json = self._index_json = None
+        with self._lock:
+            # A catalogue being built meanwhile describes the old tools: it is not kept.
+            self._generation += 1
+            self._catalogue = self._catalogue_json = self._index_json = None
 
     # -- calls ---------------------------------------------------------------------
 
@@ -378,14 +417,14 @@ class InspectorState:
             with self.changed:
                 trace.turns.append(turn)
                 trace.progress, trace.live = [], None  # the turn holds the whole output now
-                self.changed.notify_all()
+                self._touch(trace)
             if previous is not None:
                 previous(turn)
 
         def on_progress(tool: str, chunk: Any) -> None:
             with self.changed:
                 trace.progress.append({"tool": tool, "chunk": json_value(chunk)})
-                self.changed.notify_all()
+                self._touch(trace)
             if previous_progress is not None:
                 previous_progress(tool, chunk)
 
@@ -399,11 +438,51 @@ class InspectorState:
             self._save_run(result, trace_id)
             with self.changed:
                 trace.result, trace.running, trace.live = result, False, None
-                self.changed.notify_all()
+                self._touch(trace)
             self._add_nested(result, trace.title)
         finally:
             agent.on_turn, agent.on_progress = previous, previous_progress
             self._run_lock.release()
+
+    def _touch(self, trace: _Trace) -> None:
+        """Tell the followers of a live run that it changed (called under ``self.changed``)."""
+        trace.version += 1
+        self.changed.notify_all()
+
+    def follow(self, trace_id: str, seen: int, timeout: float) -> tuple[int, Optional[dict[str, Any]]]:
+        """Wait until trace ``trace_id`` differs from its version ``seen``, or ``timeout`` seconds.
+
+        What ``GET /api/traces/{id}/events`` pushes to the page: the trace whenever a
+        live run changes, instead of the page asking for it again and again.
+
+        Args:
+            trace_id: the trace to follow.
+            seen: the version the follower has (``-1``: none yet, answered at once).
+            timeout: the most seconds to wait (the caller then checks that its client
+                is still there).
+
+        Returns:
+            ``(version, trace)`` as :meth:`trace` gives it, or ``(seen, None)`` when
+            nothing changed in time.
+
+        Raises:
+            InspectorError: no such trace (404).
+        """
+        with self.changed:
+            trace = self._traces.get(trace_id)
+            if trace is None:
+                raise InspectorError(404, f"no trace number {trace_id}")
+            if not self.changed.wait_for(lambda: trace.version != seen or self.closing, timeout):
+                return seen, None
+            if trace.version == seen:
+                return seen, None  # the server is stopping
+            return trace.version, trace.detail(trace_id)
+
+    def close_streams(self) -> None:
+        """End every :meth:`follow` waiting now and to come: the server is stopping."""
+        with self.changed:
+            self.closing = True
+            self.changed.notify_all()
 
     def _played(self, agent: ReAct, trace: _Trace, question: str) -> AgentResult:
         """Stream the run, showing each turn from the model's reply on; its result."""
@@ -412,7 +491,7 @@ class InspectorState:
                 return event.result
             with self.changed:
                 trace.see(event)
-                self.changed.notify_all()
+                self._touch(trace)
         raise AssertionError("ReAct.stream ended without its FinalAnswerEvent")  # pragma: no cover
 
 

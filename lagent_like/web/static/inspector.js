@@ -3,7 +3,8 @@
 "use strict";
 (function () {
   const SETTINGS = JSON.parse(document.getElementById("settings").textContent);
-  const CATALOGUE = JSON.parse(document.getElementById("catalogue").textContent);
+  // Replaced when a server is connected or disconnected (see reloadCatalogue).
+  let CATALOGUE = JSON.parse(document.getElementById("catalogue").textContent);
   const TOKEN = new URLSearchParams(location.search).get("token") || "";
   let uid = 0;
 
@@ -26,10 +27,11 @@
   const pretty = (value) => JSON.stringify(value, null, 2);
   const codeName = (kind, code) => SETTINGS.codes[kind][String(code)] || "code " + code;
 
-  async function api(path, body) {
+  async function api(path, body, method) {
     const options = { headers: { Authorization: "Bearer " + TOKEN } };
+    if (method) options.method = method;
     if (body !== undefined) {
-      options.method = "POST";
+      options.method = method || "POST";
       options.headers["Content-Type"] = "application/json";
       options.body = JSON.stringify(body);
     }
@@ -56,7 +58,7 @@
   }
 
   // -- tabs ------------------------------------------------------------------------
-  const tabs = [document.getElementById("tab-tools"), document.getElementById("tab-traces")];
+  const tabs = ["tab-tools", "tab-traces", "tab-servers"].map((id) => document.getElementById(id));
   function selectTab(tab) {
     for (const other of tabs) {
       const selected = other === tab;
@@ -65,6 +67,7 @@
       document.getElementById(other.getAttribute("aria-controls")).hidden = !selected;
     }
     if (tab.id === "tab-traces") loadTraces();
+    if (tab.id === "tab-servers") loadServers();
   }
   tabs.forEach((tab, i) => {
     tab.addEventListener("click", () => selectTab(tab));
@@ -410,6 +413,7 @@
   const traceStatus = document.getElementById("trace-status");
   let currentTrace = null;
   let poll = null;
+  let following = null;
 
   const traceSearch = document.getElementById("trace-search");
   const traceCount = document.getElementById("trace-count");
@@ -557,9 +561,52 @@
 
   async function openTrace(id, position) {
     if (poll) { clearTimeout(poll); poll = null; }
+    if (following && following.id !== id) { following.stop.abort(); following = null; }
     let trace;
     try { trace = await api("/api/traces/" + encodeURIComponent(id)); }
     catch (e) { traceStatus.textContent = "Error: " + e.message; return; }
+    showTrace(id, trace, position);
+    if (trace.running && !following) follow(id);
+  }
+
+  // A live run is pushed by the server (Server-Sent Events) as it changes: the page
+  // follows its latest turn without asking again. Read with fetch, not EventSource,
+  // so that the token goes in the Authorization header as for every other request.
+  async function follow(id) {
+    const stop = new AbortController();
+    following = { id, stop };
+    try {
+      const response = await fetch(`/api/traces/${encodeURIComponent(id)}/events`,
+        { headers: { Authorization: "Bearer " + TOKEN }, signal: stop.signal });
+      if (!response.ok || !response.body) throw new Error(`HTTP ${response.status}`);
+      const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+      let buffer = "";
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        buffer += value;
+        let cut;
+        while ((cut = buffer.indexOf("\n\n")) >= 0) {
+          const block = buffer.slice(0, cut);
+          buffer = buffer.slice(cut + 2);
+          const data = block.split("\n").filter((l) => l.startsWith("data: ")).map((l) => l.slice(6)).join("\n");
+          if (!data || block.startsWith("event: end")) continue;
+          const trace = JSON.parse(data);
+          if (currentTrace === id) showTrace(id, trace, Number.MAX_SAFE_INTEGER);
+          if (!trace.running) loadTraces();
+        }
+      }
+    } catch (e) {
+      if (stop.signal.aborted) return;
+      // The stream broke (a proxy, a restart): ask again, as before streams.
+      if (currentTrace === id) poll = setTimeout(() => { following = null; openTrace(id, Number.MAX_SAFE_INTEGER); }, 700);
+      return;
+    } finally {
+      if (following && following.stop === stop) following = null;
+    }
+  }
+
+  function showTrace(id, trace, position) {
     currentTrace = id;
     for (const b of traceList.querySelectorAll("button")) {
       if (b.dataset.trace === id) b.setAttribute("aria-current", "true"); else b.removeAttribute("aria-current");
@@ -592,9 +639,82 @@
         h("article", { class: "turn", "aria-labelledby": "turn-heading" }, turnView(trace, turns[at], previousSent)));
     }
     function showAt(i) { openTrace(id, i).then(() => { const t = document.getElementById("turn-heading"); if (t) t.focus(); }); }
-    // A live run follows its latest turn, to the last one when it ends.
-    if (trace.running) poll = setTimeout(() => { loadTraces(); openTrace(id, Number.MAX_SAFE_INTEGER); }, 700);
   }
+
+  // -- MCP servers: connect, reconnect, disconnect -----------------------------------
+  const serverList = document.getElementById("server-list");
+  const serverStatus = document.getElementById("server-status");
+  const STATUS_CLASS = { connected: "ok", failed: "bad", disconnected: "muted" };
+
+  // The tools changed: the list, the counts and search follow, and opened entries are re-read.
+  async function reloadCatalogue() {
+    CATALOGUE = await api("/api/tools?index=1");
+    entries.clear();
+    if (current && !CATALOGUE.some((e) => e.name === current)) {
+      current = null;
+      detail.replaceChildren(h("p", { class: "muted" }, "Choose a tool on the left."));
+    }
+    renderList();
+  }
+
+  function serverView(server) {
+    const act = (label, run) => h("button", { type: "button", "data-action": label.toLowerCase(), onclick: run }, label);
+    const buttons = [act("Reconnect", () => changeServer(server, "reconnect"))];
+    if (server.status === "connected") buttons.push(act("Disconnect", () => changeServer(server, "disconnect")));
+    else buttons.push(act("Remove", () => changeServer(server, "remove")));
+    return h("li", { "data-server": server.id, "aria-label": `${server.name || server.target}: ${server.status}` },
+      h("h3", {}, server.name || "(not connected yet)", h("span", { class: "tag " + (STATUS_CLASS[server.status] || "") }, server.status)),
+      h("dl", { class: "facts" },
+        h("dt", {}, server.kind === "url" ? "URL" : "command"), h("dd", {}, h("code", {}, server.target)),
+        h("dt", {}, "tools"), h("dd", {}, server.tools.length ? server.tools.join(", ") : h("span", { class: "muted" }, "none")),
+        server.at_start ? [h("dt", {}, "given"), h("dd", {}, "at start (--mcp)")] : null),
+      server.error ? h("pre", { class: "bad server-error", role: "alert" }, server.error) : null,
+      h("p", { class: "turn-nav" }, buttons));
+  }
+
+  async function loadServers() {
+    try {
+      const answer = await api("/api/servers");
+      document.getElementById("server-target-hint").textContent = answer.commands
+        ? "An http(s) URL (streamable HTTP) or a command line that starts a stdio server."
+        : "An http(s) URL (streamable HTTP). Command lines need the inspector started with --allow-connect-commands.";
+      document.getElementById("servers-empty").hidden = answer.servers.length > 0;
+      serverList.replaceChildren(...answer.servers.map(serverView));
+    } catch (e) { serverStatus.textContent = "Error: " + e.message; }
+  }
+
+  async function changeServer(server, action) {
+    const label = server.name || server.target;
+    serverStatus.textContent = `${action === "reconnect" ? "Reconnecting" : action === "remove" ? "Removing" : "Disconnecting"} ${label}…`;
+    try {
+      if (action === "remove") await api("/api/servers/" + encodeURIComponent(server.id), undefined, "DELETE");
+      else {
+        const answer = await api(`/api/servers/${encodeURIComponent(server.id)}/${action}`, {});
+        serverStatus.textContent = answer.status === "failed" ? `${label}: failed` : `${label}: ${answer.status}`;
+      }
+      if (action === "remove") serverStatus.textContent = `${label}: removed`;
+      await reloadCatalogue();
+    } catch (e) { serverStatus.textContent = "Error: " + e.message; }
+    await loadServers();
+  }
+
+  document.getElementById("connect-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const target = document.getElementById("server-target");
+    const token = document.getElementById("server-token");
+    const button = event.target.querySelector("button");
+    serverStatus.textContent = `Connecting to ${target.value}…`;
+    button.disabled = true;
+    try {
+      const answer = await api("/api/servers", { target: target.value, token: token.value || null });
+      serverStatus.textContent = answer.status === "connected"
+        ? `Connected: ${answer.name}, ${answer.tools.length} tools.` : `Could not connect: see the server's error below.`;
+      if (answer.status === "connected") { target.value = ""; token.value = ""; }
+      await reloadCatalogue();
+    } catch (e) { serverStatus.textContent = "Error: " + e.message; }
+    button.disabled = false;
+    await loadServers();
+  });
 
   // -- start -----------------------------------------------------------------------
   renderList();
