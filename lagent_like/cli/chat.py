@@ -16,7 +16,7 @@ from typing import Any, Optional
 
 from .. import ActionExecutor
 from ._live import format_event
-from .common import CliError, chosen_tools, load_web, open_mcp_toolkits, read_secret
+from .common import CliError, chosen_tools, load_web, mcp_token, open_mcp_toolkits, read_secret
 
 __all__ = ["API_KEY_ARGUMENT_REFUSED", "cmd_chat"]
 
@@ -79,7 +79,7 @@ def cmd_chat(args: argparse.Namespace) -> int:
             on_turn=(lambda turn: print(format_turn(turn, False), flush=True)) if args.web else None,
         )
         if args.web:
-            return _chat_on_page(agent, args)
+            return _chat_on_page(agent, args, toolkits)
         return _converse(agent, args, color)
     finally:
         for toolkit in toolkits:
@@ -127,10 +127,19 @@ def _stream(agent: Any, question: str, history: list[dict[str, Any]], color: boo
     raise AssertionError("ReAct.stream ended without its FinalAnswerEvent")  # pragma: no cover
 
 
-def _chat_on_page(agent: Any, args: argparse.Namespace) -> int:
-    """``chat --web``: serve the inspector with the agent; the page asks it questions."""
+def _chat_on_page(agent: Any, args: argparse.Namespace, toolkits: list[Any]) -> int:
+    """``chat --web``: serve the inspector with the agent; the page asks it questions.
+
+    The ``--mcp`` servers are listed on the page's Servers tab, as ``inspect`` lists them.
+    """
     web = load_web()
-    server = web.InspectorServer(agent.executor, port=args.port, agent=agent).start()
+    server = web.InspectorServer(
+        agent.executor,
+        port=args.port,
+        agent=agent,
+        mcp_servers=list(zip(toolkits, args.mcp or [])),
+        mcp_token=mcp_token(args.mcp_token_file) if args.mcp else None,
+    ).start()
     if args.question is not None:
         # Asked before the URL is printed, so the page's first view already has the run.
         server.state.ask(args.question)
