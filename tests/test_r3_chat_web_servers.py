@@ -41,7 +41,9 @@ def page_options(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
     return kept
 
 
-def test_chat_web_hands_its_mcp_servers_to_the_page(page_options: list[dict[str, Any]], tmp_path: Path) -> None:
+def test_chat_web_hands_its_mcp_servers_to_the_page(
+    page_options: list[dict[str, Any]], tmp_path: Path
+) -> None:
     tools = tmp_path / "tools.txt"
     tools.write_text("alpha\n")
     target = subprocess.list2cmdline([sys.executable, SERVER, "chat.desk", str(tools)])
