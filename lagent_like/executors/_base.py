@@ -49,7 +49,7 @@ from ..toolkits._tool_state import NO_SETTINGS, STATE_ATTR, EnableCheck, enabled
 from ..types._families import COERCE, check_mode
 from ._exports import FunctionCallingMixin
 from ._intake import ToolLike, as_action, named_actions
-from ._routes import RouteTable, call_names, route_table, with_tool, without_tool
+from ._routes import RouteTable, add_tool, call_names, remove_tool, route_table
 
 if TYPE_CHECKING:
     from ..runtime._pool import DaemonThreadPool
@@ -172,8 +172,9 @@ class ExecutorBase(FunctionCallingMixin):
         self._canonical: dict[str, str] = {}
         self._exports: dict[str, tuple[tuple[Any, ...], list[dict[str, Any]]]] = {}
         self._version = 0
-        #: ``(routes version, native, index of the call names)``: see :meth:`_close_enabled`.
-        self._name_index: tuple[int, bool, Optional[NameIndex]] = (-1, False, None)
+        #: Native or not -> the index of the call names as the model saw them (see
+        #: :meth:`_close_enabled`); dropped on a rebuild, kept up to date by one tool's change.
+        self._name_indexes: dict[bool, NameIndex] = {}
         self._built = True
         self._rebuild_routes()
 
@@ -285,6 +286,7 @@ class ExecutorBase(FunctionCallingMixin):
     def _use(self, table: RouteTable) -> None:
         """Swap ``table`` in: calls from now on take its routes."""
         self._names, self._aliases, self._canonical, self._routes = table
+        self._name_indexes = {}
         self._version += 1
 
     def _table(self) -> RouteTable:
@@ -480,10 +482,15 @@ class ExecutorBase(FunctionCallingMixin):
     def _close_enabled(self, word: str, disabled: Optional[str], limit: int = 3) -> list[str]:
         """Up to ``limit`` enabled call names like ``word``, spelled as the model saw them."""
         native = is_native()
-        version, was_native, index = self._name_index
-        if version != self._version or was_native != native or index is None:
-            index = NameIndex(names_the_model_saw(list(self._names), self._aliases))
-            self._name_index = (self._version, native, index)
+        with self._lock:  # one tool added or removed meanwhile would change the index under it
+            index = self._name_indexes.get(native)
+            if index is None:
+                index = NameIndex(names_the_model_saw(list(self._names), self._aliases))
+                self._name_indexes[native] = index
+            return self._close_in(index, word, disabled, limit)
+
+    def _close_in(self, index: NameIndex, word: str, disabled: Optional[str], limit: int) -> list[str]:
+        """Up to ``limit`` enabled names of ``index`` like ``word``, ``disabled``'s left out."""
         found: list[str] = []
         for wanted in (limit, limit * 3):  # more only when some close ones are disabled
             found = []
@@ -572,18 +579,21 @@ class ExecutorBase(FunctionCallingMixin):
         if tool is None:
             raise ToolDefinitionError("ActionExecutor", problems)
         with self._lock:
-            previous = self.actions
-            self.actions = {**previous, tool.name: tool}
+            # A new name resolves only its own routes, in place; a replaced tool rebuilds all.
+            if tool.name not in self.actions and add_tool(self._table(), tool, self._tool_routes):
+                self.actions[tool.name] = tool
+                watch(tool, self, self._weakref)
+                self._changed([(n, self._aliases[n]) for n, _ in call_names(tool)], ())
+                return
+            previous = self.actions.get(tool.name)
+            self.actions[tool.name] = tool
             try:
-                # A new name resolves only its own routes; a replaced tool rebuilds all.
-                table = None if tool.name in previous else with_tool(self._table(), tool, self._tool_routes)
-                if table is None:
-                    self._rebuild_routes()
-                else:
-                    watch(tool, self, self._weakref)
-                    self._use(table)
+                self._rebuild_routes()
             except ToolDefinitionError:
-                self.actions = previous
+                if previous is None:
+                    del self.actions[tool.name]
+                else:
+                    self.actions[tool.name] = previous
                 raise
 
     def del_action(self, name: str) -> None:
@@ -594,8 +604,18 @@ class ExecutorBase(FunctionCallingMixin):
         """
         with self._lock:
             action = self._action_named(name)
-            self.actions = {n: a for n, a in self.actions.items() if n != name}
-            self._use(without_tool(self._table(), action))
+            removed = remove_tool(self._table(), action)
+            del self.actions[name]
+            self._changed((), removed)
+
+    def _changed(self, added: Iterable[tuple[str, str]], removed: Iterable[tuple[str, str]]) -> None:
+        """Note one tool's call names ``(name, alias)`` added or removed in place: indexes follow."""
+        for native, index in self._name_indexes.items():
+            for name, alias in removed:
+                index.discard(alias if native else name)
+            for name, alias in added:
+                index.add(alias if native else name)
+        self._version += 1
 
     def __contains__(self, name: object) -> bool:
         return name in self.actions or name in self._routes

@@ -5,8 +5,9 @@ toolkit's API ``'Tool.api'``; a model calling natively uses an alias legal for
 function-calling APIs. The table holds all of those names, built whole from the
 executor's actions when the settings or the hooks change, so a call is one dict
 lookup and never sees a half-built table. Adding or removing one tool resolves only
-that tool's routes (a catalogue may hold thousands): the new table is the old one's
-dicts copied with that tool's names added or left out, then swapped in whole.
+that tool's routes, in place (a catalogue may hold thousands; copying its dicts made
+each change cost as much as the whole catalogue): a new tool's names are routed once
+the rest of the table knows them, a removed one's are unrouted first.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from ..exceptions import ToolDefinitionError
 from ..runtime._invoke import Route
 from ..toolkits._base_action import BaseAction, routes_of
 
-__all__ = ["RouteTable", "call_names", "route_table", "with_tool", "without_tool"]
+__all__ = ["RouteTable", "add_tool", "call_names", "remove_tool", "route_table"]
 
 #: ``resolve(action)``: ``(call name, the route the executor runs)`` of each API of ``action``.
 Resolve = Callable[[BaseAction], list[tuple[str, Route]]]
@@ -101,22 +102,27 @@ def route_table(actions: Iterable[BaseAction], resolve: Resolve) -> RouteTable:
     return table
 
 
-def _alias_beside(table: RouteTable, name: str) -> Optional[str]:
+def _alias_beside(table: RouteTable, name: str, planned: set[str]) -> Optional[str]:
     """The alias new call name ``name`` gets beside the table's names, as :func:`assign_aliases` gives it.
 
-    ``None`` when only a rebuild can give it: ``name`` is legal but already another
-    name's alias, which a whole assignment would hand back to it.
+    ``planned``: the aliases of the names being added with it. ``None`` when only a
+    rebuild can give it: ``name`` is legal but already another name's alias, which a
+    whole assignment would hand back to it.
     """
     if LEGAL_NAME.fullmatch(name):
-        return None if name in table.canonical else name
+        return None if name in table.canonical or name in planned else name
     alias = readable_alias(name)
-    if alias in table.canonical or alias in table.names:
+    if alias in table.canonical or alias in table.names or alias in planned:
         alias = hashed_alias(alias, name)
     return alias
 
 
-def with_tool(table: RouteTable, action: BaseAction, resolve: Resolve) -> Optional[RouteTable]:
-    """``table`` plus new tool ``action``, resolving only its routes; ``None``: rebuild instead.
+def add_tool(table: RouteTable, action: BaseAction, resolve: Resolve) -> bool:
+    """Put new tool ``action`` in ``table``, in place, resolving only its routes.
+
+    Nothing changes when it returns ``False`` (only a rebuild can give its aliases) or
+    raises. The names are routed last, so that a call running meanwhile finds a
+    name only once it is whole.
 
     Raises:
         ToolDefinitionError: one of ``action``'s call names is another tool's.
@@ -129,34 +135,44 @@ def with_tool(table: RouteTable, action: BaseAction, resolve: Resolve) -> Option
     ]
     if clashes:
         raise ToolDefinitionError("ActionExecutor", [f"call name {c}" for c in clashes])
-    new = RouteTable(dict(table.names), dict(table.aliases), dict(table.canonical), dict(table.routes))
-    for name, route in added:
-        alias = _alias_beside(new, name)
+    planned: dict[str, str] = {}
+    for name, _ in added:
+        alias = _alias_beside(table, name, set(planned.values()))
         if alias is None:
-            return None
-        new.names[name] = route
-        new.aliases[name] = alias
-        new.canonical[alias] = name
-        new.routes[name] = route
-        new.routes.setdefault(alias, route)
-    _add_long_name(new, action)
-    return new
+            return False
+        planned[name] = alias
+    for name, route in added:
+        alias = planned[name]
+        table.aliases[name] = alias
+        table.canonical[alias] = name
+        table.names[name] = route
+        table.routes[name] = route
+        table.routes.setdefault(alias, route)
+    _add_long_name(table, action)
+    return True
 
 
-def without_tool(table: RouteTable, action: BaseAction) -> RouteTable:
-    """``table`` without ``action``'s call names; the other names keep their routes and aliases."""
-    new = RouteTable(dict(table.names), dict(table.aliases), dict(table.canonical), dict(table.routes))
+def remove_tool(table: RouteTable, action: BaseAction) -> list[tuple[str, str]]:
+    """Take ``action``'s call names out of ``table``, in place; ``(name, alias)`` of each removed.
+
+    The other names keep their routes and aliases. Routes go first, so that a call
+    running meanwhile finds a name whole or not at all.
+    """
     tool = action.name
     gone = [tool] if not action.is_toolkit else [f"{tool}.{key}" for key in routes_of(action)]
+    removed = []
     for name in gone:
-        route = new.names.get(name)
+        route = table.names.get(name)
         if route is None or route.action is not action:
             continue
-        del new.names[name]
-        alias = new.aliases.pop(name)
+        alias = table.aliases[name]
         for spelling in (name, alias, f"{name}.run"):
-            if new.routes.get(spelling) is route:
-                del new.routes[spelling]
-            if new.canonical.get(spelling) == name:
-                del new.canonical[spelling]
-    return new
+            if table.routes.get(spelling) is route:
+                del table.routes[spelling]
+        del table.names[name]
+        del table.aliases[name]
+        for spelling in (name, alias, f"{name}.run"):
+            if table.canonical.get(spelling) == name:
+                del table.canonical[spelling]
+        removed.append((name, alias))
+    return removed

@@ -1,0 +1,226 @@
+"""Issue 25, third round: one tool's change costs O(that tool), checked by counters, never by time."""
+
+from __future__ import annotations
+
+import importlib.util
+import types
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from lagent_like import ActionExecutor, BaseAction, tool_api
+from lagent_like._private import _names_index
+from lagent_like._private._names_index import SCANNED_WHOLE, NameIndex
+from lagent_like.exceptions import ToolDefinitionError
+from lagent_like.executors import _base
+
+
+def simple_tool(name: str) -> BaseAction:
+    """A simple tool called ``name`` taking one int."""
+
+    class Tool(BaseAction, register=False):
+        """A tool."""
+
+        __tool_name__ = name
+
+        def run(self, a: int) -> int:
+            """Echo a number.
+
+            Args:
+                a: a number
+            """
+            return a
+
+    return Tool()
+
+
+def catalogue(size: int) -> list[BaseAction]:
+    """``size`` simple tools ``Big0000``, ``Big0001``, ..."""
+    return [simple_tool(f"Big{i:04d}") for i in range(size)]
+
+
+class CountedDict(dict):  # type: ignore[type-arg]
+    """A dict that counts the times it is copied whole (``dict(d)``, ``{**d}`` iterate it)."""
+
+    copies = 0
+
+    def keys(self) -> Any:
+        CountedDict.copies += 1
+        return super().keys()
+
+    def __iter__(self) -> Any:
+        CountedDict.copies += 1
+        return super().__iter__()
+
+
+@pytest.fixture
+def counted_tables(monkeypatch: pytest.MonkeyPatch) -> ActionExecutor:
+    """An executor of 200 tools whose route table and actions count whole copies."""
+    executor = ActionExecutor(catalogue(200))
+    for attr in ("_names", "_aliases", "_canonical", "_routes", "actions"):
+        monkeypatch.setattr(executor, attr, CountedDict(getattr(executor, attr)))
+    CountedDict.copies = 0
+    return executor
+
+
+def test_add_action_changes_the_route_table_in_place_without_copying_it(
+    counted_tables: ActionExecutor,
+) -> None:
+    executor = counted_tables
+    routes = executor._routes
+    executor.add_action(simple_tool("Extra"))
+    assert CountedDict.copies == 0
+    assert executor._routes is routes
+    assert executor._routes["Extra"] is executor._routes["Extra.run"]
+    assert executor("Extra", '{"a": 5}').result == [{"type": "text", "content": "5"}]
+
+
+def test_del_action_changes_the_route_table_in_place_without_copying_it(
+    counted_tables: ActionExecutor,
+) -> None:
+    executor = counted_tables
+    routes = executor._routes
+    executor.del_action("Big0100")
+    assert CountedDict.copies == 0
+    assert executor._routes is routes
+    assert "Big0100" not in executor._routes and "Big0100.run" not in executor._routes
+    assert "Big0100" not in executor.actions
+    assert executor("Big0101", '{"a": 1}').result == [{"type": "text", "content": "1"}]
+
+
+class Kit(BaseAction, register=False):
+    """A toolkit of one API, ``Kit.go``."""
+
+    @tool_api
+    def go(self, a: int) -> int:
+        """Echo a number.
+
+        Args:
+            a: a number
+        """
+        return a
+
+
+def test_a_failed_add_action_leaves_actions_and_routes_as_they_were() -> None:
+    executor = ActionExecutor([simple_tool("Kit.go"), simple_tool("Other")])
+    before = (dict(executor.actions), dict(executor._routes), dict(executor._aliases))
+    with pytest.raises(ToolDefinitionError, match=r"call name 'Kit\.go' is both Kit\.go's and Kit's"):
+        executor.add_action(Kit())
+    assert (dict(executor.actions), dict(executor._routes), dict(executor._aliases)) == before
+
+
+@pytest.fixture
+def index_builds(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The sizes of the call-name indexes executors build from now on."""
+    built: list[int] = []
+
+    class Counted(NameIndex):
+        def __init__(self, names: Any) -> None:
+            super().__init__(names)
+            built.append(len(self))
+
+    monkeypatch.setattr(_base, "NameIndex", Counted)
+    return built
+
+
+def test_unknown_names_after_adding_and_removing_a_tool_use_the_same_index(index_builds: list[int]) -> None:
+    executor = ActionExecutor(catalogue(200))
+    executor("Big0007x", "{}")
+    executor.add_action(simple_tool("Zebra"))
+    executor.del_action("Big0008")
+    added = executor("Zebrx", "{}").errmsg
+    removed = executor("Big0008", "{}").errmsg
+    assert index_builds == [200]
+    assert added.startswith("Unknown tool 'Zebrx'. Did you mean 'Zebra'?")
+    assert "'Big0008'? " not in removed
+    assert removed.startswith("Unknown tool 'Big0008'. Did you mean ")
+
+
+def test_replacing_a_tool_rebuilds_the_name_index_once(index_builds: list[int]) -> None:
+    executor = ActionExecutor(catalogue(200))
+    executor("Big0007x", "{}")
+    executor.add_action(simple_tool("Big0007"))
+    assert executor("Big0007x", "{}").errmsg.startswith("Unknown tool 'Big0007x'. Did you mean 'Big0007'")
+    assert index_builds == [200, 200]
+
+
+@pytest.mark.parametrize(
+    ("changes", "word", "expected"),
+    [
+        pytest.param([("add", "Tool_9999")], "Tool_99999", ["Tool_999", "Tool_9999"], id="added-is-found"),
+        pytest.param([("discard", "Tool_123")], "Tool_123", ["Tool_1123", "Tool_1230"], id="removed-is-not"),
+        pytest.param(
+            [("discard", "Tool_1234"), ("add", "Tool_1234")],
+            "Tool_12345",
+            ["Tool_1234", "Tool_123"],
+            id="back-again",
+        ),
+        pytest.param(
+            [("discard", "tool_42")], "TOOL_42", ["Tool_42", "Tool_420"], id="same-spelling-of-another-kept"
+        ),
+    ],
+)
+def test_name_index_follows_names_added_and_removed_as_a_fresh_one_would(
+    changes: list[tuple[str, str]], word: str, expected: list[str]
+) -> None:
+    index = NameIndex([*(f"Tool_{i}" for i in range(2_000)), "tool_42"])
+    for change, name in changes:
+        getattr(index, change)(name)
+    assert index.close(word, limit=2) == expected
+    assert NameIndex(index.names).close(word, limit=2) == expected
+
+
+def test_name_index_grown_past_a_scan_indexes_every_name_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    index = NameIndex(f"Word{i}" for i in range(SCANNED_WHOLE))
+    index.discard("Word3")
+    for i in range(SCANNED_WHOLE, SCANNED_WHOLE + 3):
+        index.add(f"Word{i}")
+    scans: list[str] = []
+    monkeypatch.setattr(_names_index, "scan", lambda word, pool, limit: scans.append(word) or [])
+    assert len(index) == SCANNED_WHOLE + 2
+    assert "Word3" not in index.close("word3", limit=3)
+    assert index.close("WORD66", limit=1) == ["Word66"]
+    assert scans == []
+
+
+def test_name_index_of_mostly_removed_names_drops_their_postings() -> None:
+    index = NameIndex(f"Name{i}" for i in range(300))
+    for i in range(250):
+        index.discard(f"Name{i}")
+    assert index.names == tuple(f"Name{i}" for i in range(250, 300))
+    assert len(index._order) < 300
+    assert index.close("Name2999", limit=1) == ["Name299"]
+
+
+# --------------------------------------------------------------------------- bench_scale's verdicts
+
+
+def bench_scale() -> types.ModuleType:
+    """``benchmarks/bench_scale.py`` as a module."""
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_scale.py"
+    spec = importlib.util.spec_from_file_location("bench_scale_verdicts", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize(
+    ("row", "exponent", "ours", "lagent", "sdk", "expected"),
+    [
+        pytest.param("add + remove one tool", 1.0, 5e-3, 5e-7, None, [False], id="add-remove-linear"),
+        pytest.param("add + remove one tool", 0.05, 8e-6, 5e-7, None, [True], id="add-remove-flat"),
+        pytest.param("disable + enable one tool", 0.3, 1e-6, 1e-7, None, [False], id="toggle-growing"),
+        pytest.param("build", 1.05, 1.9e-6, 7e-7, None, [True, True], id="build-linear-under-2us"),
+        pytest.param("build", 1.3, 1.9e-6, 7e-7, None, [False, True], id="build-superlinear"),
+        pytest.param("get_actions_info", 1.0, 1.6e-6, 1e-6, None, [True, False], id="info-over-1.5x"),
+        pytest.param("export cold", 1.0, 2e-6, None, 2.1e-6, [True, True], id="export-under-sdk"),
+        pytest.param("unknown tool name", 0.6, 9e-5, 3e-6, None, [True], id="unknown-under-100us"),
+        pytest.param("unknown tool name", 0.0, 1.2e-4, 3e-6, None, [False], id="unknown-over-100us"),
+    ],
+)
+def test_bench_scale_verdicts_test_the_issues_targets(
+    row: str, exponent: float, ours: float, lagent: Any, sdk: Any, expected: list[bool]
+) -> None:
+    assert bench_scale()._checks(row, exponent, ours, lagent, sdk) == expected
