@@ -170,7 +170,7 @@ class ExecutorBase(FunctionCallingMixin):
         self._names: dict[str, Route] = {}
         self._aliases: dict[str, str] = {}
         self._canonical: dict[str, str] = {}
-        self._exports: dict[str, tuple[tuple[Any, ...], list[dict[str, Any]]]] = {}
+        self._exports: dict[str, tuple[tuple[Any, ...], list[Any]]] = {}
         self._version = 0
         #: Native or not -> the index of the call names as the model saw them (see
         #: :meth:`_close_enabled`); dropped on a rebuild, kept up to date by one tool's change.
@@ -513,16 +513,17 @@ class ExecutorBase(FunctionCallingMixin):
         info: list[dict[str, Any]] = []
         add = info.append
         own_enable = BaseAction.enable
-        for action in self.actions.values():
+        # A snapshot: a tool added or removed meanwhile changes the dict in place.
+        for action in list(self.actions.values()):
             state = action.__dict__.get(STATE_ATTR) or state_of(action)  # in the loop: no call when set up
-            if type(action).enable is own_enable:  # read without the property's calls
+            if state.class_enable is own_enable:  # read without the property's calls
                 if state.enable is not True and not enabled(state):
                     continue
             elif not action.enable:
                 continue
             shared = state.shared
-            if shared is None or shared != state.description:  # made once, remade when edited
-                shared = shared_description(action)
+            if shared is None or state.unwatched:  # made once, remade when the description changed
+                shared = shared_description(state)
             if "api_list" in shared:
                 tool = action.name
                 for api in shared["api_list"]:
