@@ -50,7 +50,7 @@ def _repeat_in_place(self: Any, times: Any) -> Any:
     return self
 
 
-class WatchedDict(dict):  # type: ignore[type-arg]
+class WatchedDict(dict[Any, Any]):
     """A ``dict`` that calls its ``on_change`` whenever it is changed (see the module docstring)."""
 
     __slots__ = ("on_change",)
@@ -105,7 +105,7 @@ class WatchedDict(dict):  # type: ignore[type-arg]
         return (dict, (dict(self),))
 
 
-class WatchedList(list):  # type: ignore[type-arg]
+class WatchedList(list[Any]):
     """A ``list`` that calls its ``on_change`` whenever it is changed (see the module docstring)."""
 
     __slots__ = ("on_change",)

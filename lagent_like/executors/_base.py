@@ -49,7 +49,7 @@ from ..toolkits._tool_state import NO_SETTINGS, STATE_ATTR, EnableCheck, enabled
 from ..types._families import COERCE, check_mode
 from ._exports import FunctionCallingMixin
 from ._intake import ToolLike, as_action, named_actions
-from ._routes import RouteTable, add_tool, call_names, remove_tool, route_table
+from ._routes import RouteTable, ToolRoutes, add_tool, call_names, remove_tool, route_table, tool_routes
 
 if TYPE_CHECKING:
     from ..runtime._pool import DaemonThreadPool
@@ -82,6 +82,18 @@ def _run_builtin(action: BaseAction, command: Any) -> ActionReturn:
 _ROUTE_FIELDS = tuple(field.name for field in dataclasses.fields(Route))
 #: Profiles whose routes a tool keeps (see ``ExecutorBase._tool_routes``); more are rare.
 _KEPT_PROFILES = 4
+
+
+#: Profiles seen (see ``ExecutorBase._profile``), each its own key; a few, and forgotten past
+#: :data:`_KEPT_PROFILES` times as many.
+_PROFILES: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+
+
+def _interned(profile: tuple[Any, ...]) -> tuple[Any, ...]:
+    """The one tuple kept for profiles equal to ``profile``."""
+    if len(_PROFILES) >= 16 * _KEPT_PROFILES:
+        _PROFILES.clear()
+    return _PROFILES.setdefault(profile, profile)
 
 
 def _resolved(own: Route, **changes: Any) -> Route:
@@ -155,9 +167,11 @@ class ExecutorBase(FunctionCallingMixin):
         self._breakers: dict[str, BreakerSlot] = {}
         self._lock = threading.RLock()
         self._weakref = weakref.ref(self)  # one for all the tools that watch this executor
+        self._id = id(self)
         self._routes: dict[str, Route] = {}
         self._hook_methods = NO_HOOKS
         self._current_profile: Optional[tuple[Any, ...]] = None
+        self._profile_hash: Optional[int] = None
         self._built = False
         self._hooks = HookList(on_change=self.refresh)
         # Imported here, not with the package: describing them imports docstring-parser.
@@ -166,7 +180,7 @@ class ExecutorBase(FunctionCallingMixin):
         self.invalid_action = invalid_action if invalid_action is not None else InvalidAction()
         self.no_action = no_action if no_action is not None else NoAction()
         self.finish_action = finish_action if finish_action is not None else FinishAction()
-        self.actions = named_actions(actions, self.finish_action if finish_in_action else None)
+        self.actions, given = named_actions(actions, self.finish_action if finish_in_action else None)
         self._names: dict[str, Route] = {}
         self._aliases: dict[str, str] = {}
         self._canonical: dict[str, str] = {}
@@ -176,7 +190,7 @@ class ExecutorBase(FunctionCallingMixin):
         #: :meth:`_close_enabled`); dropped on a rebuild, kept up to date by one tool's change.
         self._name_indexes: dict[bool, NameIndex] = {}
         self._built = True
-        self._rebuild_routes()
+        self._rebuild_routes(given)
 
     def _may_skip_core(self, route: Route, settings: ToolSettings) -> bool:
         """Whether a call without hooks, policies or context may skip the call core.
@@ -209,36 +223,74 @@ class ExecutorBase(FunctionCallingMixin):
             return None
         return profile
 
-    def _tool_routes(self, action: BaseAction) -> list[tuple[str, Route]]:
-        """``(call name, resolved route)`` of each API of ``action``, kept on the tool per profile.
+    def _tool_routes(self, action: BaseAction, state: Any = None) -> ToolRoutes:
+        """``action``'s part of the route table, kept on the tool per profile; the tool watches this executor.
 
         A catalogue of thousands of tools is rebuilt into each new executor; resolving
-        each route again would cost microseconds per API.
+        each route again would cost microseconds per API. Everything is read from the
+        tool in this one visit (``state``: its state, when the caller has read it):
+        with thousands of classes, each attribute looked up on a tool's class misses
+        Python's type cache.
         """
-        state = action.__dict__.get(STATE_ATTR) or state_of(action)  # once per tool: no call when set up
-        settings = settings_of(action)
-        key = None
-        if self._current_profile is not None and (
-            settings is NO_SETTINGS or settings.circuit_breaker in (UNSET, None)
-        ):
-            # Most tools share the one default settings instance: ``None`` spares hashing its fields.
-            own = None if settings is NO_SETTINGS else settings
-            key = (self._current_profile, own, action is self.finish_action)
-            try:
-                kept = state.resolved.get(key)
-            except TypeError:  # a tool setting that cannot be hashed: resolved each time
-                key = kept = None
-            if kept is not None and kept[0] is state.routes and kept[1] is state.parser:
-                if self._breakers:
-                    for name, _ in kept[2]:
-                        self._breakers.pop(name, None)  # as resolving would (no breaker applies)
-                return kept[2]
-        rows = [(name, self._route(action, name, own)) for name, own in call_names(action)]
+        if state is None:
+            state = action.__dict__.get(STATE_ATTR) or state_of(action)
+        watchers = state.executors
+        if watchers is not None and len(watchers) < state.prune_at:
+            watchers[self._id] = self._weakref  # as watch() does, without looking the state up again
+        else:
+            watch(action, self, self._weakref)
+        settings = getattr(action, "__tool_settings__", NO_SETTINGS)
+        if settings is not NO_SETTINGS and not isinstance(settings, ToolSettings):
+            settings = NO_SETTINGS  # as settings_of()
+        if settings is NO_SETTINGS and action is not self.finish_action:
+            key = self._profile_hash  # the usual tool (see _kept_key), without a call
+        else:
+            key = self._kept_key(action, settings)
+        if key is not None:
+            kept = state.resolved.get(key)
+            if (
+                kept is not None
+                and kept[0] is state.routes
+                and kept[1] is state.parser
+                and (kept[2] is self._current_profile or kept[2] == self._current_profile)
+            ):
+                return self._reused(kept[3])
+        resolved = tool_routes(
+            action, [(name, self._route(action, name, own)) for name, own in call_names(action)]
+        )
         if key is not None:
             if len(state.resolved) >= _KEPT_PROFILES:
                 state.resolved.clear()
-            state.resolved[key] = (state.routes, state.parser, rows)
-        return rows
+            state.resolved[key] = (state.routes, state.parser, self._current_profile, resolved)
+        return resolved
+
+    def _reused(self, kept: ToolRoutes) -> ToolRoutes:
+        """``kept``, routes resolved before for this profile, taken again (no breaker applies)."""
+        if self._breakers:
+            for name, _ in kept.rows:
+                self._breakers.pop(name, None)  # as resolving would
+        return kept
+
+    def _kept_key(self, action: BaseAction, settings: ToolSettings) -> Any:
+        """What ``action``'s routes are kept under for this executor; ``None``: resolved each time."""
+        if self._profile_hash is None or not (
+            settings is NO_SETTINGS or settings.circuit_breaker in (UNSET, None)
+        ):
+            return None
+        # Most tools share the one default settings instance and are not the finish
+        # action: the profile's hash alone is the key then (an int hashes at once).
+        if settings is NO_SETTINGS and action is not self.finish_action:
+            return self._profile_hash
+        key = (
+            self._profile_hash,
+            None if settings is NO_SETTINGS else settings,
+            action is self.finish_action,
+        )
+        try:
+            hash(key)
+        except TypeError:  # a tool setting that cannot be hashed
+            return None
+        return key
 
     def _route(self, action: BaseAction, name: str, own: Route) -> Route:
         """The route of callable name ``name``: ``own`` with this executor's settings resolved."""
@@ -273,13 +325,17 @@ class ExecutorBase(FunctionCallingMixin):
             live=state if type(action).enable is BaseAction.enable else action,
         )
 
-    def _rebuild_routes(self) -> None:
+    def _rebuild_routes(self, given: Optional[list[tuple[BaseAction, Any]]] = None) -> None:
         # Built aside and swapped in whole, so a call never sees a half-built table.
-        self._current_profile = self._profile()
-        table = route_table(self.actions.values(), self._tool_routes)
-        ref = self._weakref
-        for action in self.actions.values():
-            watch(action, self, ref)  # a setting changed through the tool then refreshes this executor
+        # Each tool watches this executor from now on (see _tool_routes): a setting
+        # changed through the tool then refreshes it.
+        profile = self._profile()
+        # One tuple for equal profiles: the tools' kept routes then match by identity.
+        self._current_profile = profile if profile is None else _interned(profile)
+        self._profile_hash = None if self._current_profile is None else hash(self._current_profile)
+        if given is None:
+            given = [(action, None) for action in self.actions.values()]
+        table = route_table(given, self._tool_routes)
         self._hook_methods = HookMethods.of(self._hooks.calls)
         self._use(table)
 
@@ -583,7 +639,6 @@ class ExecutorBase(FunctionCallingMixin):
             # A new name resolves only its own routes, in place; a replaced tool rebuilds all.
             if tool.name not in self.actions and add_tool(self._table(), tool, self._tool_routes):
                 self.actions[tool.name] = tool
-                watch(tool, self, self._weakref)
                 self._changed([(n, self._aliases[n]) for n, _ in call_names(tool)], ())
                 return
             previous = self.actions.get(tool.name)

@@ -12,18 +12,33 @@ the rest of the table knows them, a removed one's are unrouted first.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Callable, NamedTuple, Optional
+from collections.abc import Collection
+from typing import Any, Callable, NamedTuple, Optional
 
 from .._private.aliases import LEGAL_NAME, assign_aliases, hashed_alias, readable_alias
 from ..exceptions import ToolDefinitionError
 from ..runtime._invoke import Route
 from ..toolkits._base_action import BaseAction, routes_of
 
-__all__ = ["RouteTable", "add_tool", "call_names", "remove_tool", "route_table"]
+__all__ = ["RouteTable", "ToolRoutes", "add_tool", "call_names", "remove_tool", "route_table", "tool_routes"]
 
-#: ``resolve(action)``: ``(call name, the route the executor runs)`` of each API of ``action``.
-Resolve = Callable[[BaseAction], list[tuple[str, Route]]]
+
+class ToolRoutes(NamedTuple):
+    """One tool's part of a route table, resolved for an executor (tools keep it per profile).
+
+    Attributes:
+        rows: ``(call name, the route the executor runs)`` of each API that can run.
+        long_name: ``'Tool.run'`` for a simple tool (Lagent's other spelling), else ``None``.
+        legal: every call name is legal for function calling (its own alias).
+    """
+
+    rows: list[tuple[str, Route]]
+    long_name: Optional[str]
+    legal: bool
+
+
+#: ``resolve(action, state)``: ``action``'s part of the table (``state``: its state if already read).
+Resolve = Callable[[BaseAction, Any], ToolRoutes]
 
 
 class RouteTable(NamedTuple):
@@ -50,16 +65,10 @@ def call_names(action: BaseAction) -> list[tuple[str, Route]]:
     return [(f"{tool}.{key}", own) for key, own in routes_of(action).items()]
 
 
-def _add_long_name(table: RouteTable, action: BaseAction) -> None:
-    """Lagent also spells a simple tool's call ``'Tool.run'``: route that name too."""
-    if action.is_toolkit:
-        return
-    tool = action.name
-    if tool in table.names:
-        long_name = f"{tool}.run"
-        if long_name not in table.routes:
-            table.routes[long_name] = table.names[tool]
-            table.canonical[long_name] = tool
+def tool_routes(action: BaseAction, rows: list[tuple[str, Route]]) -> ToolRoutes:
+    """``action``'s part of a route table, given its resolved ``rows``."""
+    long_name = f"{rows[0][0]}.run" if rows and _is_simple(action, rows) else None
+    return ToolRoutes(rows, long_name, all(LEGAL_NAME.fullmatch(name) for name, _ in rows))
 
 
 def _is_simple(action: BaseAction, rows: list[tuple[str, Route]]) -> bool:
@@ -70,36 +79,53 @@ def _is_simple(action: BaseAction, rows: list[tuple[str, Route]]) -> bool:
     return not action.is_toolkit
 
 
-def route_table(actions: Iterable[BaseAction], resolve: Resolve) -> RouteTable:
-    """The table of ``actions``' routes, each tool's made by ``resolve(action)``.
+def route_table(actions: Collection[tuple[BaseAction, Any]], resolve: Resolve) -> RouteTable:
+    """The table of the routes of ``actions`` (``(action, state)``), each tool's made by ``resolve``.
 
     Raises:
         ToolDefinitionError: two tools would answer the same call name.
     """
     names: dict[str, Route] = {}
-    simple: list[str] = []  # the simple tools' names, each also called ``'Tool.run'``
-    clashes = []
-    for action in actions:
-        rows = resolve(action)
-        for name, route in rows:
-            if name in names:
-                clashes.append(f"{name!r} is both {names[name].action.name}'s and {action.name}'s")
-            names[name] = route
-        if rows and _is_simple(action, rows):
-            simple.append(rows[0][0])
-    if clashes:
-        raise ToolDefinitionError("ActionExecutor", [f"call name {c}" for c in clashes])
-    aliases = assign_aliases(names)
-    table = RouteTable(names, aliases, {alias: name for name, alias in aliases.items()}, dict(names))
-    for name, alias in aliases.items():
-        if alias != name:  # a legal name is its own alias, routed already
-            table.routes.setdefault(alias, names[name])
-    for tool in simple:  # as _add_long_name, without asking each action its name again
-        long_name = f"{tool}.run"
-        if long_name not in table.routes:
-            table.routes[long_name] = names[tool]
-            table.canonical[long_name] = tool
+    longs: list[tuple[str, str]] = []  # ('Tool.run', 'Tool') of each simple tool
+    legal = True
+    size = 0
+    for action, state in actions:
+        rows, long_name, own_legal = resolve(action, state)
+        names.update(rows)
+        size += len(rows)
+        if len(names) != size:  # a name taken twice
+            raise _clashes(actions, resolve)
+        if long_name is not None:
+            longs.append((long_name, rows[0][0]))
+        legal = legal and own_legal
+    if legal:  # every name its own alias (the usual catalogue): built in C
+        aliases = dict(zip(names, names))
+        table = RouteTable(names, aliases, dict(aliases), dict(names))
+    else:
+        aliases = assign_aliases(names)
+        table = RouteTable(names, aliases, {alias: name for name, alias in aliases.items()}, dict(names))
+        for name, alias in aliases.items():
+            if alias != name:  # a legal name is its own alias, routed already
+                table.routes.setdefault(alias, names[name])
+    routes = table.routes
+    canonical = table.canonical
+    for long_name, tool in longs:
+        if long_name not in routes:
+            routes[long_name] = names[tool]
+            canonical[long_name] = tool
     return table
+
+
+def _clashes(actions: Collection[tuple[BaseAction, Any]], resolve: Resolve) -> ToolDefinitionError:
+    """The error naming every call name two of ``actions`` would answer (resolved again: rare)."""
+    owners: dict[str, str] = {}
+    clashes = []
+    for action, state in actions:
+        for name, _ in resolve(action, state).rows:
+            if name in owners:
+                clashes.append(f"call name {name!r} is both {owners[name]}'s and {action.name}'s")
+            owners[name] = action.name
+    return ToolDefinitionError("ActionExecutor", clashes)
 
 
 def _alias_beside(table: RouteTable, name: str, planned: set[str]) -> Optional[str]:
@@ -127,7 +153,7 @@ def add_tool(table: RouteTable, action: BaseAction, resolve: Resolve) -> bool:
     Raises:
         ToolDefinitionError: one of ``action``'s call names is another tool's.
     """
-    added = resolve(action)
+    added, long_name, _ = resolve(action, None)
     clashes = [
         f"{n!r} is both {table.names[n].action.name}'s and {action.name}'s"
         for n, _ in added
@@ -148,7 +174,9 @@ def add_tool(table: RouteTable, action: BaseAction, resolve: Resolve) -> bool:
         table.names[name] = route
         table.routes[name] = route
         table.routes.setdefault(alias, route)
-    _add_long_name(table, action)
+    if long_name is not None and long_name not in table.routes:
+        table.routes[long_name] = table.names[added[0][0]]
+        table.canonical[long_name] = added[0][0]
     return True
 
 

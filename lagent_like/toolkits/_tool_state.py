@@ -177,7 +177,7 @@ class _ToolState:
         #: Watchers at which the collected executors' entries are dropped (doubles past the live ones).
         self.prune_at = PRUNE_WATCHERS
         #: Executor profile -> ``(routes, parser, resolved routes)`` (see ``ExecutorBase._tool_routes``).
-        self.resolved: dict[Any, tuple[Any, Any, list[Any]]] = {}
+        self.resolved: dict[Any, tuple[Any, Any, Any, Any]] = {}
         #: A read-only copy of ``description``, handed out until it changes (see :func:`shared_description`).
         self.shared: Optional[dict[str, Any]] = None
         #: A plain dict or list was stored into ``description``: its changes go unreported,
