@@ -40,7 +40,7 @@ def catalogue(size: int) -> list[BaseAction]:
     return [simple_tool(f"Big{i:04d}") for i in range(size)]
 
 
-class CountedDict(dict):  # type: ignore[type-arg]
+class CountedDict(dict[Any, Any]):
     """A dict that counts the times it is copied whole (``dict(d)``, ``{**d}`` iterate it)."""
 
     copies = 0
@@ -224,3 +224,31 @@ def test_bench_scale_verdicts_test_the_issues_targets(
     row: str, exponent: float, ours: float, lagent: Any, sdk: Any, expected: list[bool]
 ) -> None:
     assert bench_scale()._checks(row, exponent, ours, lagent, sdk) == expected
+
+
+@pytest.mark.parametrize(
+    "settings",
+    [
+        pytest.param({}, id="defaults"),
+        pytest.param({"timeout": 5.0, "max_output_chars": 100}, id="equal-settings"),
+        pytest.param({"validation": "strict"}, id="strict"),
+    ],
+)
+def test_executors_of_equal_settings_reuse_each_tools_routes(
+    monkeypatch: pytest.MonkeyPatch, settings: dict[str, Any]
+) -> None:
+    tools = catalogue(30)
+    ActionExecutor(tools, **settings)
+    resolved: list[str] = []
+    route = _base.ExecutorBase._route
+    monkeypatch.setattr(
+        _base.ExecutorBase,
+        "_route",
+        lambda self, action, name, own: resolved.append(name) or route(self, action, name, own),
+    )
+    executor = ActionExecutor(tools, **settings)
+    assert resolved == []
+    assert executor("Big0003", '{"a": 3}').result == [{"type": "text", "content": "3"}]
+    other = ActionExecutor(tools, timeout=7.0)
+    assert len(resolved) == 30
+    assert other._routes["Big0003"].timeout == 7.0

@@ -140,6 +140,17 @@ def test_a_plain_dict_stored_in_a_description_is_followed_by_comparing() -> None
     assert tool.description["parameters"][0] is parameter
 
 
+def test_a_plain_dict_stored_in_a_description_is_followed_by_exports() -> None:
+    tool = Shelf()
+    executor = ActionExecutor([tool])
+    executor.to_openai_tools()
+    api = {**tool.description["api_list"][0], "description": "plain"}
+    tool.description["api_list"] = [api]
+    assert executor.to_openai_tools()[0]["function"]["description"] == "plain"
+    api["description"] = "edited later"
+    assert executor.to_openai_tools()[0]["function"]["description"] == "edited later"
+
+
 @pytest.mark.parametrize(
     ("tool", "edit", "export", "expected"),
     [
@@ -241,3 +252,50 @@ def test_a_shallow_copy_of_a_description_is_a_plain_dict_sharing_the_parts() -> 
     copied = copy.copy(description)
     assert type(copied) is dict
     assert copied["parameters"] is description["parameters"]
+
+
+class Hidden(BaseAction, register=False):
+    """A tool whose class decides ``enable`` itself."""
+
+    @property
+    def enable(self) -> bool:
+        """Never offered."""
+        return False
+
+    def run(self, a: int) -> int:
+        """Echo a number.
+
+        Args:
+            a: a number
+        """
+        return a
+
+
+class OwnSchema(BaseAction, register=False):
+    """A tool whose class writes its own JSON Schema."""
+
+    def json_schema(self, name: str = "run") -> dict[str, Any]:
+        """A schema of its own."""
+        return {"type": "object", "properties": {"own": {"type": "string"}}}
+
+    def run(self, own: str) -> str:
+        """Echo a text.
+
+        Args:
+            own: a text
+        """
+        return own
+
+
+def test_a_class_of_its_own_enable_is_asked_by_descriptions_and_exports() -> None:
+    executor = ActionExecutor([Echo(), Hidden()])
+    assert [entry["name"] for entry in executor.get_actions_info()] == ["Echo"]
+    assert [tool["function"]["name"] for tool in executor.to_openai_tools()] == ["Echo"]
+    assert [tool["name"] for tool in executor.to_anthropic_tools()] == ["Echo"]
+
+
+def test_a_class_of_its_own_json_schema_is_asked_by_every_export() -> None:
+    tools = [OwnSchema()]
+    ActionExecutor(tools).to_openai_tools()
+    (exported,) = ActionExecutor(tools).to_openai_tools()
+    assert exported["function"]["parameters"] == {"type": "object", "properties": {"own": {"type": "string"}}}

@@ -34,24 +34,28 @@ def enable_flags(actions: Sequence[BaseAction]) -> tuple[bool, ...]:
     return _states_and_flags(actions)[1]
 
 
-def _states_and_flags(actions: Sequence[BaseAction]) -> tuple[list[_ToolState], tuple[bool, ...]]:
-    """The state of each of ``actions``, and whether each is enabled now.
+def _states_and_flags(actions: Sequence[BaseAction]) -> tuple[list[_ToolState], tuple[bool, ...], bool]:
+    """Each of ``actions``' state, whether each is enabled now, and whether any description is unwatched.
 
     Read from each tool's state, not through the ``enable`` property, unless the
-    tool's class has its own: a catalogue reads thousands of flags per export.
+    tool's class has its own: a catalogue reads thousands of flags per export. An
+    unwatched description (a plain container stored into it) may have changed unseen.
     """
     own_enable = BaseAction.enable
     states = []
     flags = []
+    unwatched = False
     for action in actions:
         state = action.__dict__.get(STATE_ATTR) or state_of(action)
         states.append(state)
+        if state.unwatched:
+            unwatched = True
         if state.class_enable is own_enable:
             flag = state.enable
             flags.append(flag if flag is True or flag is False else enabled(state))
         else:
             flags.append(bool(action.enable))
-    return states, tuple(flags)
+    return states, tuple(flags), unwatched
 
 
 def _field(obj: Any, key: str) -> Any:
@@ -371,8 +375,9 @@ class FunctionCallingMixin:
         # Cached until the set of actions, their enabled flags or a description change;
         # a callable ``enable`` is asked once per tool and export.
         actions = list(self.actions.values())  # a snapshot: one tool's change is made in place
-        states, flags = _states_and_flags(actions)
-        key = (self._version, flags, description_edits())
+        states, flags, unwatched = _states_and_flags(actions)
+        # A description holding a plain container may have changed unseen: not cached then.
+        key = (self._version, flags, description_edits(), object() if unwatched else None)
         cached = self._exports.get(shape)
         if cached is None or cached[0] != key:
             rows = self._export_rows(actions, states, flags)
