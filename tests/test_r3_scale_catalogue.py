@@ -252,3 +252,33 @@ def test_executors_of_equal_settings_reuse_each_tools_routes(
     other = ActionExecutor(tools, timeout=7.0)
     assert len(resolved) == 30
     assert other._routes["Big0003"].timeout == 7.0
+
+
+def odd_named(name: str) -> BaseAction:
+    """A simple tool whose name is not its own function-calling alias."""
+    return simple_tool(name)
+
+
+@pytest.mark.parametrize(
+    ("change", "expected_builds", "same_answer"),
+    [
+        pytest.param(lambda e: e.add_action(simple_tool("Legal")), 0, True, id="add-legal"),
+        pytest.param(lambda e: e.del_action("Big0001"), 0, True, id="del-legal"),
+        pytest.param(lambda e: e.add_action(odd_named("odd name")), 1, True, id="add-renamed"),
+        pytest.param(lambda e: e.del_action("my tool"), 1, False, id="del-renamed"),
+    ],
+)
+def test_the_renamer_of_native_messages_is_rebuilt_only_when_renamed_names_change(
+    monkeypatch: pytest.MonkeyPatch, change: Any, expected_builds: int, same_answer: bool
+) -> None:
+    from lagent_like.executors import _exports
+
+    executor = ActionExecutor([*catalogue(50), odd_named("my tool")])
+    call = {"id": "c1", "type": "function", "function": {"name": "my_tool", "arguments": '{"a": "x"}'}}
+    before = executor.run_tool_calls([call])
+    builds: list[int] = []
+    renamer = _exports.alias_renamer
+    monkeypatch.setattr(_exports, "alias_renamer", lambda aliases: builds.append(1) or renamer(aliases))
+    change(executor)
+    assert (executor.run_tool_calls([call]) == before) is same_answer
+    assert len(builds) == expected_builds

@@ -23,7 +23,7 @@ import os
 import sys
 import threading
 import weakref
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Callable, Optional, TypedDict, Union
 
 from .._private._names_index import NameIndex
@@ -664,14 +664,17 @@ class ExecutorBase(FunctionCallingMixin):
             del self.actions[name]
             self._changed((), removed)
 
-    def _changed(self, added: Iterable[tuple[str, str]], removed: Iterable[tuple[str, str]]) -> None:
+    def _changed(self, added: Sequence[tuple[str, str]], removed: Sequence[tuple[str, str]]) -> None:
         """Note one tool's call names ``(name, alias)`` added or removed in place: indexes follow."""
         for native, index in self._name_indexes.items():
             for name, alias in removed:
                 index.discard(alias if native else name)
             for name, alias in added:
                 index.add(alias if native else name)
+        version, rename = self._renamer
         self._version += 1
+        if version == self._version - 1 and all(name == alias for name, alias in (*added, *removed)):
+            self._renamer = (self._version, rename)  # only names that are their own aliases: the same renames
 
     def __contains__(self, name: object) -> bool:
         return name in self.actions or name in self._routes
