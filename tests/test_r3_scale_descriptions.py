@@ -299,3 +299,23 @@ def test_a_class_of_its_own_json_schema_is_asked_by_every_export() -> None:
     ActionExecutor(tools).to_openai_tools()
     (exported,) = ActionExecutor(tools).to_openai_tools()
     assert exported["function"]["parameters"] == {"type": "object", "properties": {"own": {"type": "string"}}}
+
+
+def test_describing_and_exporting_read_no_tools_state_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    from lagent_like.executors import _base
+
+    executor = ActionExecutor([Echo(), Shelf()])
+    reads: list[object] = []
+    state_of = _base.state_of
+    monkeypatch.setattr(_base, "state_of", lambda action: reads.append(action) or state_of(action))
+    executor.get_actions_info()
+    executor.to_openai_tools()
+    executor.to_anthropic_tools()
+    assert reads == []
+
+
+def test_an_action_put_into_actions_directly_is_described() -> None:
+    executor = ActionExecutor([Echo()])
+    executor.get_actions_info()
+    executor.actions["Shelf"] = Shelf()
+    assert [entry["name"] for entry in executor.get_actions_info()] == ["Echo", "Shelf.count"]

@@ -181,6 +181,9 @@ class ExecutorBase(FunctionCallingMixin):
         self.no_action = no_action if no_action is not None else NoAction()
         self.finish_action = finish_action if finish_action is not None else FinishAction()
         self.actions, given = named_actions(actions, self.finish_action if finish_in_action else None)
+        #: Name -> ``(action, its state)``, beside ``actions``: describing and exporting a
+        #: catalogue then looks nothing up on thousands of tool classes.
+        self._tools: dict[str, tuple[BaseAction, Any]] = {}
         self._names: dict[str, Route] = {}
         self._aliases: dict[str, str] = {}
         self._canonical: dict[str, str] = {}
@@ -336,6 +339,10 @@ class ExecutorBase(FunctionCallingMixin):
         if given is None:
             given = [(action, None) for action in self.actions.values()]
         table = route_table(given, self._tool_routes)
+        if given and given[0][1] is not None:  # the states read with the names: in the same order
+            self._tools = dict(zip(self.actions, given))
+        else:
+            self._tools = {name: (action, state_of(action)) for name, action in self.actions.items()}
         self._hook_methods = HookMethods.of(self._hooks.calls)
         self._use(table)
 
@@ -570,8 +577,7 @@ class ExecutorBase(FunctionCallingMixin):
         add = info.append
         own_enable = BaseAction.enable
         # A snapshot: a tool added or removed meanwhile changes the dict in place.
-        for action in list(self.actions.values()):
-            state = action.__dict__.get(STATE_ATTR) or state_of(action)  # in the loop: no call when set up
+        for action, state in self._tool_pairs():
             if state.class_enable is own_enable:  # read without the property's calls
                 if state.enable is not True and not enabled(state):
                     continue
@@ -589,6 +595,17 @@ class ExecutorBase(FunctionCallingMixin):
             else:
                 add(dict(shared))
         return info
+
+    def _tool_pairs(self) -> list[tuple[BaseAction, Any]]:
+        """``(action, its state)`` of each action held, in order: a snapshot.
+
+        One tool's change is made in place, under the lock; a snapshot in C is whole.
+        """
+        tools = self._tools
+        if len(tools) != len(self.actions):  # ``actions`` changed directly: read it again
+            with self._lock:
+                tools = self._tools = {n: (a, state_of(a)) for n, a in self.actions.items()}
+        return list(tools.values())
 
     def api_names(self, only_enable: bool = True) -> list[str]:
         """Callable names (``'Tool'`` and ``'Tool.api'``), as a model sees them."""
@@ -639,6 +656,7 @@ class ExecutorBase(FunctionCallingMixin):
             # A new name resolves only its own routes, in place; a replaced tool rebuilds all.
             if tool.name not in self.actions and add_tool(self._table(), tool, self._tool_routes):
                 self.actions[tool.name] = tool
+                self._tools[tool.name] = (tool, state_of(tool))
                 self._changed([(n, self._aliases[n]) for n, _ in call_names(tool)], ())
                 return
             previous = self.actions.get(tool.name)
@@ -662,6 +680,7 @@ class ExecutorBase(FunctionCallingMixin):
             action = self._action_named(name)
             removed = remove_tool(self._table(), action)
             del self.actions[name]
+            self._tools.pop(name, None)
             self._changed((), removed)
 
     def _changed(self, added: Sequence[tuple[str, str]], removed: Sequence[tuple[str, str]]) -> None:

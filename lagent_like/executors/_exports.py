@@ -20,34 +20,26 @@ from ..runtime._messages import alias_renamer
 from ..schema import ActionStatusCode
 from ..spec._metadata import output_schema
 from ..toolkits._base_action import BaseAction, api_specs
-from ..toolkits._tool_state import STATE_ATTR, description_edits, enabled, export_rows, state_of
+from ..toolkits._tool_state import description_edits, enabled, export_rows
 
 if TYPE_CHECKING:
     from ..schema import ActionReturn
     from ..toolkits._tool_state import _ToolState
 
-__all__ = ["FunctionCallingMixin", "enable_flags", "mcp_extras"]
+__all__ = ["FunctionCallingMixin", "mcp_extras"]
 
 
-def enable_flags(actions: Sequence[BaseAction]) -> tuple[bool, ...]:
-    """Whether each of ``actions`` is enabled now (a callable ``enable`` asked without a context)."""
-    return _states_and_flags(actions)[1]
-
-
-def _states_and_flags(actions: Sequence[BaseAction]) -> tuple[list[_ToolState], tuple[bool, ...], bool]:
-    """Each of ``actions``' state, whether each is enabled now, and whether any description is unwatched.
+def _enabled_flags(pairs: Sequence[tuple[BaseAction, _ToolState]]) -> tuple[tuple[bool, ...], bool]:
+    """Whether each tool of ``pairs`` (``(action, state)``) is enabled now, and whether any is unwatched.
 
     Read from each tool's state, not through the ``enable`` property, unless the
     tool's class has its own: a catalogue reads thousands of flags per export. An
     unwatched description (a plain container stored into it) may have changed unseen.
     """
     own_enable = BaseAction.enable
-    states = []
     flags = []
     unwatched = False
-    for action in actions:
-        state = action.__dict__.get(STATE_ATTR) or state_of(action)
-        states.append(state)
+    for action, state in pairs:
         if state.unwatched:
             unwatched = True
         if state.class_enable is own_enable:
@@ -55,7 +47,7 @@ def _states_and_flags(actions: Sequence[BaseAction]) -> tuple[list[_ToolState], 
             flags.append(flag if flag is True or flag is False else enabled(state))
         else:
             flags.append(bool(action.enable))
-    return states, tuple(flags), unwatched
+    return tuple(flags), unwatched
 
 
 def _field(obj: Any, key: str) -> Any:
@@ -310,6 +302,8 @@ class FunctionCallingMixin:
     _version: int
     #: ``(routes version, renamer)``: see :meth:`_named_as_given`.
     _renamer: tuple[int, Optional[Callable[[str], str]]] = (-1, None)
+    #: ``(action, its state)`` of each action held, in order (see ``ExecutorBase``).
+    _tool_pairs: Callable[[], list[tuple[BaseAction, Any]]]
 
     def _named_as_given(self, records: Sequence[Optional[ActionReturn]]) -> None:
         """Make the messages of natively made calls name the tools by their aliases.
@@ -374,13 +368,13 @@ class FunctionCallingMixin:
         """
         # Cached until the set of actions, their enabled flags or a description change;
         # a callable ``enable`` is asked once per tool and export.
-        actions = list(self.actions.values())  # a snapshot: one tool's change is made in place
-        states, flags, unwatched = _states_and_flags(actions)
+        pairs = self._tool_pairs()
+        flags, unwatched = _enabled_flags(pairs)
         # A description holding a plain container may have changed unseen: not cached then.
         key = (self._version, flags, description_edits(), object() if unwatched else None)
         cached = self._exports.get(shape)
         if cached is None or cached[0] != key:
-            rows = self._export_rows(actions, states, flags)
+            rows = self._export_rows(pairs, flags)
             if each_call:
                 self._exports[shape] = (key, rows)
                 return list(starmap(build, rows))
@@ -393,13 +387,13 @@ class FunctionCallingMixin:
         return [fresh_top(entry) for entry in cached[1]]
 
     def _export_rows(
-        self, actions: list[BaseAction], states: list[_ToolState], flags: tuple[bool, ...]
+        self, pairs: list[tuple[BaseAction, _ToolState]], flags: tuple[bool, ...]
     ) -> list[tuple[str, str, dict[str, Any]]]:
-        """``(alias, description text, schema)`` of every API of the enabled ``actions``, in route order."""
+        """``(alias, description text, schema)`` of every API of the enabled tools, in route order."""
         rows = []
         aliases = self._aliases
         own_json_schema = BaseAction.json_schema
-        for action, state, on in zip(actions, states, flags):
+        for (action, state), on in zip(pairs, flags):
             if not on:
                 continue
             for key, call, text, schema in export_rows(state, state.class_json_schema is not own_json_schema):
