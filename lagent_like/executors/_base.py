@@ -267,6 +267,43 @@ class ExecutorBase(FunctionCallingMixin):
             state.resolved[key] = (state.routes, state.parser, self._current_profile, resolved)
         return resolved
 
+    def _resolver(self) -> Callable[[BaseAction, Any], ToolRoutes]:
+        """:meth:`_tool_routes` for a whole build, with this executor's values read once.
+
+        A catalogue's tools mostly take routes kept for this profile; reading each
+        setting as ``self.x`` would look it up on the executor's class for each tool,
+        and with thousands of tool classes those lookups miss Python's type cache.
+        """
+        executor = self
+        executor_id = self._id
+        ref = self._weakref
+        key = self._profile_hash
+        profile = self._current_profile
+        finish = self.finish_action
+        full = self._tool_routes
+        breakers = self._breakers
+
+        def resolve(action: BaseAction, state: Any) -> ToolRoutes:
+            if state is None:
+                state = action.__dict__.get(STATE_ATTR) or state_of(action)
+            settings = getattr(action, "__tool_settings__", NO_SETTINGS)
+            if settings is not NO_SETTINGS or action is finish or key is None or breakers:
+                return full(action, state)  # settings of its own, the finish action, breakers
+            kept = state.resolved.get(key)
+            if kept is None or kept[0] is not state.routes or kept[1] is not state.parser:
+                return full(action, state)
+            if kept[2] is not profile and kept[2] != profile:
+                return full(action, state)
+            watchers = state.executors
+            if watchers is not None and len(watchers) < state.prune_at:
+                watchers[executor_id] = ref  # as watch() does, without looking the state up again
+            else:
+                watch(action, executor, ref)
+            routes: ToolRoutes = kept[3]
+            return routes
+
+        return resolve
+
     def _reused(self, kept: ToolRoutes) -> ToolRoutes:
         """``kept``, routes resolved before for this profile, taken again (no breaker applies)."""
         if self._breakers:
@@ -338,7 +375,7 @@ class ExecutorBase(FunctionCallingMixin):
         self._profile_hash = None if self._current_profile is None else hash(self._current_profile)
         if given is None:
             given = [(action, None) for action in self.actions.values()]
-        table = route_table(given, self._tool_routes)
+        table = route_table(given, self._resolver())
         if given and given[0][1] is not None:  # the states read with the names: in the same order
             self._tools = dict(zip(self.actions, given))
         else:
@@ -612,11 +649,12 @@ class ExecutorBase(FunctionCallingMixin):
         if not only_enable:
             return list(self._names)
         shown = set(self.action_names())  # a callable ``enable`` is asked once per tool
-        return [n for n, route in self._names.items() if route.action.name in shown]
+        # Snapshots (C copies): one tool's change is made in place, maybe meanwhile.
+        return [n for n, route in list(self._names.items()) if route.action.name in shown]
 
     def action_names(self, only_enable: bool = True) -> list[str]:
         """Names of the actions held (only the enabled ones by default)."""
-        return [n for n, a in self.actions.items() if a.enable or not only_enable]
+        return [n for n, a in list(self.actions.items()) if a.enable or not only_enable]
 
     def api_of(self, name: str) -> Optional[tuple[BaseAction, str]]:
         """``(action, API key)`` of an enabled API called ``name`` (a ``Tool.api`` name or an alias).
