@@ -282,3 +282,33 @@ def test_the_renamer_of_native_messages_is_rebuilt_only_when_renamed_names_chang
     change(executor)
     assert (executor.run_tool_calls([call]) == before) is same_answer
     assert len(builds) == expected_builds
+
+
+@pytest.mark.parametrize(
+    "read",
+    [
+        pytest.param(lambda e: [entry["name"] for entry in e.get_actions_info()], id="get_actions_info"),
+        pytest.param(lambda e: [t["function"]["name"] for t in e.to_openai_tools()], id="to_openai_tools"),
+        pytest.param(lambda e: [t["name"] for t in e.to_anthropic_tools()], id="to_anthropic_tools"),
+        pytest.param(lambda e: e.api_names(), id="api_names"),
+        pytest.param(lambda e: e.action_names(), id="action_names"),
+    ],
+)
+def test_a_tool_added_while_the_catalogue_is_read_changes_the_next_read_only(read: Any) -> None:
+    added: list[str] = []
+    executor: ActionExecutor
+
+    def enable_once() -> bool:
+        if not added:  # asked while the catalogue is read: adds a tool then
+            added.append("Late")
+            executor.add_action(simple_tool("Late"))
+            executor.del_action("Big0002")
+        return True
+
+    tools = catalogue(3)
+    tools[1].enable = enable_once
+    executor = ActionExecutor(tools)
+    first = read(executor)  # no "dictionary changed size during iteration"
+    assert "Late" not in first and "Big0000" in first
+    second = read(executor)
+    assert "Late" in second and "Big0002" not in second

@@ -368,10 +368,11 @@ class FunctionCallingMixin:
         """
         # Cached until the set of actions, their enabled flags or a description change;
         # a callable ``enable`` is asked once per tool and export.
+        version = self._version  # before the snapshot: a change meanwhile makes the next call build anew
         pairs = self._tool_pairs()
         flags, unwatched = _enabled_flags(pairs)
         # A description holding a plain container may have changed unseen: not cached then.
-        key = (self._version, flags, description_edits(), object() if unwatched else None)
+        key = (version, flags, description_edits(), object() if unwatched else None)
         cached = self._exports.get(shape)
         if cached is None or cached[0] != key:
             rows = self._export_rows(pairs, flags)
