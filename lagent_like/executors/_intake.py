@@ -92,7 +92,7 @@ def named_actions(
     for i, item in enumerate(_tool_list(actions)):
         if BaseAction in type(item).__mro__:  # as as_action(), with the state read from the same dict
             values = item.__dict__
-            if not _SETTING_NAMES.isdisjoint(values):
+            if len(values) > 1 and not _SETTING_NAMES.isdisjoint(values):  # most hold only their state
                 _warn_unread(item)
             given.append((item, values.get(STATE_ATTR) or state_of(item)))
         else:
