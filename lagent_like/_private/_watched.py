@@ -28,7 +28,12 @@ OnChange = Callable[[bool], None]
 
 def _unwatched(values: Any) -> bool:
     """Whether any of ``values`` is a plain container (a change inside it would go unseen)."""
-    return any(isinstance(v, (dict, list)) and not isinstance(v, (WatchedDict, WatchedList)) for v in values)
+    return any(map(_plain, values))
+
+
+def _plain(value: Any) -> bool:
+    """Whether ``value`` is a plain container (a change inside it would go unseen)."""
+    return isinstance(value, (dict, list)) and not isinstance(value, (WatchedDict, WatchedList))
 
 
 def _update_in_place(self: Any, other: Any) -> Any:
@@ -59,7 +64,7 @@ class WatchedDict(dict[Any, Any]):
 
     def __setitem__(self, key: Any, value: Any) -> None:
         dict.__setitem__(self, key, value)
-        self.on_change(_unwatched((value,)))
+        self.on_change(_plain(value))
 
     def __delitem__(self, key: Any) -> None:
         dict.__delitem__(self, key)
@@ -87,7 +92,7 @@ class WatchedDict(dict[Any, Any]):
     def setdefault(self, key: Any, default: Any = None) -> Any:
         """As ``dict.setdefault`` (and say so)."""
         value = dict.setdefault(self, key, default)
-        self.on_change(_unwatched((value,)))
+        self.on_change(_plain(value))
         return value
 
     def update(self, *args: Any, **kwargs: Any) -> None:
@@ -114,7 +119,7 @@ class WatchedList(list[Any]):
 
     def __setitem__(self, index: Any, value: Any) -> None:
         list.__setitem__(self, index, value)
-        self.on_change(_unwatched(value if isinstance(index, slice) else (value,)))
+        self.on_change(_unwatched(value) if isinstance(index, slice) else _plain(value))
 
     def __delitem__(self, index: Any) -> None:
         list.__delitem__(self, index)
@@ -126,7 +131,7 @@ class WatchedList(list[Any]):
     def append(self, value: Any) -> None:
         """As ``list.append`` (and say so)."""
         list.append(self, value)
-        self.on_change(_unwatched((value,)))
+        self.on_change(_plain(value))
 
     def extend(self, values: Any) -> None:
         """As ``list.extend`` (and say so)."""
@@ -137,7 +142,7 @@ class WatchedList(list[Any]):
     def insert(self, index: Any, value: Any) -> None:
         """As ``list.insert`` (and say so)."""
         list.insert(self, index, value)
-        self.on_change(_unwatched((value,)))
+        self.on_change(_plain(value))
 
     def pop(self, *args: Any) -> Any:
         """As ``list.pop`` (and say so)."""

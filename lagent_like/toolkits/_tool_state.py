@@ -194,6 +194,10 @@ class _ToolState:
         self.api_index: Optional[tuple[dict[str, Route], NameIndex]] = None
 
 
+#: Changes to every tool's description so far, for caches of exports (a cell: written often).
+_EDITS = [0]
+
+
 class _Edits:
     """What a tool's watched description reports its changes to: that tool's state.
 
@@ -202,18 +206,15 @@ class _Edits:
 
     Attributes:
         state: the tool's state (``None`` until it is made).
-        total: changes to every tool's description so far, for caches of exports.
     """
 
     __slots__ = ("state",)
-
-    total = 0
 
     def __init__(self) -> None:
         self.state: Optional[_ToolState] = None
 
     def __call__(self, unwatched: bool) -> None:
-        _Edits.total += 1
+        _EDITS[0] += 1
         state = self.state
         if state is not None:
             state.shared = state.exported = None
@@ -256,7 +257,7 @@ def _shared_schema(spec: Optional[ApiSpec]) -> Optional[dict[str, Any]]:
 
 def description_edits() -> int:
     """How many times any tool's description was changed in place, so far (caches key on it)."""
-    return _Edits.total
+    return _EDITS[0]
 
 
 def state_of(action: BaseAction) -> _ToolState:
