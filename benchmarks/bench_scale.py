@@ -44,8 +44,10 @@ fresh processes (Lagent: ``import lagent.actions``; the SDK: ``import agents``),
 beside it, reported without a target, ``from lagent_like import ActionExecutor,
 BaseAction, tool_api`` (the package reads its names on first use).
 
-Verdicts, all ratios or exponents measured in this run: growth exponents <= 1.1 (the
-issue's bound for every catalogue operation; a one-call row should stay near 0);
+Verdicts, all ratios or exponents measured in this run: growth exponents <= 1.1 for the
+rows over the whole catalogue (the issue's bound for every catalogue operation); <= 0.1
+for adding, removing, disabling or enabling one tool (the issue wants them O(that tool),
+so flat: a linear one has 1.0);
 executor build <= 2 us per API at the largest size; ``get_actions_info()`` <= 1.5x
 Lagent's; ``to_openai_tools()`` cold and cached <= the SDK's export; unknown names
 <= 100 us at the largest size; define <= 0.5x Lagent's per API; import <= 40 ms; the
@@ -76,6 +78,8 @@ LIST_ITEMS = 80_000
 LIST_TARGET = 1.8
 IMPORT_RUNS = 10
 GROWTH_TARGET = 1.1
+#: Growth of a change to one tool: O(that tool), flat in the catalogue's size (linear is 1.0).
+ONE_TOOL_GROWTH = 0.1
 BUILD_TARGET_US = 2.0
 INFO_TARGET = 1.5
 DEFINE_TARGET = 0.5
@@ -86,13 +90,9 @@ IMPORT_TARGET_MS = 40.0
 CORE_IMPORT = "from lagent_like import ActionExecutor, BaseAction, tool_api"
 #: Rows that cover the whole catalogue (exponent ~1) and rows of one call (exponent ~0).
 WHOLE_ROWS = ("define", "build", "get_actions_info", "export cold", "export cached")
-CALL_ROWS = (
-    "add + remove one tool",
-    "disable + enable one tool",
-    "unknown tool name",
-    "unknown API",
-    "unknown parameter",
-)
+#: Changes to one tool: the issue wants them O(that tool), so their growth is held to ~0.
+ONE_TOOL_ROWS = ("add + remove one tool", "disable + enable one tool")
+CALL_ROWS = (*ONE_TOOL_ROWS, "unknown tool name", "unknown API", "unknown parameter")
 
 RUN_SOURCE = '''
 def run(self, a: int, b: int) -> int:
@@ -365,8 +365,10 @@ def _checks(
 ) -> list[bool]:
     """The verdicts of one row (seconds at the largest size): its growth and its target, where known."""
     checks = []
-    if exponent is not None and row in WHOLE_ROWS + CALL_ROWS:
+    if exponent is not None and row in WHOLE_ROWS:
         checks.append(exponent <= GROWTH_TARGET)
+    elif exponent is not None and row in ONE_TOOL_ROWS:
+        checks.append(exponent <= ONE_TOOL_GROWTH)
     if ours is None:
         return checks
     if row == "build":

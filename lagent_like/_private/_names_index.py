@@ -53,27 +53,80 @@ class NameIndex:
         names: the pool, in the order suggestions prefer on ties.
     """
 
-    __slots__ = ("_grams", "_longest", "_lowered", "_memo", "_name_grams", "names")
+    __slots__ = ("_gone", "_grams", "_longest", "_lowered", "_memo", "_name_grams", "_order", "_positions")
 
     def __init__(self, names: Iterable[str]) -> None:
-        self.names = tuple(dict.fromkeys(names))
-        self._longest = max(map(len, self.names), default=0)
+        self._fill(names)
+
+    def _fill(self, names: Iterable[str]) -> None:
+        """Index ``names`` afresh (what was indexed before is dropped)."""
+        #: Every name ever added, by position; a removed one stays (its position is in ``_gone``).
+        self._order: list[str] = list(dict.fromkeys(names))
+        self._positions = {name: position for position, name in enumerate(self._order)}
+        self._gone: set[int] = set()
+        self._longest = max(map(len, self._order), default=0)
         self._memo: dict[tuple[str, int], list[str]] = {}
         self._lowered: dict[str, list[str]] = {}
         self._grams: dict[str, list[int]] = {}
         #: The trigrams of each name, by position (to rank a shortlist by all it shares).
         self._name_grams: list[set[str]] = []
-        if len(self.names) > SCANNED_WHOLE:
-            for position, name in enumerate(self.names):
-                lowered = name.lower()
-                self._lowered.setdefault(lowered, []).append(name)
-                grams = _trigrams(lowered)
-                self._name_grams.append(grams)
-                for gram in grams:
-                    self._grams.setdefault(gram, []).append(position)
+        if len(self._order) > SCANNED_WHOLE:
+            for position, name in enumerate(self._order):
+                self._index(position, name)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The pool, in the order suggestions prefer on ties."""
+        if not self._gone:
+            return tuple(self._order)
+        return tuple(name for position, name in enumerate(self._order) if position not in self._gone)
+
+    def _index(self, position: int, name: str) -> None:
+        """Index the trigrams and the lowered spelling of the name at ``position``."""
+        lowered = name.lower()
+        self._lowered.setdefault(lowered, []).append(name)
+        grams = _trigrams(lowered)
+        self._name_grams.append(grams)
+        for gram in grams:
+            self._grams.setdefault(gram, []).append(position)
+
+    def add(self, name: str) -> None:
+        """Put ``name`` in the pool (last), indexing only it: a catalogue gains one tool at a time."""
+        position = self._positions.get(name)
+        if position is not None and position not in self._gone:
+            return
+        self._memo.clear()
+        if position is not None:  # back after a removal: it keeps its old place
+            self._gone.discard(position)
+            if self._name_grams:
+                self._lowered.setdefault(name.lower(), []).append(name)
+            return
+        position = self._positions[name] = len(self._order)
+        self._order.append(name)
+        self._longest = max(self._longest, len(name))
+        if self._grams or self._name_grams:
+            self._index(position, name)
+        elif len(self) > SCANNED_WHOLE:  # the pool outgrew a scan: index it whole, once
+            for at, known in enumerate(self._order):
+                self._index(at, known)
+                if at in self._gone:
+                    self._lowered[known.lower()].remove(known)
+
+    def discard(self, name: str) -> None:
+        """Take ``name`` out of the pool, if it is there; its postings stay, skipped from now on."""
+        position = self._positions.get(name)
+        if position is None or position in self._gone:
+            return
+        self._memo.clear()
+        self._gone.add(position)
+        same = self._lowered.get(name.lower())
+        if same is not None and name in same:
+            same.remove(name)
+        if len(self._gone) > max(SCANNED_WHOLE, len(self)):  # mostly removed names: start afresh
+            self._fill(self.names)
 
     def __len__(self) -> int:
-        return len(self.names)
+        return len(self._order) - len(self._gone)
 
     def close(self, word: str, limit: int = 3) -> list[str]:
         """Up to ``limit`` names like ``word``: the same spelling ignoring case first, then similar ones."""
@@ -91,7 +144,7 @@ class NameIndex:
         return list(found)
 
     def _lookup(self, word: str, limit: int) -> list[str]:
-        if len(self.names) <= SCANNED_WHOLE:
+        if len(self) <= SCANNED_WHOLE:
             return scan(word, self.names, limit)
         lowered = word.lower()
         exact = [n for n in self._lowered.get(lowered, ()) if n != word]
@@ -114,13 +167,15 @@ class NameIndex:
             chosen.append(found)
             total += len(found)
         counts = Counter(chain.from_iterable(chosen))
+        for position in self._gone.intersection(counts):
+            del counts[position]
         # sorted() rather than most_common(): heapq's loop runs in Python, the sort in C.
         common = sorted(counts.items(), key=itemgetter(1), reverse=True)[:_SHORTLIST]
         # Ranked by all the trigrams they share (the count above saw only the rare ones).
         ranked = []
         for position, _ in common:
             theirs = self._name_grams[position]
-            ranked.append((self.names[position], 2 * len(grams & theirs) / (len(grams) + len(theirs))))
+            ranked.append((self._order[position], 2 * len(grams & theirs) / (len(grams) + len(theirs))))
         ranked.sort(key=itemgetter(1), reverse=True)
         return ranked
 

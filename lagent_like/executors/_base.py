@@ -23,7 +23,7 @@ import os
 import sys
 import threading
 import weakref
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Callable, Optional, TypedDict, Union
 
 from .._private._names_index import NameIndex
@@ -49,7 +49,7 @@ from ..toolkits._tool_state import NO_SETTINGS, STATE_ATTR, EnableCheck, enabled
 from ..types._families import COERCE, check_mode
 from ._exports import FunctionCallingMixin
 from ._intake import ToolLike, as_action, named_actions
-from ._routes import RouteTable, call_names, route_table, with_tool, without_tool
+from ._routes import RouteTable, ToolRoutes, add_tool, call_names, remove_tool, route_table, tool_routes
 
 if TYPE_CHECKING:
     from ..runtime._pool import DaemonThreadPool
@@ -82,6 +82,18 @@ def _run_builtin(action: BaseAction, command: Any) -> ActionReturn:
 _ROUTE_FIELDS = tuple(field.name for field in dataclasses.fields(Route))
 #: Profiles whose routes a tool keeps (see ``ExecutorBase._tool_routes``); more are rare.
 _KEPT_PROFILES = 4
+
+
+#: Profiles seen (see ``ExecutorBase._profile``), each its own key; a few, and forgotten past
+#: :data:`_KEPT_PROFILES` times as many.
+_PROFILES: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+
+
+def _interned(profile: tuple[Any, ...]) -> tuple[Any, ...]:
+    """The one tuple kept for profiles equal to ``profile``."""
+    if len(_PROFILES) >= 16 * _KEPT_PROFILES:
+        _PROFILES.clear()
+    return _PROFILES.setdefault(profile, profile)
 
 
 def _resolved(own: Route, **changes: Any) -> Route:
@@ -155,9 +167,11 @@ class ExecutorBase(FunctionCallingMixin):
         self._breakers: dict[str, BreakerSlot] = {}
         self._lock = threading.RLock()
         self._weakref = weakref.ref(self)  # one for all the tools that watch this executor
+        self._id = id(self)
         self._routes: dict[str, Route] = {}
         self._hook_methods = NO_HOOKS
         self._current_profile: Optional[tuple[Any, ...]] = None
+        self._profile_hash: Optional[int] = None
         self._built = False
         self._hooks = HookList(on_change=self.refresh)
         # Imported here, not with the package: describing them imports docstring-parser.
@@ -166,16 +180,20 @@ class ExecutorBase(FunctionCallingMixin):
         self.invalid_action = invalid_action if invalid_action is not None else InvalidAction()
         self.no_action = no_action if no_action is not None else NoAction()
         self.finish_action = finish_action if finish_action is not None else FinishAction()
-        self.actions = named_actions(actions, self.finish_action if finish_in_action else None)
+        self.actions, given = named_actions(actions, self.finish_action if finish_in_action else None)
+        #: Name -> ``(action, its state)``, beside ``actions``: describing and exporting a
+        #: catalogue then looks nothing up on thousands of tool classes.
+        self._tools: dict[str, tuple[BaseAction, Any]] = {}
         self._names: dict[str, Route] = {}
         self._aliases: dict[str, str] = {}
         self._canonical: dict[str, str] = {}
-        self._exports: dict[str, tuple[tuple[Any, ...], list[dict[str, Any]]]] = {}
+        self._exports: dict[str, tuple[tuple[Any, ...], list[Any]]] = {}
         self._version = 0
-        #: ``(routes version, native, index of the call names)``: see :meth:`_close_enabled`.
-        self._name_index: tuple[int, bool, Optional[NameIndex]] = (-1, False, None)
+        #: Native or not -> the index of the call names as the model saw them (see
+        #: :meth:`_close_enabled`); dropped on a rebuild, kept up to date by one tool's change.
+        self._name_indexes: dict[bool, NameIndex] = {}
         self._built = True
-        self._rebuild_routes()
+        self._rebuild_routes(given)
 
     def _may_skip_core(self, route: Route, settings: ToolSettings) -> bool:
         """Whether a call without hooks, policies or context may skip the call core.
@@ -208,36 +226,111 @@ class ExecutorBase(FunctionCallingMixin):
             return None
         return profile
 
-    def _tool_routes(self, action: BaseAction) -> list[tuple[str, Route]]:
-        """``(call name, resolved route)`` of each API of ``action``, kept on the tool per profile.
+    def _tool_routes(self, action: BaseAction, state: Any = None) -> ToolRoutes:
+        """``action``'s part of the route table, kept on the tool per profile; the tool watches this executor.
 
         A catalogue of thousands of tools is rebuilt into each new executor; resolving
-        each route again would cost microseconds per API.
+        each route again would cost microseconds per API. Everything is read from the
+        tool in this one visit (``state``: its state, when the caller has read it):
+        with thousands of classes, each attribute looked up on a tool's class misses
+        Python's type cache.
         """
-        state = action.__dict__.get(STATE_ATTR) or state_of(action)  # once per tool: no call when set up
-        settings = settings_of(action)
-        key = None
-        if self._current_profile is not None and (
-            settings is NO_SETTINGS or settings.circuit_breaker in (UNSET, None)
-        ):
-            # Most tools share the one default settings instance: ``None`` spares hashing its fields.
-            own = None if settings is NO_SETTINGS else settings
-            key = (self._current_profile, own, action is self.finish_action)
-            try:
-                kept = state.resolved.get(key)
-            except TypeError:  # a tool setting that cannot be hashed: resolved each time
-                key = kept = None
-            if kept is not None and kept[0] is state.routes and kept[1] is state.parser:
-                if self._breakers:
-                    for name, _ in kept[2]:
-                        self._breakers.pop(name, None)  # as resolving would (no breaker applies)
-                return kept[2]
-        rows = [(name, self._route(action, name, own)) for name, own in call_names(action)]
+        if state is None:
+            state = action.__dict__.get(STATE_ATTR) or state_of(action)
+        watchers = state.executors
+        if watchers is not None and len(watchers) < state.prune_at:
+            watchers[self._id] = self._weakref  # as watch() does, without looking the state up again
+        else:
+            watch(action, self, self._weakref)
+        settings = getattr(action, "__tool_settings__", NO_SETTINGS)
+        if settings is not NO_SETTINGS and not isinstance(settings, ToolSettings):
+            settings = NO_SETTINGS  # as settings_of()
+        if settings is NO_SETTINGS and action is not self.finish_action:
+            key = self._profile_hash  # the usual tool (see _kept_key), without a call
+        else:
+            key = self._kept_key(action, settings)
+        if key is not None:
+            kept = state.resolved.get(key)
+            if (
+                kept is not None
+                and kept[0] is state.routes
+                and kept[1] is state.parser
+                and (kept[2] is self._current_profile or kept[2] == self._current_profile)
+            ):
+                return self._reused(kept[3])
+        resolved = tool_routes(
+            action, [(name, self._route(action, name, own)) for name, own in call_names(action)]
+        )
         if key is not None:
             if len(state.resolved) >= _KEPT_PROFILES:
                 state.resolved.clear()
-            state.resolved[key] = (state.routes, state.parser, rows)
-        return rows
+            state.resolved[key] = (state.routes, state.parser, self._current_profile, resolved)
+        return resolved
+
+    def _resolver(self) -> Callable[[BaseAction, Any], ToolRoutes]:
+        """:meth:`_tool_routes` for a whole build, with this executor's values read once.
+
+        A catalogue's tools mostly take routes kept for this profile; reading each
+        setting as ``self.x`` would look it up on the executor's class for each tool,
+        and with thousands of tool classes those lookups miss Python's type cache.
+        """
+        executor = self
+        executor_id = self._id
+        ref = self._weakref
+        key = self._profile_hash
+        profile = self._current_profile
+        finish = self.finish_action
+        full = self._tool_routes
+        breakers = self._breakers
+
+        def resolve(action: BaseAction, state: Any) -> ToolRoutes:
+            if state is None:
+                state = action.__dict__.get(STATE_ATTR) or state_of(action)
+            settings = getattr(action, "__tool_settings__", NO_SETTINGS)
+            if settings is not NO_SETTINGS or action is finish or key is None or breakers:
+                return full(action, state)  # settings of its own, the finish action, breakers
+            kept = state.resolved.get(key)
+            if kept is None or kept[0] is not state.routes or kept[1] is not state.parser:
+                return full(action, state)
+            if kept[2] is not profile and kept[2] != profile:
+                return full(action, state)
+            watchers = state.executors
+            if watchers is not None and len(watchers) < state.prune_at:
+                watchers[executor_id] = ref  # as watch() does, without looking the state up again
+            else:
+                watch(action, executor, ref)
+            routes: ToolRoutes = kept[3]
+            return routes
+
+        return resolve
+
+    def _reused(self, kept: ToolRoutes) -> ToolRoutes:
+        """``kept``, routes resolved before for this profile, taken again (no breaker applies)."""
+        if self._breakers:
+            for name, _ in kept.rows:
+                self._breakers.pop(name, None)  # as resolving would
+        return kept
+
+    def _kept_key(self, action: BaseAction, settings: ToolSettings) -> Any:
+        """What ``action``'s routes are kept under for this executor; ``None``: resolved each time."""
+        if self._profile_hash is None or not (
+            settings is NO_SETTINGS or settings.circuit_breaker in (UNSET, None)
+        ):
+            return None
+        # Most tools share the one default settings instance and are not the finish
+        # action: the profile's hash alone is the key then (an int hashes at once).
+        if settings is NO_SETTINGS and action is not self.finish_action:
+            return self._profile_hash
+        key = (
+            self._profile_hash,
+            None if settings is NO_SETTINGS else settings,
+            action is self.finish_action,
+        )
+        try:
+            hash(key)
+        except TypeError:  # a tool setting that cannot be hashed
+            return None
+        return key
 
     def _route(self, action: BaseAction, name: str, own: Route) -> Route:
         """The route of callable name ``name``: ``own`` with this executor's settings resolved."""
@@ -272,19 +365,28 @@ class ExecutorBase(FunctionCallingMixin):
             live=state if type(action).enable is BaseAction.enable else action,
         )
 
-    def _rebuild_routes(self) -> None:
+    def _rebuild_routes(self, given: Optional[list[tuple[BaseAction, Any]]] = None) -> None:
         # Built aside and swapped in whole, so a call never sees a half-built table.
-        self._current_profile = self._profile()
-        table = route_table(self.actions.values(), self._tool_routes)
-        ref = self._weakref
-        for action in self.actions.values():
-            watch(action, self, ref)  # a setting changed through the tool then refreshes this executor
+        # Each tool watches this executor from now on (see _tool_routes): a setting
+        # changed through the tool then refreshes it.
+        profile = self._profile()
+        # One tuple for equal profiles: the tools' kept routes then match by identity.
+        self._current_profile = profile if profile is None else _interned(profile)
+        self._profile_hash = None if self._current_profile is None else hash(self._current_profile)
+        if given is None:
+            given = [(action, None) for action in self.actions.values()]
+        table = route_table(given, self._resolver())
+        if given and given[0][1] is not None:  # the states read with the names: in the same order
+            self._tools = dict(zip(self.actions, given))
+        else:
+            self._tools = {name: (action, state_of(action)) for name, action in self.actions.items()}
         self._hook_methods = HookMethods.of(self._hooks.calls)
         self._use(table)
 
     def _use(self, table: RouteTable) -> None:
         """Swap ``table`` in: calls from now on take its routes."""
         self._names, self._aliases, self._canonical, self._routes = table
+        self._name_indexes = {}
         self._version += 1
 
     def _table(self) -> RouteTable:
@@ -480,10 +582,15 @@ class ExecutorBase(FunctionCallingMixin):
     def _close_enabled(self, word: str, disabled: Optional[str], limit: int = 3) -> list[str]:
         """Up to ``limit`` enabled call names like ``word``, spelled as the model saw them."""
         native = is_native()
-        version, was_native, index = self._name_index
-        if version != self._version or was_native != native or index is None:
-            index = NameIndex(names_the_model_saw(list(self._names), self._aliases))
-            self._name_index = (self._version, native, index)
+        with self._lock:  # one tool added or removed meanwhile would change the index under it
+            index = self._name_indexes.get(native)
+            if index is None:
+                index = NameIndex(names_the_model_saw(list(self._names), self._aliases))
+                self._name_indexes[native] = index
+            return self._close_in(index, word, disabled, limit)
+
+    def _close_in(self, index: NameIndex, word: str, disabled: Optional[str], limit: int) -> list[str]:
+        """Up to ``limit`` enabled names of ``index`` like ``word``, ``disabled``'s left out."""
         found: list[str] = []
         for wanted in (limit, limit * 3):  # more only when some close ones are disabled
             found = []
@@ -506,16 +613,16 @@ class ExecutorBase(FunctionCallingMixin):
         info: list[dict[str, Any]] = []
         add = info.append
         own_enable = BaseAction.enable
-        for action in self.actions.values():
-            state = action.__dict__.get(STATE_ATTR) or state_of(action)  # in the loop: no call when set up
-            if type(action).enable is own_enable:  # read without the property's calls
+        # A snapshot: a tool added or removed meanwhile changes the dict in place.
+        for action, state in self._tool_pairs():
+            if state.class_enable is own_enable:  # read without the property's calls
                 if state.enable is not True and not enabled(state):
                     continue
             elif not action.enable:
                 continue
             shared = state.shared
-            if shared is None or shared != state.description:  # made once, remade when edited
-                shared = shared_description(action)
+            if shared is None or state.unwatched:  # made once, remade when the description changed
+                shared = shared_description(state)
             if "api_list" in shared:
                 tool = action.name
                 for api in shared["api_list"]:
@@ -526,16 +633,28 @@ class ExecutorBase(FunctionCallingMixin):
                 add(dict(shared))
         return info
 
+    def _tool_pairs(self) -> list[tuple[BaseAction, Any]]:
+        """``(action, its state)`` of each action held, in order: a snapshot.
+
+        One tool's change is made in place, under the lock; a snapshot in C is whole.
+        """
+        tools = self._tools
+        if len(tools) != len(self.actions):  # ``actions`` changed directly: read it again
+            with self._lock:
+                tools = self._tools = {n: (a, state_of(a)) for n, a in self.actions.items()}
+        return list(tools.values())
+
     def api_names(self, only_enable: bool = True) -> list[str]:
         """Callable names (``'Tool'`` and ``'Tool.api'``), as a model sees them."""
         if not only_enable:
             return list(self._names)
         shown = set(self.action_names())  # a callable ``enable`` is asked once per tool
-        return [n for n, route in self._names.items() if route.action.name in shown]
+        # Snapshots (C copies): one tool's change is made in place, maybe meanwhile.
+        return [n for n, route in list(self._names.items()) if route.action.name in shown]
 
     def action_names(self, only_enable: bool = True) -> list[str]:
         """Names of the actions held (only the enabled ones by default)."""
-        return [n for n, a in self.actions.items() if a.enable or not only_enable]
+        return [n for n, a in list(self.actions.items()) if a.enable or not only_enable]
 
     def api_of(self, name: str) -> Optional[tuple[BaseAction, str]]:
         """``(action, API key)`` of an enabled API called ``name`` (a ``Tool.api`` name or an alias).
@@ -572,18 +691,21 @@ class ExecutorBase(FunctionCallingMixin):
         if tool is None:
             raise ToolDefinitionError("ActionExecutor", problems)
         with self._lock:
-            previous = self.actions
-            self.actions = {**previous, tool.name: tool}
+            # A new name resolves only its own routes, in place; a replaced tool rebuilds all.
+            if tool.name not in self.actions and add_tool(self._table(), tool, self._tool_routes):
+                self.actions[tool.name] = tool
+                self._tools[tool.name] = (tool, state_of(tool))
+                self._changed([(n, self._aliases[n]) for n, _ in call_names(tool)], ())
+                return
+            previous = self.actions.get(tool.name)
+            self.actions[tool.name] = tool
             try:
-                # A new name resolves only its own routes; a replaced tool rebuilds all.
-                table = None if tool.name in previous else with_tool(self._table(), tool, self._tool_routes)
-                if table is None:
-                    self._rebuild_routes()
-                else:
-                    watch(tool, self, self._weakref)
-                    self._use(table)
+                self._rebuild_routes()
             except ToolDefinitionError:
-                self.actions = previous
+                if previous is None:
+                    del self.actions[tool.name]
+                else:
+                    self.actions[tool.name] = previous
                 raise
 
     def del_action(self, name: str) -> None:
@@ -594,8 +716,22 @@ class ExecutorBase(FunctionCallingMixin):
         """
         with self._lock:
             action = self._action_named(name)
-            self.actions = {n: a for n, a in self.actions.items() if n != name}
-            self._use(without_tool(self._table(), action))
+            removed = remove_tool(self._table(), action)
+            del self.actions[name]
+            self._tools.pop(name, None)
+            self._changed((), removed)
+
+    def _changed(self, added: Sequence[tuple[str, str]], removed: Sequence[tuple[str, str]]) -> None:
+        """Note one tool's call names ``(name, alias)`` added or removed in place: indexes follow."""
+        for native, index in self._name_indexes.items():
+            for name, alias in removed:
+                index.discard(alias if native else name)
+            for name, alias in added:
+                index.add(alias if native else name)
+        version, rename = self._renamer
+        self._version += 1
+        if version == self._version - 1 and all(name == alias for name, alias in (*added, *removed)):
+            self._renamer = (self._version, rename)  # only names that are their own aliases: the same renames
 
     def __contains__(self, name: object) -> bool:
         return name in self.actions or name in self._routes

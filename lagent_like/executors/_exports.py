@@ -9,7 +9,8 @@ and runs a model's ``tool_calls`` through the executor's ordinary call path.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
+from itertools import starmap
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from .._private.frozen import fresh_top, frozen
@@ -19,12 +20,34 @@ from ..runtime._messages import alias_renamer
 from ..schema import ActionStatusCode
 from ..spec._metadata import output_schema
 from ..toolkits._base_action import BaseAction, api_specs
+from ..toolkits._tool_state import description_edits, enabled, export_rows
 
 if TYPE_CHECKING:
     from ..schema import ActionReturn
-    from ..spec._api_spec import ApiSpec
+    from ..toolkits._tool_state import _ToolState
 
 __all__ = ["FunctionCallingMixin", "mcp_extras"]
+
+
+def _enabled_flags(pairs: Sequence[tuple[BaseAction, _ToolState]]) -> tuple[tuple[bool, ...], bool]:
+    """Whether each tool of ``pairs`` (``(action, state)``) is enabled now, and whether any is unwatched.
+
+    Read from each tool's state, not through the ``enable`` property, unless the
+    tool's class has its own: a catalogue reads thousands of flags per export. An
+    unwatched description (a plain container stored into it) may have changed unseen.
+    """
+    own_enable = BaseAction.enable
+    flags = []
+    unwatched = False
+    for action, state in pairs:
+        if state.unwatched:
+            unwatched = True
+        if state.class_enable is own_enable:
+            flag = state.enable
+            flags.append(flag if flag is True or flag is False else enabled(state))
+        else:
+            flags.append(bool(action.enable))
+    return tuple(flags), unwatched
 
 
 def _field(obj: Any, key: str) -> Any:
@@ -268,13 +291,6 @@ def _not_found(name: str, known: Iterable[str]) -> ToolNotFoundError:
     return ToolNotFoundError(name, close_matches(name, known), where="in this executor")
 
 
-def _api_texts(action: BaseAction) -> Optional[dict[str, str]]:
-    """API key -> description text of each API of toolkit ``action``; ``None`` for a simple tool."""
-    if not action.is_toolkit:
-        return None
-    return {api["name"]: api.get("description", "") for api in action.description["api_list"]}
-
-
 class FunctionCallingMixin:
     """Function-calling views of an executor's tools (mixed into both executors)."""
 
@@ -282,10 +298,12 @@ class FunctionCallingMixin:
     _names: dict[str, Any]
     _aliases: dict[str, str]
     _canonical: dict[str, str]
-    _exports: dict[str, tuple[tuple[Any, ...], list[dict[str, Any]]]]
+    _exports: dict[str, tuple[tuple[Any, ...], list[Any]]]
     _version: int
     #: ``(routes version, renamer)``: see :meth:`_named_as_given`.
     _renamer: tuple[int, Optional[Callable[[str], str]]] = (-1, None)
+    #: ``(action, its state)`` of each action held, in order (see ``ExecutorBase``).
+    _tool_pairs: Callable[[], list[tuple[BaseAction, Any]]]
 
     def _named_as_given(self, records: Sequence[Optional[ActionReturn]]) -> None:
         """Make the messages of natively made calls name the tools by their aliases.
@@ -337,48 +355,55 @@ class FunctionCallingMixin:
         return action.json_schema(canonical[len(action.name) + 1 :] if action.is_toolkit else "run")
 
     def _exported(
-        self, shape: str, build: Callable[[str, str, dict[str, Any]], dict[str, Any]]
+        self, shape: str, build: Callable[[str, str, dict[str, Any]], dict[str, Any]], each_call: bool = False
     ) -> list[dict[str, Any]]:
-        # Cached until the set of actions or their enabled flags change; a callable
-        # ``enable`` is asked once per tool and export.
-        flags = tuple(a.enable for a in self.actions.values())
-        key = (self._version, flags)
+        """``build(alias, description text, schema)`` of each enabled API, cached per ``shape``.
+
+        Args:
+            shape: the cache's key.
+            build: makes one entry, plain at its top two levels, read-only below.
+            each_call: ``build`` is cheap and makes only new dicts over shared parts:
+                it runs for each caller instead of a copy of a cached entry (the first
+                export of a catalogue then builds each entry once, not twice).
+        """
+        # Cached until the set of actions, their enabled flags or a description change;
+        # a callable ``enable`` is asked once per tool and export.
+        version = self._version  # before the snapshot: a change meanwhile makes the next call build anew
+        pairs = self._tool_pairs()
+        flags, unwatched = _enabled_flags(pairs)
+        # A description holding a plain container may have changed unseen: not cached then.
+        key = (version, flags, description_edits(), object() if unwatched else None)
         cached = self._exports.get(shape)
         if cached is None or cached[0] != key:
-            # By identity: each action is held once, and asking each its name costs a lookup.
-            shown = {id(action) for action, on in zip(self.actions.values(), flags) if on}
+            rows = self._export_rows(pairs, flags)
+            if each_call:
+                self._exports[shape] = (key, rows)
+                return list(starmap(build, rows))
             # Plain at the top two levels (copied for each caller), read-only below.
-            cached = (key, self._built_entries(shown, build))
+            cached = (key, list(starmap(build, rows)))
             self._exports[shape] = cached
+        if each_call:
+            return list(starmap(build, cached[1]))
         # Fresh at the top for the caller; the schemas inside are shared and read-only.
         return [fresh_top(entry) for entry in cached[1]]
 
-    def _built_entries(
-        self, shown: set[int], build: Callable[[str, str, dict[str, Any]], dict[str, Any]]
-    ) -> list[dict[str, Any]]:
-        """``build(alias, description text, schema)`` of every API of the tools whose ids are in ``shown``."""
-        entries = []
-        texts: Optional[dict[str, str]] = None
-        specs: Mapping[str, ApiSpec] = {}
-        own_schema = False
-        texts_of = None
+    def _export_rows(
+        self, pairs: list[tuple[BaseAction, _ToolState]], flags: tuple[bool, ...]
+    ) -> list[tuple[str, str, dict[str, Any]]]:
+        """``(alias, description text, schema)`` of every API of the enabled tools, in route order."""
+        rows = []
         aliases = self._aliases
-        for name, route in self._names.items():
-            action = route.action
-            if id(action) not in shown:
+        own_json_schema = BaseAction.json_schema
+        for (action, state), on in zip(pairs, flags):
+            if not on:
                 continue
-            if texts_of is not action:  # once per tool: a toolkit's APIs follow each other
-                texts_of = action
-                texts = _api_texts(action)
-                specs = api_specs(action)
-                own_schema = type(action).json_schema is not BaseAction.json_schema
-            key = route.key
-            text = action.description.get("description", "") if texts is None else texts.get(key, "")
-            spec = None if own_schema else specs.get(key)
-            # A tool that writes its own schema (or an API without a spec) is asked and frozen.
-            schema = spec.shared_schema if spec is not None else frozen(action.json_schema(key))
-            entries.append(build(aliases[name], text, schema))
-        return entries
+            for key, call, text, schema in export_rows(state, state.class_json_schema is not own_json_schema):
+                alias = aliases.get(call)
+                if alias is None:  # removed meanwhile (the snapshot of actions still has it)
+                    continue
+                # A tool that writes its own schema (or an API without a spec) is asked and frozen.
+                rows.append((alias, text, schema if schema is not None else frozen(action.json_schema(key))))
+        return rows
 
     def to_openai_tools(self, strict: bool = False) -> list[dict[str, Any]]:
         """The enabled tools as OpenAI ``tools``: ``{"type": "function", "function": {...}}``.
@@ -399,6 +424,7 @@ class FunctionCallingMixin:
                     "type": "function",
                     "function": {"name": name, "description": text, "parameters": schema},
                 },
+                each_call=True,
             )
 
         from ..function_calling._dialects import to_openai_strict_schema  # import time: only exports use it

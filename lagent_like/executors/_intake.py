@@ -14,6 +14,7 @@ from .._private.text import preview
 from ..exceptions import DefinitionWarning, ToolDefinitionError
 from ..langchain._convert import from_langchain, is_langchain_tool
 from ..toolkits._base_action import BaseAction
+from ..toolkits._tool_state import STATE_ATTR, _ToolState, state_of
 from ..toolkits._unread_settings import SETTING_NAMES, instance_notes
 from ._exports import _read_tool_call
 
@@ -74,29 +75,44 @@ def _tool_list(actions: Any) -> list[Any]:
     return list(actions)
 
 
-def named_actions(actions: Any, finish: Optional[BaseAction]) -> dict[str, BaseAction]:
+def named_actions(
+    actions: Any, finish: Optional[BaseAction]
+) -> tuple[dict[str, BaseAction], list[tuple[BaseAction, _ToolState]]]:
     """Name -> action of the tools given to an executor, and ``finish`` when it is offered too.
+
+    Also ``(action, its state)`` of each, in order: read here once, so that building
+    the routes looks nothing up on the tools again (with thousands of tool classes,
+    each attribute read on a tool's class misses Python's type cache).
 
     Raises:
         ToolDefinitionError: an entry is not an action, or two actions share a name.
     """
     problems: list[str] = []
-    given = [as_action(item, f"actions[{i}]", problems) for i, item in enumerate(_tool_list(actions))]
+    given: list[tuple[BaseAction, _ToolState]] = []
+    for i, item in enumerate(_tool_list(actions)):
+        if BaseAction in type(item).__mro__:  # as as_action(), with the state read from the same dict
+            values = item.__dict__
+            if len(values) > 1 and not _SETTING_NAMES.isdisjoint(values):  # most hold only their state
+                _warn_unread(item)
+            given.append((item, values.get(STATE_ATTR) or state_of(item)))
+        else:
+            action = as_action(item, f"actions[{i}]", problems)
+            if action is not None:
+                given.append((action, state_of(action)))
     if finish is not None:
-        given.append(finish)
+        given.append((finish, state_of(finish)))
     named: dict[str, BaseAction] = {}
     duplicates: set[str] = set()
-    for action in given:  # one pass, each name read once: a catalogue may hold thousands of tools
-        if action is not None:
-            name = action.name
-            if name in named:
-                duplicates.add(name)
-            named[name] = action
+    for action, state in given:  # one pass, each name read once: a catalogue may hold thousands of tools
+        name = state.name
+        if name in named:
+            duplicates.add(name)
+        named[name] = action
     if duplicates:
         problems.append(f"several actions are named {sorted(duplicates)}; tool names must be unique")
     if problems:
         raise ToolDefinitionError("ActionExecutor", problems)
-    return named
+    return named, given
 
 
 def batch_job(call: Any) -> tuple[Any, Any, Optional[str]]:

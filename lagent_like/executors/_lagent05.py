@@ -225,7 +225,8 @@ class MessageApi(ToolSearch):
         if isinstance(actions, dict):
             given = [created(actions)]
         elif isinstance(actions, (list, tuple)):
-            given = [created(a) for a in actions]
+            # Only a dict is a config; a catalogue of thousands of tools skips the call.
+            given = [created(a) if isinstance(a, dict) else a for a in actions]
         super().__init__(
             given,
             created(invalid_action),

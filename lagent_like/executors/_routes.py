@@ -5,24 +5,40 @@ toolkit's API ``'Tool.api'``; a model calling natively uses an alias legal for
 function-calling APIs. The table holds all of those names, built whole from the
 executor's actions when the settings or the hooks change, so a call is one dict
 lookup and never sees a half-built table. Adding or removing one tool resolves only
-that tool's routes (a catalogue may hold thousands): the new table is the old one's
-dicts copied with that tool's names added or left out, then swapped in whole.
+that tool's routes, in place (a catalogue may hold thousands; copying its dicts made
+each change cost as much as the whole catalogue): a new tool's names are routed once
+the rest of the table knows them, a removed one's are unrouted first.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Callable, NamedTuple, Optional
+from collections.abc import Collection
+from typing import Any, Callable, NamedTuple, Optional
 
 from .._private.aliases import LEGAL_NAME, assign_aliases, hashed_alias, readable_alias
 from ..exceptions import ToolDefinitionError
 from ..runtime._invoke import Route
 from ..toolkits._base_action import BaseAction, routes_of
 
-__all__ = ["RouteTable", "call_names", "route_table", "with_tool", "without_tool"]
+__all__ = ["RouteTable", "ToolRoutes", "add_tool", "call_names", "remove_tool", "route_table", "tool_routes"]
 
-#: ``resolve(action)``: ``(call name, the route the executor runs)`` of each API of ``action``.
-Resolve = Callable[[BaseAction], list[tuple[str, Route]]]
+
+class ToolRoutes(NamedTuple):
+    """One tool's part of a route table, resolved for an executor (tools keep it per profile).
+
+    Attributes:
+        rows: ``(call name, the route the executor runs)`` of each API that can run.
+        long_name: ``'Tool.run'`` for a simple tool (Lagent's other spelling), else ``None``.
+        legal: every call name is legal for function calling (its own alias).
+    """
+
+    rows: list[tuple[str, Route]]
+    long_name: Optional[str]
+    legal: bool
+
+
+#: ``resolve(action, state)``: ``action``'s part of the table (``state``: its state if already read).
+Resolve = Callable[[BaseAction, Any], ToolRoutes]
 
 
 class RouteTable(NamedTuple):
@@ -49,16 +65,10 @@ def call_names(action: BaseAction) -> list[tuple[str, Route]]:
     return [(f"{tool}.{key}", own) for key, own in routes_of(action).items()]
 
 
-def _add_long_name(table: RouteTable, action: BaseAction) -> None:
-    """Lagent also spells a simple tool's call ``'Tool.run'``: route that name too."""
-    if action.is_toolkit:
-        return
-    tool = action.name
-    if tool in table.names:
-        long_name = f"{tool}.run"
-        if long_name not in table.routes:
-            table.routes[long_name] = table.names[tool]
-            table.canonical[long_name] = tool
+def tool_routes(action: BaseAction, rows: list[tuple[str, Route]]) -> ToolRoutes:
+    """``action``'s part of a route table, given its resolved ``rows``."""
+    long_name = f"{rows[0][0]}.run" if rows and _is_simple(action, rows) else None
+    return ToolRoutes(rows, long_name, all(LEGAL_NAME.fullmatch(name) for name, _ in rows))
 
 
 def _is_simple(action: BaseAction, rows: list[tuple[str, Route]]) -> bool:
@@ -69,59 +79,81 @@ def _is_simple(action: BaseAction, rows: list[tuple[str, Route]]) -> bool:
     return not action.is_toolkit
 
 
-def route_table(actions: Iterable[BaseAction], resolve: Resolve) -> RouteTable:
-    """The table of ``actions``' routes, each tool's made by ``resolve(action)``.
+def route_table(actions: Collection[tuple[BaseAction, Any]], resolve: Resolve) -> RouteTable:
+    """The table of the routes of ``actions`` (``(action, state)``), each tool's made by ``resolve``.
 
     Raises:
         ToolDefinitionError: two tools would answer the same call name.
     """
     names: dict[str, Route] = {}
-    simple: list[str] = []  # the simple tools' names, each also called ``'Tool.run'``
-    clashes = []
-    for action in actions:
-        rows = resolve(action)
-        for name, route in rows:
-            if name in names:
-                clashes.append(f"{name!r} is both {names[name].action.name}'s and {action.name}'s")
-            names[name] = route
-        if rows and _is_simple(action, rows):
-            simple.append(rows[0][0])
-    if clashes:
-        raise ToolDefinitionError("ActionExecutor", [f"call name {c}" for c in clashes])
-    aliases = assign_aliases(names)
-    table = RouteTable(names, aliases, {alias: name for name, alias in aliases.items()}, dict(names))
-    for name, alias in aliases.items():
-        if alias != name:  # a legal name is its own alias, routed already
-            table.routes.setdefault(alias, names[name])
-    for tool in simple:  # as _add_long_name, without asking each action its name again
-        long_name = f"{tool}.run"
-        if long_name not in table.routes:
-            table.routes[long_name] = names[tool]
-            table.canonical[long_name] = tool
+    longs: list[tuple[str, str]] = []  # ('Tool.run', 'Tool') of each simple tool
+    legal = True
+    size = 0
+    for action, state in actions:
+        rows, long_name, own_legal = resolve(action, state)
+        names.update(rows)
+        size += len(rows)
+        if len(names) != size:  # a name taken twice
+            raise _clashes(actions, resolve)
+        if long_name is not None:
+            longs.append((long_name, rows[0][0]))
+        legal = legal and own_legal
+    if legal:  # every name its own alias (the usual catalogue): built in C
+        aliases = dict(zip(names, names))
+        table = RouteTable(names, aliases, dict(aliases), dict(names))
+    else:
+        aliases = assign_aliases(names)
+        table = RouteTable(names, aliases, {alias: name for name, alias in aliases.items()}, dict(names))
+        for name, alias in aliases.items():
+            if alias != name:  # a legal name is its own alias, routed already
+                table.routes.setdefault(alias, names[name])
+    routes = table.routes
+    canonical = table.canonical
+    for long_name, tool in longs:
+        if long_name not in routes:
+            routes[long_name] = names[tool]
+            canonical[long_name] = tool
     return table
 
 
-def _alias_beside(table: RouteTable, name: str) -> Optional[str]:
+def _clashes(actions: Collection[tuple[BaseAction, Any]], resolve: Resolve) -> ToolDefinitionError:
+    """The error naming every call name two of ``actions`` would answer (resolved again: rare)."""
+    owners: dict[str, str] = {}
+    clashes = []
+    for action, state in actions:
+        for name, _ in resolve(action, state).rows:
+            if name in owners:
+                clashes.append(f"call name {name!r} is both {owners[name]}'s and {action.name}'s")
+            owners[name] = action.name
+    return ToolDefinitionError("ActionExecutor", clashes)
+
+
+def _alias_beside(table: RouteTable, name: str, planned: set[str]) -> Optional[str]:
     """The alias new call name ``name`` gets beside the table's names, as :func:`assign_aliases` gives it.
 
-    ``None`` when only a rebuild can give it: ``name`` is legal but already another
-    name's alias, which a whole assignment would hand back to it.
+    ``planned``: the aliases of the names being added with it. ``None`` when only a
+    rebuild can give it: ``name`` is legal but already another name's alias, which a
+    whole assignment would hand back to it.
     """
     if LEGAL_NAME.fullmatch(name):
-        return None if name in table.canonical else name
+        return None if name in table.canonical or name in planned else name
     alias = readable_alias(name)
-    if alias in table.canonical or alias in table.names:
+    if alias in table.canonical or alias in table.names or alias in planned:
         alias = hashed_alias(alias, name)
     return alias
 
 
-def with_tool(table: RouteTable, action: BaseAction, resolve: Resolve) -> Optional[RouteTable]:
-    """``table`` plus new tool ``action``, resolving only its routes; ``None``: rebuild instead.
+def add_tool(table: RouteTable, action: BaseAction, resolve: Resolve) -> bool:
+    """Put new tool ``action`` in ``table``, in place, resolving only its routes.
+
+    Nothing changes when it returns ``False`` (only a rebuild can give its aliases) or
+    raises. The names are routed last, so that a call running meanwhile finds a
+    name only once it is whole.
 
     Raises:
         ToolDefinitionError: one of ``action``'s call names is another tool's.
     """
-    added = resolve(action)
+    added, long_name, _ = resolve(action, None)
     clashes = [
         f"{n!r} is both {table.names[n].action.name}'s and {action.name}'s"
         for n, _ in added
@@ -129,34 +161,46 @@ def with_tool(table: RouteTable, action: BaseAction, resolve: Resolve) -> Option
     ]
     if clashes:
         raise ToolDefinitionError("ActionExecutor", [f"call name {c}" for c in clashes])
-    new = RouteTable(dict(table.names), dict(table.aliases), dict(table.canonical), dict(table.routes))
-    for name, route in added:
-        alias = _alias_beside(new, name)
+    planned: dict[str, str] = {}
+    for name, _ in added:
+        alias = _alias_beside(table, name, set(planned.values()))
         if alias is None:
-            return None
-        new.names[name] = route
-        new.aliases[name] = alias
-        new.canonical[alias] = name
-        new.routes[name] = route
-        new.routes.setdefault(alias, route)
-    _add_long_name(new, action)
-    return new
+            return False
+        planned[name] = alias
+    for name, route in added:
+        alias = planned[name]
+        table.aliases[name] = alias
+        table.canonical[alias] = name
+        table.names[name] = route
+        table.routes[name] = route
+        table.routes.setdefault(alias, route)
+    if long_name is not None and long_name not in table.routes:
+        table.routes[long_name] = table.names[added[0][0]]
+        table.canonical[long_name] = added[0][0]
+    return True
 
 
-def without_tool(table: RouteTable, action: BaseAction) -> RouteTable:
-    """``table`` without ``action``'s call names; the other names keep their routes and aliases."""
-    new = RouteTable(dict(table.names), dict(table.aliases), dict(table.canonical), dict(table.routes))
+def remove_tool(table: RouteTable, action: BaseAction) -> list[tuple[str, str]]:
+    """Take ``action``'s call names out of ``table``, in place; ``(name, alias)`` of each removed.
+
+    The other names keep their routes and aliases. Routes go first, so that a call
+    running meanwhile finds a name whole or not at all.
+    """
     tool = action.name
     gone = [tool] if not action.is_toolkit else [f"{tool}.{key}" for key in routes_of(action)]
+    removed = []
     for name in gone:
-        route = new.names.get(name)
+        route = table.names.get(name)
         if route is None or route.action is not action:
             continue
-        del new.names[name]
-        alias = new.aliases.pop(name)
+        alias = table.aliases[name]
         for spelling in (name, alias, f"{name}.run"):
-            if new.routes.get(spelling) is route:
-                del new.routes[spelling]
-            if new.canonical.get(spelling) == name:
-                del new.canonical[spelling]
-    return new
+            if table.routes.get(spelling) is route:
+                del table.routes[spelling]
+        del table.names[name]
+        del table.aliases[name]
+        for spelling in (name, alias, f"{name}.run"):
+            if table.canonical.get(spelling) == name:
+                del table.canonical[spelling]
+        removed.append((name, alias))
+    return removed

@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 
 from .._private._names_index import SCANNED_WHOLE, NameIndex
+from .._private._watched import watched_copy
 from .._private.frozen import frozen
 from .._private.log import logger
 from .._private.signatures import refusal, signature_of
@@ -28,7 +29,7 @@ from ..runtime._records import json_args_of
 from ..runtime._streaming import STREAM_PARAM, stream_kind, streamed
 from ..runtime.settings import UNSET, ToolSettings
 from ..schema import ActionReturn, ActionStatusCode
-from ..spec._api_spec import NO_DEFAULT, ApiSpec, Param, copy_description
+from ..spec._api_spec import NO_DEFAULT, ApiSpec, Param
 from ..types._families import COERCE
 
 if TYPE_CHECKING:
@@ -40,6 +41,8 @@ __all__ = [
     "api_entry",
     "api_specs",
     "checked_enable",
+    "description_edits",
+    "export_rows",
     "enabled",
     "routes_of",
     "settings_of",
@@ -141,8 +144,9 @@ class _ToolState:
     """
 
     __slots__ = (
-        "api_index", "apis", "description", "enable", "executors", "given", "is_toolkit", "name", "parser",
-        "prune_at", "resolved", "routes", "shared", "specs",
+        "api_index", "apis", "class_enable", "class_json_schema", "description", "enable", "executors",
+        "exported", "given", "is_toolkit", "name", "parser", "prune_at", "resolved", "routes", "shared",
+        "specs", "unwatched",
     )  # fmt: skip
 
     def __init__(
@@ -173,11 +177,87 @@ class _ToolState:
         #: Watchers at which the collected executors' entries are dropped (doubles past the live ones).
         self.prune_at = PRUNE_WATCHERS
         #: Executor profile -> ``(routes, parser, resolved routes)`` (see ``ExecutorBase._tool_routes``).
-        self.resolved: dict[Any, tuple[Any, Any, list[Any]]] = {}
-        #: A read-only copy of ``description``, handed out while equal to it (see :func:`shared_description`).
+        self.resolved: dict[Any, tuple[Any, Any, Any, Any]] = {}
+        #: A read-only copy of ``description``, handed out until it changes (see :func:`shared_description`).
         self.shared: Optional[dict[str, Any]] = None
+        #: A plain dict or list was stored into ``description``: its changes go unreported,
+        #: so ``shared`` is handed out only while equal to it.
+        self.unwatched = False
+        #: The class's ``enable`` when the state was made: ``BaseAction.enable`` unless the
+        #: class has its own (then the executors ask the property, not ``enable`` above).
+        self.class_enable: Any = None
+        #: The class's ``json_schema`` then (``BaseAction.json_schema`` unless it has its own).
+        self.class_json_schema: Any = None
+        #: What every export reads of each API, made once (see :func:`export_rows`).
+        self.exported: Optional[list[ExportRow]] = None
         #: ``(routes, index of their keys)``, made on the first unknown API of a large toolkit.
         self.api_index: Optional[tuple[dict[str, Route], NameIndex]] = None
+
+
+#: Changes to every tool's description so far, for caches of exports (a cell: written often).
+_EDITS = [0]
+
+
+class _Edits:
+    """What a tool's watched description reports its changes to: that tool's state.
+
+    Made before the state (the description is copied first, to check it), which it
+    is then given.
+
+    Attributes:
+        state: the tool's state (``None`` until it is made).
+    """
+
+    __slots__ = ("state",)
+
+    def __init__(self) -> None:
+        self.state: Optional[_ToolState] = None
+
+    def __call__(self, unwatched: bool) -> None:
+        _EDITS[0] += 1
+        state = self.state
+        if state is not None:
+            state.shared = state.exported = None
+            state.unwatched = state.unwatched or unwatched
+
+
+#: ``(API key, call name, description text, shared schema)`` of one API; the schema is
+#: ``None`` where the tool must be asked (its class writes its own ``json_schema``).
+ExportRow = tuple[str, str, str, Optional[dict[str, Any]]]
+
+
+def export_rows(state: _ToolState, own_schema: bool) -> list[ExportRow]:
+    """What an export reads of each API of a tool (``state``'s) that can run, in route order.
+
+    Made once per tool and kept until its description changes: a catalogue is
+    exported by every new executor, and reading each API's text and schema anew
+    touched half a dozen objects per API. ``own_schema``: the tool's class writes its
+    own ``json_schema`` (asked at each export, never kept).
+    """
+    rows = state.exported
+    if rows is not None and not state.unwatched:
+        return rows
+    description = state.description
+    name = state.name
+    if state.is_toolkit:
+        texts = {api["name"]: api.get("description", "") for api in description["api_list"]}
+        rows = [(key, f"{name}.{key}", texts.get(key, ""), None) for key in state.routes]
+    else:
+        rows = [(key, name, description.get("description", ""), None) for key in state.routes]
+    if not own_schema:
+        specs = state.specs
+        rows = [(key, call, text, _shared_schema(specs.get(key))) for key, call, text, _ in rows]
+    state.exported = rows
+    return rows
+
+
+def _shared_schema(spec: Optional[ApiSpec]) -> Optional[dict[str, Any]]:
+    return spec.shared_schema if spec is not None else None
+
+
+def description_edits() -> int:
+    """How many times any tool's description was changed in place, so far (caches key on it)."""
+    return _EDITS[0]
 
 
 def state_of(action: BaseAction) -> _ToolState:
@@ -332,7 +412,8 @@ def setup_state(
     """Build ``action``'s state: its description, specs, parser and direct routes."""
     cls: ToolMeta = type(action)
     source, found = _source(cls, description, apis)
-    copied: dict[str, Any] = copy_description(source)
+    edits = _Edits()
+    copied: dict[str, Any] = watched_copy(source, edits)
     name = copied.get("name") if isinstance(copied, dict) else None
     if not isinstance(name, str) or not name:
         raise ToolDefinitionError(
@@ -345,6 +426,9 @@ def setup_state(
     specs = {key: _view(entry, found.get(key, (None, None))[0]) for key, entry in entries}
     flag = checked_enable(enable, cls.__qualname__)
     state = _ToolState(name, copied, flag, (description, parser, apis), specs)
+    edits.state = state
+    state.class_enable = getattr(cls, "enable", None)
+    state.class_json_schema = getattr(cls, "json_schema", None)
     action.__dict__[STATE_ATTR] = state
     state.apis = _callables(action, found, specs)
     state.parser = parser(action)
@@ -374,15 +458,14 @@ def api_entry(action: BaseAction, key: str) -> Optional[dict[str, Any]]:
     return None
 
 
-def shared_description(action: BaseAction) -> dict[str, Any]:
-    """A read-only copy of ``action``'s description, equal to it as it is now.
+def shared_description(state: _ToolState) -> dict[str, Any]:
+    """A read-only copy of a tool's description (``state``'s), equal to it as it is now.
 
-    Made once and handed out while the description is unchanged (an equality test
-    in C, far cheaper than a copy); a description edited since gets a new one.
+    Made once and handed out until the description is changed (it reports its own
+    changes); one holding a plain container stored into it is compared instead.
     """
-    state = state_of(action)
     shared = state.shared
-    if shared is None or shared != state.description:
+    if shared is None or (state.unwatched and shared != state.description):
         shared = state.shared = frozen(state.description)
     return shared
 
