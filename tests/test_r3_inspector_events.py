@@ -181,4 +181,6 @@ def test_stopping_the_server_ends_the_stream_of_a_run_still_going(
         assert thread is not None
         server.stop()  # the run is held: only the server's stop can end the stream
         assert not thread.is_alive()
-        assert [data["running"] for _, data in events if data] == []
+        # The stream ends (no read timeout); an update sent before the stop may still come
+        # through, but none says the held run finished.
+        assert set(data["running"] for _, data in events if data) <= {True}
