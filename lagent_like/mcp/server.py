@@ -24,7 +24,8 @@ require_mcp()
 
 import anyio  # noqa: E402 - only after the check above, which explains a missing SDK
 import mcp_types as types  # noqa: E402
-from mcp.server.lowlevel import Server  # noqa: E402
+from mcp.server.lowlevel import NotificationOptions, Server  # noqa: E402
+from mcp.server.models import InitializationOptions  # noqa: E402
 from mcp.server.stdio import stdio_server  # noqa: E402
 from mcp.shared.exceptions import MCPError  # noqa: E402
 
@@ -43,7 +44,7 @@ from ..runtime._streaming import on_loop  # noqa: E402
 from ..schema import ActionReturn, ActionStatusCode  # noqa: E402
 from ._http import HttpGuard, allowed_hosts_for, listen, resolve_token  # noqa: E402
 from ._proxy import ProxyNames  # noqa: E402
-from ._sessions import ClientLimits, Sessions, client_key  # noqa: E402
+from ._sessions import ClientLimits, Sessions, ToolListNotices, client_key  # noqa: E402
 from ._wire import Progress  # noqa: E402
 
 if TYPE_CHECKING:
@@ -226,6 +227,48 @@ def _progress_reporter(ctx: ServerRequestContext[Any]) -> Callable[[Any], Any]:
     return on_loop(send, asyncio.get_running_loop())
 
 
+class _ChangingServer(Server[Any]):
+    """A server whose tool list changes while clients are connected, and says so.
+
+    It announces ``tools.listChanged`` in its capabilities to every client, also those
+    of the HTTP transport (which asks the server for its options itself).
+    """
+
+    def create_initialization_options(
+        self,
+        notification_options: Optional[NotificationOptions] = None,
+        experimental_capabilities: Optional[dict[str, dict[str, Any]]] = None,
+        extensions: Optional[dict[str, dict[str, Any]]] = None,
+    ) -> InitializationOptions:
+        """The SDK's options, with ``tools_changed`` on unless ``notification_options`` say otherwise."""
+        return super().create_initialization_options(
+            notification_options or NotificationOptions(tools_changed=True),
+            experimental_capabilities,
+            extensions,
+        )
+
+
+def _tell_of_changes(executor: ActionExecutor, names: ProxyNames, server: Server[Any]) -> None:
+    """Tell ``server``'s clients whenever a proxied server's tool list changes.
+
+    The toolkit has rebuilt its APIs when its listener runs (on the toolkit's own
+    thread): the executor re-reads its routes, then each client is sent
+    ``notifications/tools/list_changed`` and lists the tools again, under the names
+    :class:`ProxyNames` gives them now.
+    """
+    notices = ToolListNotices()
+    server.add_notification_handler(
+        "notifications/initialized", types.NotificationParams, notices.on_initialized
+    )
+
+    def changed() -> None:
+        executor.refresh()
+        notices.announce()
+
+    for toolkit in names.toolkits:
+        toolkit.on_tools_changed(changed)
+
+
 def build_mcp_server(
     executor: ActionExecutor,
     *,
@@ -255,6 +298,9 @@ def build_mcp_server(
             ``MCPToolkit`` s under their servers' own names (see
             :class:`~lagent_like.mcp._proxy.ProxyNames`), and sends their calls to their
             servers as the client wrote them, so that the servers' own checks answer.
+            When such a server changes its tool list, the clients are told
+            (``notifications/tools/list_changed``; the server announces
+            ``tools.listChanged``).
 
     Each MCP connection is its own executor session: tools taking a
     :class:`~lagent_like.ToolContext` see one ``state`` dict per connected client and
@@ -310,13 +356,16 @@ def build_mcp_server(
             except Exception as exc:  # noqa: BLE001 - an executor bug must not take the server down
                 return _error_result(f"the server failed to run {params.name!r}: {type(exc).__name__}: {exc}")
 
-    return Server(
+    server = (Server if names is None else _ChangingServer)(
         name,
         version=__version__,
         instructions=instructions,
         on_list_tools=list_tools,
         on_call_tool=call_tool,
     )
+    if names is not None:
+        _tell_of_changes(executor, names, server)
+    return server
 
 
 async def _serve_stdio(server: Server[Any]) -> None:
