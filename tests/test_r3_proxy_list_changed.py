@@ -107,6 +107,17 @@ def watch(mcp: list[str], change: dict[str, Any], calls: list[str], errlog: Any)
             id="removed",
         ),
         pytest.param(
+            [upstream("alpha", "keep")],
+            {"add": ["PythonInterpreter", "extra"]},
+            ["PythonInterpreter"],
+            {
+                "before": ["keep", "change"],
+                "after": ["keep", "change", "extra"],
+                "answers": ["unknown tool 'PythonInterpreter'; call tools/list for the tools"],
+            },
+            id="added-code-tool-withheld",
+        ),
+        pytest.param(
             [
                 upstream("alpha", "keep"),
                 subprocess.list2cmdline(
