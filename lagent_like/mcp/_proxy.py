@@ -74,6 +74,12 @@ class ProxyNames:
         """The proxied toolkits (``MCPToolkit`` s) the executor holds."""
         return [self._executor.actions[name] for name in self._toolkits if name in self._executor.actions]
 
+    @property
+    def host(self) -> Optional[Any]:
+        """The proxied toolkit whose loop should run the server (see ``MCPToolkit.host``), if any."""
+        toolkits = self.toolkits
+        return toolkits[0] if toolkits else None
+
     def upstream(self, alias: str) -> Optional[tuple[Any, str]]:
         """``(MCPToolkit, the server's tool name)`` when executor name ``alias`` is a proxied tool."""
         return self._upstream.get(alias)

@@ -11,11 +11,12 @@ cannot route (unknown or disabled tools) as MCP errors.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 
 from ._sdk import require_mcp
@@ -45,6 +46,7 @@ from ..schema import ActionReturn, ActionStatusCode  # noqa: E402
 from ._http import HttpGuard, allowed_hosts_for, listen, resolve_token  # noqa: E402
 from ._proxy import ProxyNames  # noqa: E402
 from ._sessions import ClientLimits, Sessions, ToolListNotices, client_key  # noqa: E402
+from ._stdio import pipe_streams  # noqa: E402
 from ._wire import Progress  # noqa: E402
 
 if TYPE_CHECKING:
@@ -187,18 +189,37 @@ async def _run_call(
 
 async def _forward(
     upstream: tuple[Any, str], arguments: dict[str, Any], session_id: str, on_progress: Callable[[Any], Any]
-) -> ActionReturn:
-    """Send a proxied call to its server as the client wrote it (``MCPToolkit.call_tool``).
+) -> types.CallToolResult:
+    """Send a proxied call to its server as the client wrote it; its result as the server gave it.
 
     Not through the executor: the server checks the arguments itself, so a client gets
-    the server's own answers (its validation messages, under its tool names).
+    the server's own answers (its validation messages, under its tool names, its
+    structured content). Only a call that got no result (a lost connection) is
+    answered here, as an error result saying why.
     """
     toolkit, tool = upstream
-    call = functools.partial(
-        toolkit.call_tool, tool, arguments, session_id=session_id, on_progress=on_progress
-    )
-    ret: ActionReturn = await anyio.to_thread.run_sync(call, abandon_on_cancel=True)
-    return ret
+    result = await toolkit.forward(tool, arguments, session_id=session_id, on_progress=on_progress)
+    if isinstance(result, ActionReturn):
+        return _to_result(result)
+    return _valid_result(result)
+
+
+def _valid_result(result: types.CallToolResult) -> types.CallToolResult:
+    """``result`` with its strings made :func:`valid_text` (a copy only when one was not)."""
+    content = list(result.content)
+    changed = False
+    for index, block in enumerate(content):
+        if isinstance(block, types.TextContent):
+            text = valid_text(block.text)
+            if text is not block.text:
+                content[index], changed = block.model_copy(update={"text": text}), True
+    structured = result.structured_content
+    if structured is not None:
+        fixed = _valid_json(structured)
+        structured, changed = fixed, changed or fixed != structured
+    if not changed:
+        return result
+    return result.model_copy(update={"content": content, "structured_content": structured})
 
 
 def _progress_reporter(ctx: ServerRequestContext[Any]) -> Callable[[Any], Any]:
@@ -348,10 +369,9 @@ def build_mcp_server(
             try:
                 report = _progress_reporter(ctx)
                 upstream = None if names is None else names.upstream(name)
-                if upstream is None:
-                    ret = await _run_call(executor, name, arguments, session_id, call_id, report)
-                else:
-                    ret = await _forward(upstream, arguments, session_id, report)
+                if upstream is not None:
+                    return await _forward(upstream, arguments, session_id, report)
+                ret = await _run_call(executor, name, arguments, session_id, call_id, report)
                 return _to_result(ret, "outputSchema" in mcp_extras(*api))
             except Exception as exc:  # noqa: BLE001 - an executor bug must not take the server down
                 return _error_result(f"the server failed to run {params.name!r}: {type(exc).__name__}: {exc}")
@@ -369,8 +389,10 @@ def build_mcp_server(
 
 
 async def _serve_stdio(server: Server[Any]) -> None:
-    async with stdio_server() as (read_stream, write_stream):
-        await server.run(read_stream, write_stream, server.create_initialization_options())
+    async with pipe_streams() as pipes:
+        stdin, stdout = pipes if pipes is not None else (None, None)
+        async with stdio_server(stdin, stdout) as (read_stream, write_stream):
+            await server.run(read_stream, write_stream, server.create_initialization_options())
 
 
 def _serve_http(
@@ -381,6 +403,7 @@ def _serve_http(
     token: Optional[str],
     allowed_hosts: Sequence[str],
     gate: ConnectionGate,
+    owner: Optional[Any] = None,
 ) -> None:
     import uvicorn
     from mcp.server.transport_security import TransportSecuritySettings
@@ -404,9 +427,56 @@ def _serve_http(
     # The gate is outermost: a connection is counted and timed before any check runs.
     config = uvicorn.Config(**gate.uvicorn_options(guarded), log_level="warning", lifespan="on")
     try:
-        uvicorn.Server(config).run(sockets=[sock])
+        if owner is None:
+            uvicorn.Server(config).run(sockets=[sock])
+        else:
+            with _exit_on_sigterm():
+                owner.host(_until_stopped(uvicorn.Server(config), sock))
     finally:
         sock.close()
+
+
+@contextlib.contextmanager
+def _exit_on_sigterm() -> Iterator[None]:
+    """While serving off the main thread, SIGTERM is ``SystemExit`` in the main thread.
+
+    So the server stops as it does on the main thread (uvicorn's own handler): cleanly,
+    and the proxied servers' sessions and processes are ended. Only the main thread
+    may set a handler; the previous one is put back.
+    """
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def leave(signum: int, frame: Any) -> None:
+        raise SystemExit(128 + signum)
+
+    previous = signal.signal(signal.SIGTERM, leave)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+async def _until_stopped(server: Any, sock: Any) -> None:
+    """Run uvicorn ``server`` off the main thread, stopping it cleanly when this is cancelled.
+
+    Off the main thread uvicorn installs no signal handlers: the main thread's
+    ``KeyboardInterrupt`` (or ``SystemExit`` on SIGTERM) cancels this task, which
+    asks the server to shut down as its own signal handler would.
+    """
+    import asyncio
+
+    task = asyncio.ensure_future(server.serve(sockets=[sock]))
+    try:
+        await asyncio.shield(task)
+    except asyncio.CancelledError:
+        server.should_exit = True
+        await asyncio.gather(task, return_exceptions=True)
+        raise
 
 
 def serve_mcp(
@@ -468,6 +538,13 @@ def serve_mcp(
             executor, name=name, max_client_calls=max_client_calls, queue_timeout=queue_timeout, names=names
         )
     if transport == "stdio":
-        anyio.run(_serve_stdio, server)
+        owner = None if names is None else names.host
+        if owner is None:
+            anyio.run(_serve_stdio, server)
+        else:
+            # On the loop of a proxied server's session: its calls go on without a
+            # thread hand-off each way.
+            owner.host(_serve_stdio(server))
     else:
-        _serve_http(server, host, port, ready_message, token, allowed_hosts, gate)
+        owner = None if names is None else names.host
+        _serve_http(server, host, port, ready_message, token, allowed_hosts, gate, owner)
