@@ -11,12 +11,11 @@ cannot route (unknown or disabled tools) as MCP errors.
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import json
 import re
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 
 from ._sdk import require_mcp
@@ -403,7 +402,6 @@ def _serve_http(
     token: Optional[str],
     allowed_hosts: Sequence[str],
     gate: ConnectionGate,
-    owner: Optional[Any] = None,
 ) -> None:
     import uvicorn
     from mcp.server.transport_security import TransportSecuritySettings
@@ -427,56 +425,9 @@ def _serve_http(
     # The gate is outermost: a connection is counted and timed before any check runs.
     config = uvicorn.Config(**gate.uvicorn_options(guarded), log_level="warning", lifespan="on")
     try:
-        if owner is None:
-            uvicorn.Server(config).run(sockets=[sock])
-        else:
-            with _exit_on_sigterm():
-                owner.host(_until_stopped(uvicorn.Server(config), sock))
+        uvicorn.Server(config).run(sockets=[sock])
     finally:
         sock.close()
-
-
-@contextlib.contextmanager
-def _exit_on_sigterm() -> Iterator[None]:
-    """While serving off the main thread, SIGTERM is ``SystemExit`` in the main thread.
-
-    So the server stops as it does on the main thread (uvicorn's own handler): cleanly,
-    and the proxied servers' sessions and processes are ended. Only the main thread
-    may set a handler; the previous one is put back.
-    """
-    import signal
-    import threading
-
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    def leave(signum: int, frame: Any) -> None:
-        raise SystemExit(128 + signum)
-
-    previous = signal.signal(signal.SIGTERM, leave)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
-
-
-async def _until_stopped(server: Any, sock: Any) -> None:
-    """Run uvicorn ``server`` off the main thread, stopping it cleanly when this is cancelled.
-
-    Off the main thread uvicorn installs no signal handlers: the main thread's
-    ``KeyboardInterrupt`` (or ``SystemExit`` on SIGTERM) cancels this task, which
-    asks the server to shut down as its own signal handler would.
-    """
-    import asyncio
-
-    task = asyncio.ensure_future(server.serve(sockets=[sock]))
-    try:
-        await asyncio.shield(task)
-    except asyncio.CancelledError:
-        server.should_exit = True
-        await asyncio.gather(task, return_exceptions=True)
-        raise
 
 
 def serve_mcp(
@@ -546,5 +497,6 @@ def serve_mcp(
             # thread hand-off each way.
             owner.host(_serve_stdio(server))
     else:
-        owner = None if names is None else names.host
-        _serve_http(server, host, port, ready_message, token, allowed_hosts, gate, owner)
+        # Not hosted on a proxied server's loop as stdio is: measured, uvicorn serves
+        # slower there (benchmarks/bench_mcp_proxy.py).
+        _serve_http(server, host, port, ready_message, token, allowed_hosts, gate)
