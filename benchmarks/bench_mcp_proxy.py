@@ -10,7 +10,10 @@ the client (and the proxy) connect by streamable HTTP. Both sessions stay open, 
 the two are timed alternately (direct, proxied, direct, ...) for ``--rounds`` rounds of
 ``--calls`` calls each; each row keeps its best round (wall time: the calls cross
 processes, so CPU time of one would miss most of the cost). The ratio is proxied /
-direct, in the same run.
+direct, in the same run. Beside it, from ``/proc`` (Linux), the CPU time per call of
+the server process each session talks to, over all rounds: the upstream's for the
+direct session, the proxy process's alone for a proxied one. On a busy machine the wall
+times (and ratios) move from run to run; the CPU times are what the code costs.
 
 Target: a proxied call within 1.3x of a direct one. ``--work-ms`` is the upstream
 tool's own time per call (it sleeps that long, like a tool that reads a file or a
@@ -35,7 +38,7 @@ import tempfile
 import time
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, Optional
 
 HERE = Path(__file__).resolve()
 ROOT = HERE.parent.parent
@@ -89,8 +92,8 @@ def _env(package: Path) -> dict[str, str]:
 
 
 @contextlib.contextmanager
-def _listening(command: list[str], env: dict[str, str]) -> Iterator[str]:
-    """Start ``command``, yield the URL it announces on stderr; stop it after."""
+def _listening(command: list[str], env: dict[str, str]) -> Iterator[tuple[str, int]]:
+    """Start ``command``, yield the URL it announces on stderr and its pid; stop it after."""
     proc = subprocess.Popen(
         command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env
     )
@@ -99,7 +102,7 @@ def _listening(command: list[str], env: dict[str, str]) -> Iterator[str]:
         for raw in proc.stderr:
             match = re.search(r"serving MCP on (\S+)", raw.decode())
             if match:
-                yield match.group(1)
+                yield match.group(1), proc.pid
                 break
         else:
             raise RuntimeError(f"{command[:3]} ended before serving")
@@ -140,49 +143,108 @@ async def _http_session(url: str) -> AsyncIterator[Any]:
         yield session
 
 
-async def _timed_rounds(sessions: dict[str, Any], calls: int, rounds: int) -> dict[str, float]:
-    """Best seconds per call of each session, timed alternately."""
+def _cpu_seconds(pid: Optional[int]) -> Optional[float]:
+    """The CPU time (user + system) process ``pid`` has used, from ``/proc``; ``None`` elsewhere."""
+    if pid is None:
+        return None
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _child(marker: str, package: Optional[Path] = None) -> Optional[int]:
+    """The pid of this process's child whose command line holds ``marker`` (and runs ``package``)."""
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            if int(stat.read_text().rpartition(")")[2].split()[1]) != os.getpid():
+                continue
+            cmdline = (stat.parent / "cmdline").read_bytes().split(b"\0")
+            environ = (stat.parent / "environ").read_bytes().split(b"\0")
+        except (OSError, ValueError, IndexError):
+            continue
+        if marker.encode() not in cmdline:
+            continue
+        wanted = f"PYTHONPATH={package}".encode()
+        if package is None or any(entry.startswith(wanted) for entry in environ):
+            return int(stat.parent.name)
+    return None
+
+
+async def _timed_rounds(
+    sessions: dict[str, Any], pids: dict[str, Optional[int]], calls: int, rounds: int
+) -> dict[str, tuple[float, Optional[float]]]:
+    """``(best seconds per call, its server process's CPU seconds per call)`` of each session.
+
+    The sessions are timed alternately; the CPU time is the server's (the upstream for
+    ``direct``, the proxy process alone for a proxy) over every round, per call: unlike
+    wall time, it does not count the time spent waiting for a busy machine's cores.
+    """
     best = {label: float("inf") for label in sessions}
+    cpu: dict[str, Optional[float]] = dict.fromkeys(sessions, 0.0)
     for session in sessions.values():
         for _ in range(20):  # warm up: imports, first-call paths
             await session.call_tool("echo", {"text": "warm"})
     for _ in range(rounds):
         for label, session in sessions.items():
+            used = _cpu_seconds(pids[label])
             start = time.perf_counter()
             for _ in range(calls):
                 result = await session.call_tool("echo", {"text": "hello"})
             elapsed = (time.perf_counter() - start) / calls
+            after = _cpu_seconds(pids[label])
             assert not result.is_error, result
             best[label] = min(best[label], elapsed)
-    return best
+            total = cpu[label]
+            cpu[label] = None if total is None or used is None or after is None else total + after - used
+    return {
+        label: (best[label], None if cpu[label] is None else cpu[label] / (calls * rounds))
+        for label in sessions
+    }
 
 
-async def _measure_stdio(work_ms: float, packages: list[Path], calls: int, rounds: int) -> dict[str, float]:
+async def _measure_stdio(
+    work_ms: float, packages: list[Path], calls: int, rounds: int
+) -> dict[str, tuple[float, Optional[float]]]:
     upstream = [sys.executable, str(HERE), "--upstream", "--work-ms", str(work_ms)]
     proxy = [sys.executable, "-m", "lagent_like", "serve-mcp", "--mcp", subprocess.list2cmdline(upstream)]
     async with contextlib.AsyncExitStack() as stack:
         sessions = {"direct": await stack.enter_async_context(_stdio_session(upstream, _env(ROOT)))}
+        pids = {"direct": _child("--upstream")}
         for package in packages:
             sessions[str(package)] = await stack.enter_async_context(_stdio_session(proxy, _env(package)))
-        return await _timed_rounds(sessions, calls, rounds)
+            pids[str(package)] = _child("serve-mcp", package)
+        return await _timed_rounds(sessions, pids, calls, rounds)
 
 
-async def _measure_http(work_ms: float, packages: list[Path], calls: int, rounds: int) -> dict[str, float]:
+async def _measure_http(
+    work_ms: float, packages: list[Path], calls: int, rounds: int
+) -> dict[str, tuple[float, Optional[float]]]:
     upstream = [sys.executable, str(HERE), "--upstream", "--http", "--work-ms", str(work_ms)]
     with contextlib.ExitStack() as processes, tempfile.TemporaryDirectory() as tmp:
-        upstream_url = processes.enter_context(_listening(upstream, _env(ROOT)))
+        upstream_url, upstream_pid = processes.enter_context(_listening(upstream, _env(ROOT)))
         token_file = Path(tmp) / "token"
         token_file.write_text(TOKEN)
         proxy = [sys.executable, "-m", "lagent_like", "serve-mcp", "--mcp", upstream_url]
         proxy += ["--transport", "http", "--port", "0", "--token-file", str(token_file)]
         urls = {"direct": upstream_url}
+        pids: dict[str, Optional[int]] = {"direct": upstream_pid}
         for package in packages:
-            urls[str(package)] = processes.enter_context(_listening(proxy, _env(package)))
+            urls[str(package)], pids[str(package)] = processes.enter_context(_listening(proxy, _env(package)))
         async with contextlib.AsyncExitStack() as stack:
             sessions = {
                 label: await stack.enter_async_context(_http_session(url)) for label, url in urls.items()
             }
-            return await _timed_rounds(sessions, calls, rounds)
+            return await _timed_rounds(sessions, pids, calls, rounds)
+
+
+def _ms(seconds: Optional[float]) -> Optional[float]:
+    return None if seconds is None else seconds * 1000
+
+
+def _shown(value: Optional[float]) -> str:
+    return "-" if value is None else f"{value:.3f}"
 
 
 def main(argv: Any = None) -> int:
@@ -221,14 +283,17 @@ def main(argv: Any = None) -> int:
         for work_ms in args.work_ms:
             best = anyio.run(measures[transport], work_ms, args.package, args.calls, args.rounds)
             for package in args.package:
+                wall, cpu = best[str(package)]
                 rows.append(
                     {
                         "transport": transport,
                         "work_ms": work_ms,
                         "package": str(package),
-                        "direct_ms": best["direct"] * 1000,
-                        "proxied_ms": best[str(package)] * 1000,
-                        "ratio": best[str(package)] / best["direct"],
+                        "direct_ms": best["direct"][0] * 1000,
+                        "proxied_ms": wall * 1000,
+                        "ratio": wall / best["direct"][0],
+                        "upstream_cpu_ms": _ms(best["direct"][1]),
+                        "proxy_cpu_ms": _ms(cpu),
                     }
                 )
     if args.json:
@@ -239,13 +304,15 @@ def main(argv: Any = None) -> int:
         "target <= 1.3x"
     )
     print(
-        f"{'transport':<10}{'tool ms':>8}{'direct ms':>11}{'proxied ms':>12}{'ratio':>8}  verdict  proxy from"
+        f"{'transport':<10}{'tool ms':>8}{'direct ms':>11}{'proxied ms':>12}{'ratio':>8}  verdict"
+        f"{'upstream cpu ms':>17}{'proxy cpu ms':>14}  proxy from"
     )
     for row in rows:
         verdict = "ok" if row["ratio"] <= 1.3 else "MISS"
         print(
             f"{row['transport']:<10}{row['work_ms']:>8g}{row['direct_ms']:>11.3f}{row['proxied_ms']:>12.3f}"
-            f"{row['ratio']:>7.2f}x  {verdict:<7}  {row['package']}"
+            f"{row['ratio']:>7.2f}x  {verdict:<7}{_shown(row['upstream_cpu_ms']):>17}"
+            f"{_shown(row['proxy_cpu_ms']):>14}  {row['package']}"
         )
     return 0
 
