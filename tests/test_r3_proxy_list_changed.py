@@ -10,6 +10,7 @@ states), and call them.
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -23,6 +24,8 @@ import anyio
 import mcp_types as types
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared._httpx_utils import create_mcp_http_client
 from mcp.shared.exceptions import MCPError
 
 import lagent_like
@@ -147,3 +150,47 @@ def test_proxy_tells_its_clients_when_an_upstream_changes_its_tools(
             "lagent-like: serving tool 'fail' of server 'alpha' as 'alpha__fail': the name 'fail' is also "
             "taken by server 'beta'"
         ) in log.read_text().splitlines()
+
+
+def test_proxy_over_http_tells_its_clients_too(tmp_path: Path) -> None:
+    token_file = tmp_path / "token"
+    token_file.write_text("r3-token\n")
+    command = [sys.executable, "-m", "lagent_like", "serve-mcp", "--mcp", upstream("alpha", "keep")]
+    command += ["--transport", "http", "--port", "0", "--token-file", str(token_file)]
+    proc = subprocess.Popen(
+        command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=ENV
+    )
+    changed = anyio.Event()
+
+    async def on_message(message: Any) -> None:
+        if isinstance(message, types.ToolListChangedNotification):
+            changed.set()
+
+    async def run(url: str) -> list[list[str]]:
+        headers = {"Authorization": "Bearer r3-token"}
+        async with (
+            create_mcp_http_client(headers=headers) as client,
+            streamable_http_client(url, http_client=client) as (read, write, *_),
+            ClientSession(read, write, message_handler=on_message) as session,
+        ):
+            await session.initialize()
+            before = [tool.name for tool in (await session.list_tools()).tools]
+            await session.call_tool("change", {"add": ["extra"]})
+            with anyio.fail_after(60):  # a safety net only: the event ends the wait
+                await changed.wait()
+            return [before, [tool.name for tool in (await session.list_tools()).tools]]
+
+    try:
+        assert proc.stderr is not None
+        for raw in proc.stderr:
+            match = re.fullmatch(r"serving MCP on (http://127\.0\.0\.1:\d+/mcp)\n", raw.decode())
+            if match:
+                break
+        else:
+            raise AssertionError("the proxy ended before serving")
+        assert anyio.run(run, match.group(1)) == [["keep", "change"], ["keep", "change", "extra"]]
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+        if proc.stderr is not None:
+            proc.stderr.close()
