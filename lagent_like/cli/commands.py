@@ -50,9 +50,18 @@ import dataclasses
 import json
 import os
 import sys
+import warnings
 from typing import Any, Callable, Optional
 
-from .. import ActionExecutor, ActionStatusCode, BaseAction, ToolNotFoundError, get_tool_cls, list_tools
+from .. import (
+    ActionExecutor,
+    ActionStatusCode,
+    BaseAction,
+    DefinitionWarning,
+    ToolNotFoundError,
+    get_tool_cls,
+    list_tools,
+)
 from .chat import cmd_chat
 from .common import (
     EXPORTS,
@@ -153,8 +162,11 @@ def _cmd_lint(args: argparse.Namespace) -> int:
     if args.targets:
         allow_cwd_imports()
     try:
-        findings = lint_targets(args.targets)
-    except ImportError as exc:  # lint_targets says which module and why
+        with warnings.catch_warnings():
+            # Each DefinitionWarning is a finding on stdout: not said again on stderr.
+            warnings.simplefilter("ignore", DefinitionWarning)
+            findings = lint_targets(args.targets)
+    except ImportError as exc:  # lint_targets says which module (or file) and why
         raise CliError(str(exc)) from exc
     if args.json:
         print(dump([dataclasses.asdict(f) for f in findings]))

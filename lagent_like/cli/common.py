@@ -15,9 +15,9 @@ import json
 import os
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any, Callable, Optional
 
+from .._private.module_files import ModuleFileError, import_file, is_module_file
 from ..exceptions import LagentLikeError
 from ..mcp._targets import name_toolkits
 from ..registry import get_tool_cls, list_tools
@@ -118,50 +118,14 @@ def import_modules(names: list[str]) -> Imported:
     imported = Imported()
     for name in names:
         try:
-            module = _import_file(name) if _is_path(name) else importlib.import_module(name)
-        except CliError:
-            raise
+            module = import_file(name) if is_module_file(name) else importlib.import_module(name)
+        except ModuleFileError as exc:
+            raise CliError(str(exc)) from exc
         except Exception as exc:  # any failure of user code is an error line
             raise CliError(f"cannot import module {name!r}: {reason(exc)}") from exc
         imported.modules.append(module.__name__)
         imported.functions += [_function_tool(name, func) for func in module_functions(module)]
     return imported
-
-
-def _is_path(name: str) -> bool:
-    """Whether ``-m name`` names a file rather than a module."""
-    return name.endswith(".py") or "/" in name or os.sep in name
-
-
-def _import_file(name: str) -> Any:
-    """Import the Python file ``name`` as a module named after its stem."""
-    path = Path(name).resolve()
-    if not path.is_file():
-        raise CliError(f"cannot import module {name!r}: no such file {str(path)!r}")
-    module_name = path.stem
-    loaded = sys.modules.get(module_name)
-    if loaded is not None:
-        where = getattr(loaded, "__file__", None)
-        if where is not None and Path(where).resolve() == path:
-            return loaded
-        raise CliError(
-            f"cannot import module {name!r}: a module named {module_name!r} is already imported "
-            f"from elsewhere; rename the file"
-        )
-    spec = importlib.util.spec_from_file_location(module_name, path)
-    if spec is None or spec.loader is None:
-        raise CliError(f"cannot import module {name!r}: not a Python file")
-    module = importlib.util.module_from_spec(spec)
-    if str(path.parent) not in sys.path:
-        sys.path.insert(0, str(path.parent))
-    # In sys.modules before it runs, as an import would: dataclasses and pickling look it up.
-    sys.modules[module_name] = module
-    try:
-        spec.loader.exec_module(module)
-    except BaseException:
-        del sys.modules[module_name]
-        raise
-    return module
 
 
 def _function_tool(module: str, func: Callable[..., Any]) -> Any:

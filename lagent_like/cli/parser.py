@@ -87,7 +87,10 @@ def _add_lint(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
         "targets",
         nargs="*",
         metavar="TARGET",
-        help="a module to import or a registered tool name (default: every registered tool)",
+        help=(
+            "a module to import, a Python file (tools.py) or a registered tool name "
+            "(default: every registered tool)"
+        ),
     )
     _flag(lint, "--json", "print the findings as a JSON list")
     _flag(lint, "--strict", "treat warnings as errors (exit 1)")

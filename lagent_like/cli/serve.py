@@ -119,24 +119,29 @@ def _local_tools(args: argparse.Namespace, names: Optional[str]) -> list[Any]:
 
 def _proxied(
     args: argparse.Namespace, toolkits: list[Any]
-) -> tuple[Optional[str], dict[str, Optional[set[str]]]]:
-    """``(local --tools names, the tools each proxied server may serve)``."""
+) -> tuple[Optional[str], dict[str, Optional[set[str]]], set[str]]:
+    """``(local --tools names, the tools each proxied server may serve, the names withheld)``.
+
+    A server not named in ``--tools`` serves all its tools but the code-executing ones
+    (unless ``--allow-code``), also those it adds later.
+    """
     local, selection = _split_names(args.tools, toolkits)
     if args.allow_code:
-        return local, selection
+        return local, selection, set()
     code = _code_tool_names()
-    withheld = []
-    for toolkit in toolkits:
-        if selection[toolkit.name] is None:  # not named: withhold the code-executing ones
-            kept = [tool for tool in toolkit.tool_names if tool not in code]
-            withheld += [f"{toolkit.name}.{tool}" for tool in toolkit.tool_names if tool in code]
-            selection[toolkit.name] = set(kept)
+    withheld = [
+        f"{toolkit.name}.{tool}"
+        for toolkit in toolkits
+        if selection[toolkit.name] is None
+        for tool in toolkit.tool_names
+        if tool in code
+    ]
     if withheld:
         _say(
             f"not serving the code-executing tools {', '.join(withheld)}; "
             "name them with --tools or pass --allow-code"
         )
-    return local, selection
+    return local, selection, code
 
 
 def cmd_serve_mcp(args: argparse.Namespace) -> int:
@@ -154,13 +159,13 @@ def cmd_serve_mcp(args: argparse.Namespace) -> int:
     # Arguments go unchecked: the server's own validator answers, as it would directly.
     toolkits = open_mcp_toolkits(args, shared_session=True, validation="off")
     try:
-        local_names, selection = _proxied(args, toolkits)
+        local_names, selection, code = _proxied(args, toolkits)
         tools = _local_tools(args, local_names)
         name_toolkits(toolkits, [tool.name for tool in tools])
         selection = dict(zip([toolkit.name for toolkit in toolkits], selection.values()))
         # The async executor runs async tools on the server's loop and sync ones in threads.
         executor = AsyncActionExecutor(actions=[*tools, *toolkits])
-        names = ProxyNames(executor, selection, _say) if toolkits else None
+        names = ProxyNames(executor, selection, _say, code) if toolkits else None
         if names is not None:
             names.served(executor.to_mcp_tools())  # states clashes now, before clients come
         if not tools and (names is None or not names.served(executor.to_mcp_tools())):

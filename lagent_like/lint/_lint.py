@@ -28,6 +28,7 @@ import importlib
 from collections.abc import Iterable, Sequence
 from typing import Any, Callable, Union
 
+from .._private.module_files import ModuleFileError, import_file, is_module_file
 from ..exceptions import RegistryError, ToolDefinitionError, ToolNotFoundError
 from ..registry import get_tool_cls, list_tools
 from ..spec._describe import ApiSpec, copy_description
@@ -153,7 +154,7 @@ def _module_note(target: str, note: LintFinding) -> ToolView:
 
 
 def _import(target: str, suggestions: list[str]) -> Any:
-    """Import module ``target``.
+    """Import module ``target``, or the Python file it names (``tools.py``, ``dir/tools``).
 
     Raises:
         ToolNotFoundError: there is no module ``target`` either.
@@ -162,7 +163,9 @@ def _import(target: str, suggestions: list[str]) -> Any:
         ImportError: importing the module failed for another reason.
     """
     try:
-        return importlib.import_module(target)
+        return import_file(target) if is_module_file(target) else importlib.import_module(target)
+    except ModuleFileError:
+        raise  # already says which file and why
     except ModuleNotFoundError as exc:
         if exc.name and (target == exc.name or target.startswith(exc.name + ".")):
             where = "in the registry, and no module has that name"
@@ -247,7 +250,8 @@ def lint_targets(targets: Sequence[str]) -> list[LintFinding]:
     is linted.
 
     Args:
-        targets: module names (``'mypackage.tools'``) and registered tool names.
+        targets: module names (``'mypackage.tools'``), Python files (``'tools.py'``, imported
+            by path as ``-m`` imports them) and registered tool names.
 
     Returns:
         The findings, target by target; a tool named twice is linted once.
@@ -255,7 +259,8 @@ def lint_targets(targets: Sequence[str]) -> list[LintFinding]:
     Raises:
         ToolNotFoundError: a target is neither a registered tool nor a module; the
             message suggests close tool names.
-        ImportError: a module failed to import for a reason other than a tool definition.
+        ImportError: a module failed to import for a reason other than a tool definition
+            (a file target: also when there is no such file).
     """
     if not targets:
         entries = list_tools(with_class=True)

@@ -7,6 +7,10 @@ not ``time__get_current_time``. :class:`ProxyNames` maps between the two. A prox
 tool keeps its own name unless another served tool has it too; then the proxied one
 keeps the executor's prefixed name and the clash is stated once (through ``say``), so
 the operator can tell clients. Local tools always keep their names.
+
+The names are worked out again from the executor's tool list each time it is read,
+so a server that adds, removes or renames tools (and says so with
+``notifications/tools/list_changed``) is served as it is now, clashes included.
 """
 
 from __future__ import annotations
@@ -26,6 +30,9 @@ class ProxyNames:
             (``None``: all of them); other tools of those toolkits are neither listed
             nor callable.
         say: told, once per clash, which tool is served under its prefixed name and why.
+        withhold: server tools never served by a toolkit whose tools are all served
+            (``None`` in ``toolkits``), even when its server adds one later (the names
+            of code-executing tools, unless the operator allowed them).
     """
 
     def __init__(
@@ -33,11 +40,13 @@ class ProxyNames:
         executor: Any,
         toolkits: Mapping[str, Optional[Collection[str]]],
         say: Callable[[str], None] = lambda text: None,
+        withhold: Collection[str] = (),
     ) -> None:
         self._executor = executor
         self._toolkits = {
             name: None if allowed is None else set(allowed) for name, allowed in toolkits.items()
         }
+        self._withhold = set(withhold)
         self._say = say
         self._said: set[str] = set()
         self._outward: dict[str, str] = {}
@@ -60,6 +69,17 @@ class ProxyNames:
             found = self._inward.get(name)
         return found
 
+    @property
+    def toolkits(self) -> list[Any]:
+        """The proxied toolkits (``MCPToolkit`` s) the executor holds."""
+        return [self._executor.actions[name] for name in self._toolkits if name in self._executor.actions]
+
+    @property
+    def host(self) -> Optional[Any]:
+        """The proxied toolkit whose loop should run the server (see ``MCPToolkit.host``), if any."""
+        toolkits = self.toolkits
+        return toolkits[0] if toolkits else None
+
     def upstream(self, alias: str) -> Optional[tuple[Any, str]]:
         """``(MCPToolkit, the server's tool name)`` when executor name ``alias`` is a proxied tool."""
         return self._upstream.get(alias)
@@ -71,7 +91,7 @@ class ProxyNames:
             return alias, None
         toolkit, tool = api[0].name, api[1]
         allowed = self._toolkits[toolkit]
-        if allowed is not None and tool not in allowed:
+        if (tool in self._withhold) if allowed is None else (tool not in allowed):
             return None
         return tool, toolkit
 

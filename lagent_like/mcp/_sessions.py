@@ -9,8 +9,10 @@ worker thread while another's trivial call waits.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import itertools
+import threading
 from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any, Optional, Protocol
 
@@ -20,7 +22,7 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 if TYPE_CHECKING:
     from mcp.server.context import ServerRequestContext
 
-__all__ = ["ClientLimits", "Sessions", "client_key"]
+__all__ = ["ClientLimits", "Sessions", "ToolListNotices", "client_key"]
 
 
 class _EndsSessions(Protocol):
@@ -45,7 +47,7 @@ class Sessions:
 
     def id_of(self, ctx: ServerRequestContext[Any]) -> str:
         """The executor session of the request's connection, opened on first use."""
-        connection = getattr(ctx.session, "_connection", None)
+        connection = _connection_of(ctx)
         state = getattr(connection, "state", None)
         if connection is None or not isinstance(state, dict):
             # No connection object to hang the session on (not expected in mcp 2.x):
@@ -64,6 +66,55 @@ class Sessions:
     def _end_now(self, session_id: str) -> None:
         """End ``session_id`` in the executor, which releases every tool's share of it."""
         self._executor.end_session(session_id)
+
+
+def _connection_of(ctx: ServerRequestContext[Any]) -> Any:
+    """The SDK's ``Connection`` behind a request or notification, or ``None`` if it has none.
+
+    The low-level context offers only the session; the connection (its ``state``,
+    ``exit_stack`` and standalone channel) is what lives as long as the client.
+    """
+    return getattr(ctx.session, "_connection", None)
+
+
+class ToolListNotices:
+    """The connected clients, told when the served tool list changes.
+
+    A client that listed the tools keeps that list until the server sends
+    ``notifications/tools/list_changed`` on the connection's standalone channel
+    (stdio, or an HTTP session's event stream). Connections are noted once they are
+    initialized and forgotten when they end; :meth:`announce` may be called from any
+    thread (an ``MCPToolkit``'s loop tells of its server's change).
+    """
+
+    def __init__(self) -> None:
+        self._open: dict[int, tuple[Any, asyncio.AbstractEventLoop]] = {}
+        self._lock = threading.Lock()
+
+    async def on_initialized(self, ctx: ServerRequestContext[Any], params: Any) -> None:
+        """The ``notifications/initialized`` handler: note the client's connection until it ends."""
+        connection = _connection_of(ctx)
+        if connection is None or not getattr(connection, "has_standalone_channel", False):
+            return  # no channel to tell it on
+        key = id(connection)
+        with self._lock:
+            self._open[key] = (connection, asyncio.get_running_loop())
+        connection.exit_stack.callback(self._forget, key)
+
+    def _forget(self, key: int) -> None:
+        with self._lock:
+            self._open.pop(key, None)
+
+    def announce(self) -> None:
+        """Send ``notifications/tools/list_changed`` to every connected client (never raises)."""
+        with self._lock:
+            listeners = list(self._open.values())
+        for connection, loop in listeners:
+            notice = connection.send_tool_list_changed()  # never raises: a closed stream drops it
+            try:
+                asyncio.run_coroutine_threadsafe(notice, loop)
+            except RuntimeError:  # the server's loop has ended: nobody left to tell
+                notice.close()
 
 
 #: Where a connection's ``state`` keeps its executor session id.
@@ -105,8 +156,11 @@ class ClientLimits:
         users[0] += 1
         try:
             try:
-                with anyio.fail_after(self._timeout):
-                    await gate.acquire()
+                if gate.value > 0:
+                    gate.acquire_nowait()  # the common case: no timer to set up per call
+                else:
+                    with anyio.fail_after(self._timeout):
+                        await gate.acquire()
             except TimeoutError:
                 yield (
                     f"this client already has {self._limit} calls running; this call waited "

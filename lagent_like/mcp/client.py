@@ -25,9 +25,9 @@ import contextlib
 import dataclasses
 import inspect
 import sys
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Coroutine, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
-from typing import Any, Callable, Optional, TextIO
+from typing import Any, Callable, Optional, TextIO, Union
 
 from ._sdk import require_mcp
 
@@ -324,14 +324,14 @@ class MCPToolkit(BaseAction, register=False):
             ) from exc
         return session.server_info, session.instructions
 
-    async def _acall(
+    async def _exchange(
         self,
         tool: str,
         arguments: dict[str, Any],
         link: ServerLink,
         on_progress: Optional[Callable[[Any], Any]] = None,
-    ) -> ActionReturn:
-        """Forward one call over ``link``; every outcome, transport failures included, is a record."""
+    ) -> Union[types.CallToolResult, ActionReturn]:
+        """Send one call over ``link``: the server's result, or a record of why there is none."""
         try:
             session = await link.session()
         except Exception as exc:  # noqa: BLE001 - an unreachable server is a result for the model
@@ -339,7 +339,7 @@ class MCPToolkit(BaseAction, register=False):
         relay = None if on_progress is None else _ProgressRelay(on_progress)
         try:
             try:
-                result = await session.call_tool(
+                return await session.call_tool(
                     tool, arguments, read_timeout_seconds=self._request_timeout, progress_callback=relay
                 )
             finally:
@@ -368,6 +368,18 @@ class MCPToolkit(BaseAction, register=False):
         except Exception as exc:  # noqa: BLE001 - transport errors take many forms
             await link.drop(session)
             return self._failure(arguments, f"the MCP call failed: {reason(exc)}")
+
+    async def _acall(
+        self,
+        tool: str,
+        arguments: dict[str, Any],
+        link: ServerLink,
+        on_progress: Optional[Callable[[Any], Any]] = None,
+    ) -> ActionReturn:
+        """Forward one call over ``link``; every outcome, transport failures included, is a record."""
+        result = await self._exchange(tool, arguments, link, on_progress)
+        if isinstance(result, ActionReturn):
+            return result
         if result.is_error:
             return self._record(arguments, error_text(result), ActionStatusCode.API_ERROR)
         items = result_items(result)
@@ -458,6 +470,67 @@ class MCPToolkit(BaseAction, register=False):
             return self._record(
                 args, f"the MCP call did not complete: {reason(exc)}", ActionStatusCode.TIMEOUT
             )
+
+    async def forward(
+        self,
+        tool: str,
+        arguments: Optional[Mapping[str, Any]] = None,
+        *,
+        session_id: str = DEFAULT_SESSION,
+        on_progress: Optional[Callable[[Any], Any]] = None,
+    ) -> Union[types.CallToolResult, ActionReturn]:
+        """Call server tool ``tool`` from another event loop; the server's own result, as it came.
+
+        For a server that serves this toolkit's tools again (``serve-mcp --mcp``): the
+        server's ``CallToolResult`` is handed on untouched (content, structured content,
+        ``isError`` results), and no worker thread waits for it, the awaiting loop does.
+        As :meth:`call_tool`, it never raises: when there is no result (the server is
+        unreachable, the connection was lost, the call timed out) the record says why.
+
+        Args:
+            tool: the server's name of the tool.
+            arguments: the arguments, sent as they are.
+            session_id: the executor session whose MCP session carries the call.
+            on_progress: as for :meth:`call_tool`.
+
+        Returns:
+            The server's result, or the record of a call that got none.
+        """
+        args = dict(arguments or {})
+        if self._closed:
+            return self._failure(args, f"the MCP toolkit {self.name!r} is closed")
+        call = self._exchange(tool, args, self._links.get(session_id), on_progress)
+        if asyncio.get_running_loop() is self._loop.loop:
+            return await call  # a server hosted here (see host): no hand-off at all
+        try:
+            done = asyncio.wrap_future(asyncio.run_coroutine_threadsafe(call, self._loop.loop))
+            result: Union[types.CallToolResult, ActionReturn] = await asyncio.wait_for(
+                done, self._wait(connect=True, call=True)
+            )
+            return result
+        except Exception as exc:  # noqa: BLE001 - e.g. the wait ran out: still a record
+            return self._record(
+                args, f"the MCP call did not complete: {reason(exc)}", ActionStatusCode.TIMEOUT
+            )
+
+    def host(self, coro: Coroutine[Any, Any, Any]) -> Any:
+        """Run ``coro`` on this toolkit's own event loop (its sessions' loop) and wait for it.
+
+        For a server that serves these tools again: hosted here, its :meth:`forward`
+        calls run on the loop that talks to the MCP server, with no thread hand-off.
+        The hosted code must not call the toolkit's blocking methods (:meth:`call_tool`,
+        :meth:`end_session`, :meth:`close`) on the loop itself, only from other threads.
+        An exception in the waiting thread (Ctrl-C) cancels ``coro`` and is raised again.
+
+        Returns:
+            What ``coro`` returned.
+        """
+        future = asyncio.run_coroutine_threadsafe(coro, self._loop.loop)
+        try:
+            return future.result()
+        except BaseException:
+            future.cancel()
+            raise
 
     def end_session(self, session_id: str) -> None:
         """End executor session ``session_id``'s MCP session (its stdio server stops), if any.

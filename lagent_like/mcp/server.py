@@ -24,7 +24,8 @@ require_mcp()
 
 import anyio  # noqa: E402 - only after the check above, which explains a missing SDK
 import mcp_types as types  # noqa: E402
-from mcp.server.lowlevel import Server  # noqa: E402
+from mcp.server.lowlevel import NotificationOptions, Server  # noqa: E402
+from mcp.server.models import InitializationOptions  # noqa: E402
 from mcp.server.stdio import stdio_server  # noqa: E402
 from mcp.shared.exceptions import MCPError  # noqa: E402
 
@@ -43,7 +44,8 @@ from ..runtime._streaming import on_loop  # noqa: E402
 from ..schema import ActionReturn, ActionStatusCode  # noqa: E402
 from ._http import HttpGuard, allowed_hosts_for, listen, resolve_token  # noqa: E402
 from ._proxy import ProxyNames  # noqa: E402
-from ._sessions import ClientLimits, Sessions, client_key  # noqa: E402
+from ._sessions import ClientLimits, Sessions, ToolListNotices, client_key  # noqa: E402
+from ._stdio import pipe_streams  # noqa: E402
 from ._wire import Progress  # noqa: E402
 
 if TYPE_CHECKING:
@@ -186,18 +188,37 @@ async def _run_call(
 
 async def _forward(
     upstream: tuple[Any, str], arguments: dict[str, Any], session_id: str, on_progress: Callable[[Any], Any]
-) -> ActionReturn:
-    """Send a proxied call to its server as the client wrote it (``MCPToolkit.call_tool``).
+) -> types.CallToolResult:
+    """Send a proxied call to its server as the client wrote it; its result as the server gave it.
 
     Not through the executor: the server checks the arguments itself, so a client gets
-    the server's own answers (its validation messages, under its tool names).
+    the server's own answers (its validation messages, under its tool names, its
+    structured content). Only a call that got no result (a lost connection) is
+    answered here, as an error result saying why.
     """
     toolkit, tool = upstream
-    call = functools.partial(
-        toolkit.call_tool, tool, arguments, session_id=session_id, on_progress=on_progress
-    )
-    ret: ActionReturn = await anyio.to_thread.run_sync(call, abandon_on_cancel=True)
-    return ret
+    result = await toolkit.forward(tool, arguments, session_id=session_id, on_progress=on_progress)
+    if isinstance(result, ActionReturn):
+        return _to_result(result)
+    return _valid_result(result)
+
+
+def _valid_result(result: types.CallToolResult) -> types.CallToolResult:
+    """``result`` with its strings made :func:`valid_text` (a copy only when one was not)."""
+    content = list(result.content)
+    changed = False
+    for index, block in enumerate(content):
+        if isinstance(block, types.TextContent):
+            text = valid_text(block.text)
+            if text is not block.text:
+                content[index], changed = block.model_copy(update={"text": text}), True
+    structured = result.structured_content
+    if structured is not None:
+        fixed = _valid_json(structured)
+        structured, changed = fixed, changed or fixed != structured
+    if not changed:
+        return result
+    return result.model_copy(update={"content": content, "structured_content": structured})
 
 
 def _progress_reporter(ctx: ServerRequestContext[Any]) -> Callable[[Any], Any]:
@@ -224,6 +245,48 @@ def _progress_reporter(ctx: ServerRequestContext[Any]) -> Callable[[Any], Any]:
         await ctx.session.report_progress(count, None, valid_text(text))
 
     return on_loop(send, asyncio.get_running_loop())
+
+
+class _ChangingServer(Server[Any]):
+    """A server whose tool list changes while clients are connected, and says so.
+
+    It announces ``tools.listChanged`` in its capabilities to every client, also those
+    of the HTTP transport (which asks the server for its options itself).
+    """
+
+    def create_initialization_options(
+        self,
+        notification_options: Optional[NotificationOptions] = None,
+        experimental_capabilities: Optional[dict[str, dict[str, Any]]] = None,
+        extensions: Optional[dict[str, dict[str, Any]]] = None,
+    ) -> InitializationOptions:
+        """The SDK's options, with ``tools_changed`` on unless ``notification_options`` say otherwise."""
+        return super().create_initialization_options(
+            notification_options or NotificationOptions(tools_changed=True),
+            experimental_capabilities,
+            extensions,
+        )
+
+
+def _tell_of_changes(executor: ActionExecutor, names: ProxyNames, server: Server[Any]) -> None:
+    """Tell ``server``'s clients whenever a proxied server's tool list changes.
+
+    The toolkit has rebuilt its APIs when its listener runs (on the toolkit's own
+    thread): the executor re-reads its routes, then each client is sent
+    ``notifications/tools/list_changed`` and lists the tools again, under the names
+    :class:`ProxyNames` gives them now.
+    """
+    notices = ToolListNotices()
+    server.add_notification_handler(
+        "notifications/initialized", types.NotificationParams, notices.on_initialized
+    )
+
+    def changed() -> None:
+        executor.refresh()
+        notices.announce()
+
+    for toolkit in names.toolkits:
+        toolkit.on_tools_changed(changed)
 
 
 def build_mcp_server(
@@ -255,6 +318,9 @@ def build_mcp_server(
             ``MCPToolkit`` s under their servers' own names (see
             :class:`~lagent_like.mcp._proxy.ProxyNames`), and sends their calls to their
             servers as the client wrote them, so that the servers' own checks answer.
+            When such a server changes its tool list, the clients are told
+            (``notifications/tools/list_changed``; the server announces
+            ``tools.listChanged``).
 
     Each MCP connection is its own executor session: tools taking a
     :class:`~lagent_like.ToolContext` see one ``state`` dict per connected client and
@@ -302,26 +368,30 @@ def build_mcp_server(
             try:
                 report = _progress_reporter(ctx)
                 upstream = None if names is None else names.upstream(name)
-                if upstream is None:
-                    ret = await _run_call(executor, name, arguments, session_id, call_id, report)
-                else:
-                    ret = await _forward(upstream, arguments, session_id, report)
+                if upstream is not None:
+                    return await _forward(upstream, arguments, session_id, report)
+                ret = await _run_call(executor, name, arguments, session_id, call_id, report)
                 return _to_result(ret, "outputSchema" in mcp_extras(*api))
             except Exception as exc:  # noqa: BLE001 - an executor bug must not take the server down
                 return _error_result(f"the server failed to run {params.name!r}: {type(exc).__name__}: {exc}")
 
-    return Server(
+    server = (Server if names is None else _ChangingServer)(
         name,
         version=__version__,
         instructions=instructions,
         on_list_tools=list_tools,
         on_call_tool=call_tool,
     )
+    if names is not None:
+        _tell_of_changes(executor, names, server)
+    return server
 
 
 async def _serve_stdio(server: Server[Any]) -> None:
-    async with stdio_server() as (read_stream, write_stream):
-        await server.run(read_stream, write_stream, server.create_initialization_options())
+    async with pipe_streams() as pipes:
+        stdin, stdout = pipes if pipes is not None else (None, None)
+        async with stdio_server(stdin, stdout) as (read_stream, write_stream):
+            await server.run(read_stream, write_stream, server.create_initialization_options())
 
 
 def _serve_http(
@@ -419,6 +489,14 @@ def serve_mcp(
             executor, name=name, max_client_calls=max_client_calls, queue_timeout=queue_timeout, names=names
         )
     if transport == "stdio":
-        anyio.run(_serve_stdio, server)
+        owner = None if names is None else names.host
+        if owner is None:
+            anyio.run(_serve_stdio, server)
+        else:
+            # On the loop of a proxied server's session: its calls go on without a
+            # thread hand-off each way.
+            owner.host(_serve_stdio(server))
     else:
+        # Not hosted on a proxied server's loop as stdio is: measured, uvicorn serves
+        # slower there (benchmarks/bench_mcp_proxy.py).
         _serve_http(server, host, port, ready_message, token, allowed_hosts, gate)

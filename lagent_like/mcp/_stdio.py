@@ -1,0 +1,108 @@
+"""The stdio transport's two streams without a thread per line: asyncio pipes.
+
+The SDK's ``stdio_server()`` reads each line of stdin and writes (and flushes) each
+message to stdout in a worker thread: three thread hand-offs per call, a large part
+of what a call costs when the tool itself takes no time (and twice over for a proxy,
+which is a server and a client). It takes the two streams as arguments, so this
+module hands it stdin and stdout as asyncio pipe streams instead, read and written
+on the server's loop.
+
+Only when both are pipes or sockets (as an MCP host starts a server); a terminal or
+a file keeps the SDK's own streams. As the SDK does, file descriptors 0 and 1 are
+pointed elsewhere while serving (0 at the null device, 1 at stderr), so that a tool
+that prints or reads cannot corrupt the protocol; both are restored at the end.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import stat
+from collections.abc import AsyncIterator
+from typing import Any, Optional
+
+__all__ = ["pipe_streams"]
+
+#: The longest line (one JSON-RPC message) read from stdin, in bytes.
+MAX_LINE = 1 << 30
+
+
+def _is_pipe(fd: int) -> bool:
+    try:
+        mode = os.fstat(fd).st_mode
+    except OSError:
+        return False
+    return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)
+
+
+class _Lines:
+    """Stdin as the SDK's transport reads it: ``async for line in stdin`` (text lines)."""
+
+    def __init__(self, reader: asyncio.StreamReader) -> None:
+        self._reader = reader
+
+    def __aiter__(self) -> _Lines:
+        return self
+
+    async def __anext__(self) -> str:
+        line = await self._reader.readline()
+        if not line:
+            raise StopAsyncIteration
+        return line.decode("utf-8", "replace")
+
+
+class _Out:
+    """Stdout as the SDK's transport writes it: ``await write(text)``, ``await flush()``."""
+
+    def __init__(self, writer: asyncio.StreamWriter) -> None:
+        self._writer = writer
+
+    async def write(self, text: str) -> None:
+        self._writer.write(text.encode("utf-8"))
+
+    async def flush(self) -> None:
+        await self._writer.drain()
+
+
+@contextlib.asynccontextmanager
+async def pipe_streams() -> AsyncIterator[Optional[tuple[Any, Any]]]:
+    """``(stdin, stdout)`` for ``stdio_server(stdin, stdout)``; ``None`` when they are not pipes.
+
+    Yields:
+        The two streams, or ``None`` (use the SDK's own).
+    """
+    if not (_is_pipe(0) and _is_pipe(1)):
+        yield None
+        return
+    loop = asyncio.get_running_loop()
+    wire_in, wire_out = os.dup(0), os.dup(1)
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    os.close(null)
+    os.dup2(2, 1)
+    transports: list[asyncio.BaseTransport] = []
+    try:
+        reader = asyncio.StreamReader(limit=MAX_LINE)
+        read_transport, _ = await loop.connect_read_pipe(
+            lambda: asyncio.StreamReaderProtocol(reader), os.fdopen(wire_in, "rb", buffering=0)
+        )
+        transports.append(read_transport)
+        write_transport, protocol = await loop.connect_write_pipe(
+            asyncio.streams.FlowControlMixin, os.fdopen(wire_out, "wb", buffering=0)
+        )
+        transports.append(write_transport)
+        writer = asyncio.StreamWriter(write_transport, protocol, None, loop)
+        yield _Lines(reader), _Out(writer)
+    finally:
+        # The wire goes back where it was, blocking again, before the transports close
+        # their own copies of it.
+        for fd, wire in ((0, wire_in), (1, wire_out)):
+            with contextlib.suppress(OSError):
+                os.dup2(wire, fd)
+                os.set_blocking(fd, True)
+        for transport in transports:
+            transport.close()
+        for wire in (wire_in, wire_out)[len(transports) :]:
+            with contextlib.suppress(OSError):
+                os.close(wire)
