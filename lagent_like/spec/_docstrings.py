@@ -21,6 +21,7 @@ from operator import itemgetter
 from typing import Any, Callable, Optional
 
 from ..exceptions import LagentLikeError
+from ._google_fast import read_plain_google
 
 _ROLE = re.compile(r":[\w.+-]+(?::[\w.+-]+)*:`~?([^`]+)`")
 _TITLED = re.compile(r"^(.*?)\s*<[^<>]+>$", re.DOTALL)
@@ -187,6 +188,9 @@ def parse_docstring(doc: Optional[str]) -> DocInfo:
         # One line with no section title (they end with a colon), role or style
         # marker: all description.
         return DocInfo(doc.expandtabs().strip())  # as inspect.cleandoc expands tabs
+    plain = read_plain_google(doc, _KNOWN_TITLES)
+    if plain is not None:  # the common Google shape, read as docstring-parser reads it
+        return DocInfo(plain[0], plain[1], plain[2], doc, [], [])
     if "`" in doc:
         doc = reduce_roles(doc)
     lines = "\n" + doc  # what the line patterns search (see _REST_MARKER)
