@@ -45,14 +45,42 @@ _IGNORED_SECTIONS = frozenset(
     }
 )
 # What sends a docstring to docstring-parser before any line is read: tabs and other
-# whitespace docstring-parser's title pattern treats apart, reST roles, NumPy rules.
-_DECLINED_CHARACTERS = ("\t", "\r", "\f", "\v", "`", "---")
+# whitespace than spaces and newlines (cleandoc expands tabs; docstring-parser's
+# title pattern and indentation treat the rest apart), reST roles, NumPy rules.
+# Speed: a few ``in`` scans cost a tenth of one regex search; the regex runs only on
+# non-ASCII text, for the other kinds of whitespace.
+_DECLINED_TEXT = ("\t", "`", "---", "\r", "\f", "\v")
+_OTHER_SPACE = re.compile(r"[^\S\n ]")
 # ``name`` or ``name (type)`` before an item's colon; anything else (spaces before the
 # colon, nested parentheses, an empty type) is left to docstring-parser.
+_ITEM_HEAD = re.compile(r"(\w+)(?: *\( *([^()\s](?:[^()]*[^()\s])?) *\))?")
 # What the caller's care check takes for a section title (an unknown one after a known
 # one is noted there).
 _TITLE_LIKE = re.compile(r"[A-Z][\w ]*")
-_ITEM_HEAD = re.compile(r"(\w+)(?: *\( *([^()\s](?:[^()]*[^()\s])?) *\))?")
+_KNOWN = (
+    "Args|Arguments|Parameters|Params|Keyword Args|Keyword Arguments|Raises|Exceptions|Except|"
+    "Attributes|Examples?|Returns|Yields|Notes?|Warnings?|See Also|Todo|References|Methods|Warns"
+)
+_READ = "Args|Arguments|Parameters|Params|Keyword Args|Keyword Arguments|Raises|Exceptions|Except|Returns"
+_BLANK = r"\n(?P=indent)?(?=\n)"
+_ENTRY = rf"\n(?P=indent)(?P=depth)(?!(?:{_KNOWN}):)\w[^\n]*"
+# The most common shape in one pattern (speed: one scan in C instead of a loop over
+# lines): a summary line; description lines, all at the indentation of the first line
+# below the summary; then sections read here, each a title at that indentation and
+# one-line entries below it, all at one depth; blank lines empty or of that
+# indentation. No line starts with a known title and a colon but the titles
+# themselves (``Args: None`` is read with care by the caller).
+_SHAPE = re.compile(
+    rf"[ ]*(?!(?:{_KNOWN}) *:)(?P<summary>[^\s:](?:[^\n]*[^\s:])?)[ ]*"
+    r"(?=\n(?:[ ]*\n)*(?P<indent>[ ]*)\S)"
+    rf"(?P<long>(?:\n(?:(?P=indent)(?!(?:{_KNOWN}):)[^\s:][^\n]*|(?P=indent)?(?=\n)))*?)"
+    rf"(?P<sections>(?:\n(?P=indent)(?:{_READ}):[ ]*(?:{_BLANK})*"
+    rf"(?=\n(?P=indent)(?P<depth>[ ]+))(?:{_ENTRY})(?:{_BLANK}|{_ENTRY})*)+)"
+    r"(?:\n(?P=indent)?)?"
+)
+# The lines of a :data:`_SHAPE` match's sections: a title (group 1), or an entry (group
+# 2) read as ``name (type): text`` where it has that form (groups 3 to 5).
+_ROWS = re.compile(rf"\n *(?:({_READ}):|((\w+)(?: *\( *([^()\s](?:[^()]*[^()\s])?) *\))?:([^\n]*)|[^\n]*))")
 
 
 def read_plain_google(doc: str, titles: frozenset[str]) -> Optional[Plain]:
@@ -67,9 +95,14 @@ def read_plain_google(doc: str, titles: frozenset[str]) -> Optional[Plain]:
         The description, the parameters (name -> ``(type or None, text)``) and the
         first ``Returns`` entry as :func:`parse_with_library` builds them, or ``None``.
     """
-    for marker in _DECLINED_CHARACTERS:
-        if marker in doc:
+    for text in _DECLINED_TEXT:
+        if text in doc:
             return None
+    if not doc.isascii() and _OTHER_SPACE.search(doc):
+        return None
+    shaped = _SHAPE.fullmatch(doc)
+    if shaped is not None:
+        return _read_shaped(shaped)
     lines = cleandoc(doc).split("\n")
     if lines[0].rstrip().endswith(":"):
         return None  # read apart by the caller (a title first)
@@ -77,19 +110,74 @@ def read_plain_google(doc: str, titles: frozenset[str]) -> Optional[Plain]:
     if first is None:
         return None
     description = _description(lines[:first] if first >= 0 else lines, first >= 0)
+    read = _read_sections(_sections(lines, first))
+    return None if read is None else (description, read[0], read[1])
+
+
+def _read_shaped(match: re.Match[str]) -> Optional[Plain]:
+    """What a :data:`_SHAPE` match says, or ``None`` when an entry is not plain."""
+    params: dict[str, tuple[Optional[str], str]] = {}
+    returns: list[str] = []
+    seen: set[str] = set()
+    title = ""
+    for heading, line, name, type_name, text in _ROWS.findall(match["sections"]):
+        if heading:
+            if heading in seen:
+                return None  # a title twice: docstring-parser keeps the last one's entries
+            seen.add(heading)
+            title = heading
+        elif line and _title_like(line, name, type_name, text):
+            return None  # read with care by the caller (an unknown title after a known one)
+        elif title == "Returns":
+            returns.append(line)
+        elif name:
+            if title in _PARAM_SECTIONS:
+                params[name] = (_type_text(type_name), text.strip())
+        elif line and (title in _PARAM_SECTIONS or ":" not in line):
+            return None  # not ``name (type): text``, or no colon (docstring-parser refuses it)
+    found = _returns(returns) if returns else ""
+    return None if found is None else (_shaped_description(match), params, found)
+
+
+def _shaped_description(match: re.Match[str]) -> str:
+    """The description of a :data:`_SHAPE` match: its summary, then its other lines dedented."""
+    long = match["long"]
+    if not long or long.isspace():
+        return match["summary"]
+    margin = len(match["indent"])
+    return _description([match["summary"], *[line[margin:] for line in long.split("\n")[1:]]], True)
+
+
+def _title_like(line: str, name: str, type_name: str, text: str) -> bool:
+    """Whether an entry line reads as a section title (``Some words:``), which the caller notes."""
+    if name:
+        return not type_name and not text.strip() and _TITLE_LIKE.fullmatch(name) is not None
+    head, colon, rest = line.partition(":")
+    return bool(colon) and not rest.strip() and _TITLE_LIKE.fullmatch(head) is not None
+
+
+def _type_text(type_name: str) -> Optional[str]:
+    """The type of a parameter entry as docstring-parser gives it (``, optional`` and ``?`` cut)."""
+    if not type_name:
+        return None
+    if type_name.endswith(", optional"):
+        return type_name[:-10]
+    return type_name[:-1] if type_name.endswith("?") else type_name
+
+
+def _read_sections(
+    sections: list[tuple[str, list[str]]],
+) -> Optional[tuple[dict[str, tuple[Optional[str], str]], str]]:
+    """The parameters and the return text of ``(title, lines)`` sections, or ``None``."""
     params: dict[str, tuple[Optional[str], str]] = {}
     returns = ""
-    for title, body in _sections(lines, first):
+    for title, body in sections:
         if title in _PARAM_SECTIONS or title in _RAISES_SECTIONS:
             items = _items(body)
             if items is None:
                 return None
-            if title in _PARAM_SECTIONS:
-                for head, text in items:
-                    entry = _param(head, text)
-                    if entry is None:
-                        return None
-                    params[entry[0]] = entry[1]
+            if title in _PARAM_SECTIONS and not _add_params(items, params):
+                return None
         elif title == "Returns":
             found = _returns(body)
             if found is None:
@@ -97,47 +185,62 @@ def read_plain_google(doc: str, titles: frozenset[str]) -> Optional[Plain]:
             returns = found
         elif title not in _IGNORED_SECTIONS:
             return None
-    return description, params, returns
+    return params, returns
+
+
+def _add_params(items: list[tuple[str, str]], params: dict[str, tuple[Optional[str], str]]) -> bool:
+    """Add parameter items to ``params``; ``False`` if one is not plain."""
+    for head, text in items:
+        entry = _param(head, text)
+        if entry is None:
+            return False
+        params[entry[0]] = entry[1]
+    return True
 
 
 def _scan(lines: list[str], titles: frozenset[str]) -> Optional[int]:
     """The index of the first section title (-1 if none), or ``None`` if a line needs care.
 
-    Needing care: a line starting with a colon (reST fields), a line of spaces, other
-    whitespace than spaces around a line (``\xa0``, ``\u3000``), a known
-    title followed by text on its line (``Args: None``), a line ending in a colon after
-    the first title that is no known title (the caller notes those), a column-0 line
-    after the first title that is no title (docstring-parser drops it), a title twice.
+    Needing care: a line starting with a colon (reST fields), a line of spaces, a known
+    title followed by text on its line (``Args: None``), a title-like line after the
+    first title that is no known title (the caller notes those), a column-0 line after
+    the first title that is no title (docstring-parser drops it), a title twice.
     """
     first = -1
     seen_title = False
     found: set[str] = set()
     for index, line in enumerate(lines):
-        stripped = line.strip(" ")
-        if not stripped:
-            if line:
-                return None
-            continue
-        if stripped[0].isspace() or stripped[-1].isspace():
-            return None  # other whitespace, which docstring-parser's patterns tell apart
-        if stripped[0] == ":":
+        kind = _line_kind(line, titles, seen_title)
+        if kind is None:
             return None
-        head, colon, rest = stripped.partition(":")
-        if colon and head in titles:
-            if rest:
-                return None
+        if kind == "title":
             seen_title = True
-            if line[0] != " ":
-                if head in found:
-                    return None
-                found.add(head)
-                if first < 0:
-                    first = index
-        elif first >= 0 and line[0] != " ":
-            return None
-        elif seen_title and colon and not rest and _TITLE_LIKE.fullmatch(head):
+        elif kind == "section":
+            seen_title = True
+            title = line.rstrip(" ")[:-1]
+            if title in found:
+                return None
+            found.add(title)
+            if first < 0:
+                first = index
+        elif kind == "text" and first >= 0 and line[0] != " ":
             return None
     return first
+
+
+def _line_kind(line: str, titles: frozenset[str], seen_title: bool) -> Optional[str]:
+    """``'blank'``, ``'section'`` (a column-0 title), ``'title'``, ``'text'``, or ``None`` (needs care)."""
+    stripped = line.strip(" ")
+    if not stripped or stripped[0] == ":":
+        return None if line else "blank"
+    head, colon, rest = stripped.partition(":")
+    if colon and head in titles:
+        if rest:
+            return None
+        return "title" if line[0] == " " else "section"
+    if seen_title and colon and not rest and _TITLE_LIKE.fullmatch(head):
+        return None
+    return "text"
 
 
 def _description(lines: list[str], before_title: bool) -> str:
@@ -206,13 +309,7 @@ def _param(head: str, text: str) -> Optional[tuple[str, tuple[Optional[str], str
     match = _ITEM_HEAD.fullmatch(head)
     if match is None:
         return None
-    name, type_name = match.group(1, 2)
-    if type_name is not None:
-        if type_name.endswith(", optional"):
-            type_name = type_name[:-10]
-        elif type_name.endswith("?"):
-            type_name = type_name[:-1]
-    return name, (type_name, text)
+    return match.group(1), (_type_text(match.group(2) or ""), text)
 
 
 def _returns(body: list[str]) -> Optional[str]:
