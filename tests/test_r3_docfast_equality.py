@@ -17,8 +17,8 @@ import pytest
 
 import lagent_like
 from lagent_like import tool_api
-from lagent_like.spec import _docstrings
-from lagent_like.spec._google_fast import read_plain_google
+from lagent_like.spec import _docstrings, _google_fast
+from lagent_like.spec._google_fast import _SHAPE, read_plain_google
 from lagent_like.toolkits._tool_api import api_spec_of
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -295,6 +295,82 @@ def test_generated_google_docstrings_read_the_same_both_ways(monkeypatch: pytest
     assert taken > 300
 
 
+_HEADS = ("a", "b_c", "x (int)", "y (list[int], optional)", "z (str?)", "w ( int )", "v(int)")
+_ODD_HEADS = (
+    "Foo",
+    "Foo bar",
+    "u (dict(a, b))",
+    "t ()",
+    "s (int) x",
+    "Args",
+    "Note",
+    "1a",
+    "*k",
+    "Dict[str, int]",
+    "a b]",
+)
+_ENTRY_TEXTS = ("", " x", " the first", "  two  spaces", " a: b", " None", " ends:", " Returns:", " x]: y")
+_DESCRIPTION_LINES = (
+    "The list:",
+    "Note: x",
+    "Returns: int",
+    "Foo:",
+    "- a",
+    "   deeper",
+    "x: y",
+    ":param a: b",
+    "See Also:",
+)
+
+
+def _shaped(rng: random.Random) -> str:
+    """A docstring near the common shape: uniform indentation, one-line entries, odd spots now and then."""
+    indent = rng.choice(["    ", "        ", "", "  "])
+    blanks = ["", "", indent, indent, indent, indent + "  ", " "]
+    lines = [rng.choice(["Add two.", "Add two numbers", " Add.", "Add:", "Returns: x"])]
+    if rng.random() < 0.5:
+        lines.append(rng.choice(blanks))
+        for _ in range(rng.randint(1, 3)):
+            lines.append(indent + (rng.choice(_DESCRIPTION_LINES) if rng.random() < 0.4 else "Plain words."))
+    titles = [
+        "Args:",
+        "Returns:",
+        "Raises:",
+        "Parameters:",
+        "Keyword Args:",
+        "Args:",
+        "Returns:",
+        "Example:",
+        "Yields:",
+    ]
+    for title in rng.sample(titles, rng.randint(1, 3)):
+        lines += [rng.choice(blanks)] if rng.random() < 0.8 else []
+        lines.append(indent + title + rng.choice(["", "", "", "", " ", "  x"]))
+        depth = rng.choice(["    ", "    ", "  ", "        "])
+        for _ in range(rng.randint(0, 3)):
+            at = depth if rng.random() < 0.9 else rng.choice(["  ", "      ", "   "])
+            head = rng.choice(_HEADS) if rng.random() < 0.7 else rng.choice(_ODD_HEADS)
+            lines.append(indent + at + head + rng.choice([":"] * 8 + ["", " :"]) + rng.choice(_ENTRY_TEXTS))
+            lines += [rng.choice(blanks)] if rng.random() < 0.1 else []
+    return "\n".join(lines) + rng.choice(["\n" + indent, "", "\n", "\n  "])
+
+
+def test_generated_docstrings_of_the_common_shape_read_the_same_both_ways(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    rng = random.Random(2025)
+    shaped = 0
+    for _ in range(6000):
+        doc = _shaped(rng)
+        fast, slow = _read_both(doc, monkeypatch)
+        assert fast == slow, doc
+        shaped += (
+            _SHAPE.fullmatch(doc) is not None
+            and read_plain_google(doc, _docstrings._KNOWN_TITLES) is not None
+        )
+    assert shaped > 100
+
+
 PLAIN_DOC = """Add two integers for tool 7.
 
 Args:
@@ -303,7 +379,9 @@ Args:
 """
 
 
-def test_a_plain_docstring_never_reaches_docstring_parser(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_plain_docstring_is_read_by_one_pattern_never_by_docstring_parser(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     calls: list[str] = []
     original = _docstrings.parse_with_library
 
@@ -312,6 +390,7 @@ def test_a_plain_docstring_never_reaches_docstring_parser(monkeypatch: pytest.Mo
         return original(text, style)
 
     monkeypatch.setattr(_docstrings, "parse_with_library", counted)
+    monkeypatch.setattr(_google_fast, "_scan", lambda lines, titles: pytest.fail("read line by line"))
 
     def add(a: int, b: int) -> int:
         return a + b

@@ -118,25 +118,47 @@ def _read_shaped(match: re.Match[str]) -> Optional[Plain]:
     """What a :data:`_SHAPE` match says, or ``None`` when an entry is not plain."""
     params: dict[str, tuple[Optional[str], str]] = {}
     returns: list[str] = []
-    seen: set[str] = set()
+    headings: list[str] = []
     title = ""
     for heading, line, name, type_name, text in _ROWS.findall(match["sections"]):
         if heading:
-            if heading in seen:
-                return None  # a title twice: docstring-parser keeps the last one's entries
-            seen.add(heading)
+            headings.append(heading)
             title = heading
-        elif line and _title_like(line, name, type_name, text):
-            return None  # read with care by the caller (an unknown title after a known one)
-        elif title == "Returns":
+            continue
+        text = text.strip()
+        if not (name and text):  # else the common entry, ``name (type): text``
+            odd = _odd_entry(title, line, name, type_name, text)
+            if odd is None:
+                return None
+            if odd:
+                returns += [line] if title == "Returns" else []  # a paragraph break in its text
+                continue
+        if title == "Returns":
             returns.append(line)
-        elif name:
-            if title in _PARAM_SECTIONS:
-                params[name] = (_type_text(type_name), text.strip())
-        elif line and (title in _PARAM_SECTIONS or ":" not in line):
-            return None  # not ``name (type): text``, or no colon (docstring-parser refuses it)
+        elif title in _PARAM_SECTIONS:
+            params[name] = (
+                (type_name if not type_name.endswith(_CUT) else _type_text(type_name)) or None,
+                text,
+            )
+    if len(headings) != len(set(headings)):
+        return None  # a title twice: docstring-parser keeps the last one's entries
     found = _returns(returns) if returns else ""
     return None if found is None else (_shaped_description(match), params, found)
+
+
+def _odd_entry(title: str, line: str, name: str, type_name: str, text: str) -> Optional[bool]:
+    """An entry that is not ``name (type): text``: ``True`` a blank line, ``False`` plain, ``None`` not."""
+    if not line:
+        return True
+    if name:
+        untyped_title = not type_name and not text and _TITLE_LIKE.fullmatch(name) is not None
+        return None if untyped_title else False  # read with care by the caller if title-like
+    if title in _PARAM_SECTIONS:
+        return None  # not ``name (type): text``
+    head, colon, rest = line.partition(":")
+    if not colon:
+        return False if title == "Returns" else None  # docstring-parser refuses it elsewhere
+    return None if not rest.strip() and _TITLE_LIKE.fullmatch(head) is not None else False
 
 
 def _shaped_description(match: re.Match[str]) -> str:
@@ -148,12 +170,8 @@ def _shaped_description(match: re.Match[str]) -> str:
     return _description([match["summary"], *[line[margin:] for line in long.split("\n")[1:]]], True)
 
 
-def _title_like(line: str, name: str, type_name: str, text: str) -> bool:
-    """Whether an entry line reads as a section title (``Some words:``), which the caller notes."""
-    if name:
-        return not type_name and not text.strip() and _TITLE_LIKE.fullmatch(name) is not None
-    head, colon, rest = line.partition(":")
-    return bool(colon) and not rest.strip() and _TITLE_LIKE.fullmatch(head) is not None
+#: The endings docstring-parser cuts off a parameter's type (it reads them as "optional").
+_CUT = (", optional", "?")
 
 
 def _type_text(type_name: str) -> Optional[str]:
