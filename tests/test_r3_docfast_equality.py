@@ -310,6 +310,7 @@ _ODD_HEADS = (
     "a b]",
 )
 _ENTRY_TEXTS = ("", " x", " the first", "  two  spaces", " a: b", " None", " ends:", " Returns:", " x]: y")
+_ODD_CHARACTERS = ("\t", "`", "\xa0", "\r", "\u3000", "---", "\x0b", "\x1c", "\n---\n", ":x:`y`")
 _DESCRIPTION_LINES = (
     "The list:",
     "Note: x",
@@ -352,7 +353,11 @@ def _shaped(rng: random.Random) -> str:
             head = rng.choice(_HEADS) if rng.random() < 0.7 else rng.choice(_ODD_HEADS)
             lines.append(indent + at + head + rng.choice([":"] * 8 + ["", " :"]) + rng.choice(_ENTRY_TEXTS))
             lines += [rng.choice(blanks)] if rng.random() < 0.1 else []
-    return "\n".join(lines) + rng.choice(["\n" + indent, "", "\n", "\n  "])
+    doc = "\n".join(lines) + rng.choice(["\n" + indent, "", "\n", "\n  "])
+    if rng.random() < 0.2:  # a character the pattern must refuse, somewhere
+        at = rng.randrange(len(doc) + 1)
+        doc = doc[:at] + rng.choice(_ODD_CHARACTERS) + doc[at:]
+    return doc
 
 
 def test_generated_docstrings_of_the_common_shape_read_the_same_both_ways(

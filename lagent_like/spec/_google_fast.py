@@ -57,30 +57,33 @@ _ITEM_HEAD = re.compile(r"(\w+)(?: *\( *([^()\s](?:[^()]*[^()\s])?) *\))?")
 # What the caller's care check takes for a section title (an unknown one after a known
 # one is noted there).
 _TITLE_LIKE = re.compile(r"[A-Z][\w ]*")
-_KNOWN = (
-    "Args|Arguments|Parameters|Params|Keyword Args|Keyword Arguments|Raises|Exceptions|Except|"
-    "Attributes|Examples?|Returns|Yields|Notes?|Warnings?|See Also|Todo|References|Methods|Warns"
-)
-_READ = "Args|Arguments|Parameters|Params|Keyword Args|Keyword Arguments|Raises|Exceptions|Except|Returns"
+# A line that starts like a section title, known or not (as the caller's care check
+# reads titles); which title it is is checked in Python.
+_TITLE = r"[A-Z][\w ]*:"
+# A character of a line's text: anything but a newline, a backtick (reST roles) and
+# whitespace other than a space (every character ``str.isspace`` accepts), so that a
+# match needs none of the checks of :data:`_DECLINED_TEXT`.
+_CHAR = "[^\t\n\x0b\x0c\r\x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000`]"
 _BLANK = r"\n(?P=indent)?(?=\n)"
-_ENTRY = rf"\n(?P=indent)(?P=depth)(?!(?:{_KNOWN}):)\w[^\n]*"
+_ENTRY = rf"\n(?P=indent)(?P=depth)\w{_CHAR}*"
 # The most common shape in one pattern (speed: one scan in C instead of a loop over
 # lines): a summary line; description lines, all at the indentation of the first line
-# below the summary; then sections read here, each a title at that indentation and
-# one-line entries below it, all at one depth; blank lines empty or of that
-# indentation. No line starts with a known title and a colon but the titles
-# themselves (``Args: None`` is read with care by the caller).
+# below the summary; then sections, each a title at that indentation and one-line
+# entries below it, all at one depth; blank lines empty or of that indentation. No
+# summary or description line starts like a title (``Note: ...`` starts a section,
+# ``Args: None`` is read with care by the caller) or with ``---`` (NumPy's rules).
 _SHAPE = re.compile(
-    rf"[ ]*(?!(?:{_KNOWN}) *:)(?P<summary>[^\s:](?:[^\n]*[^\s:])?)[ ]*"
+    rf"[ ]*(?!{_TITLE}|---)(?P<summary>[^\s:`](?:{_CHAR}*[^\s:`])?)[ ]*"
     r"(?=\n(?:[ ]*\n)*(?P<indent>[ ]*)\S)"
-    rf"(?P<long>(?:\n(?:(?P=indent)(?!(?:{_KNOWN}):)[^\s:][^\n]*|(?P=indent)?(?=\n)))*?)"
-    rf"(?P<sections>(?:\n(?P=indent)(?:{_READ}):[ ]*(?:{_BLANK})*"
+    rf"(?P<long>(?:\n(?:(?P=indent)(?!{_TITLE}|---)[^\s:`]{_CHAR}*|(?P=indent)?(?=\n)))*?)"
+    rf"(?P<sections>(?:\n(?P=indent){_TITLE}[ ]*(?:{_BLANK})*"
     rf"(?=\n(?P=indent)(?P<depth>[ ]+))(?:{_ENTRY})(?:{_BLANK}|{_ENTRY})*)+)"
     r"(?:\n(?P=indent)?)?"
 )
-# The lines of a :data:`_SHAPE` match's sections: a title (group 1), or an entry (group
-# 2) read as ``name (type): text`` where it has that form (groups 3 to 5).
-_ROWS = re.compile(rf"\n *(?:({_READ}):|((\w+)(?: *\( *([^()\s](?:[^()]*[^()\s])?) *\))?:([^\n]*)|[^\n]*))")
+# The lines of a :data:`_SHAPE` match's sections: the indentation (group 1) and the
+# rest (group 2), read as ``name (type): text`` where it has that form (groups 3 to 5).
+_ROWS = re.compile(r"\n( *)((\w+)(?: *\( *([^()\s](?:[^()]*[^()\s])?) *\))?:([^\n]*)|[^\n]*)")
+_READ_SECTIONS = _PARAM_SECTIONS | _RAISES_SECTIONS | {"Returns"}
 
 
 def read_plain_google(doc: str, titles: frozenset[str]) -> Optional[Plain]:
@@ -95,14 +98,15 @@ def read_plain_google(doc: str, titles: frozenset[str]) -> Optional[Plain]:
         The description, the parameters (name -> ``(type or None, text)``) and the
         first ``Returns`` entry as :func:`parse_with_library` builds them, or ``None``.
     """
+    shaped = _SHAPE.fullmatch(doc)
+    found = None if shaped is None else _read_shaped(shaped, titles)
+    if found is not None:
+        return found  # else line by line: the entries may still be plain
     for text in _DECLINED_TEXT:
         if text in doc:
             return None
     if not doc.isascii() and _OTHER_SPACE.search(doc):
         return None
-    shaped = _SHAPE.fullmatch(doc)
-    if shaped is not None:
-        return _read_shaped(shaped)
     lines = cleandoc(doc).split("\n")
     if lines[0].rstrip().endswith(":"):
         return None  # read apart by the caller (a title first)
@@ -114,20 +118,21 @@ def read_plain_google(doc: str, titles: frozenset[str]) -> Optional[Plain]:
     return None if read is None else (description, read[0], read[1])
 
 
-def _read_shaped(match: re.Match[str]) -> Optional[Plain]:
-    """What a :data:`_SHAPE` match says, or ``None`` when an entry is not plain."""
+def _read_shaped(match: re.Match[str], titles: frozenset[str]) -> Optional[Plain]:
+    """What a :data:`_SHAPE` match says, or ``None`` when a title or an entry is not plain."""
     params: dict[str, tuple[Optional[str], str]] = {}
     returns: list[str] = []
     headings: list[str] = []
     title = ""
-    for heading, line, name, type_name, text in _ROWS.findall(match["sections"]):
-        if heading:
-            headings.append(heading)
-            title = heading
+    margin = len(match["indent"])
+    for indent, line, name, type_name, text in _ROWS.findall(match["sections"]):
+        if line and len(indent) == margin:
+            title = line.rstrip(" ")[:-1]
+            headings.append(title)
             continue
         text = text.strip()
-        if not (name and text):  # else the common entry, ``name (type): text``
-            odd = _odd_entry(title, line, name, type_name, text)
+        if not (name and text) or name in titles:  # else the common entry, ``name (type): text``
+            odd = _odd_entry(title, line, name, type_name, text, titles)
             if odd is None:
                 return None
             if odd:
@@ -140,24 +145,35 @@ def _read_shaped(match: re.Match[str]) -> Optional[Plain]:
                 (type_name if not type_name.endswith(_CUT) else _type_text(type_name)) or None,
                 text,
             )
-    if len(headings) != len(set(headings)):
-        return None  # a title twice: docstring-parser keeps the last one's entries
+    if len(headings) != len(_READ_SECTIONS.intersection(headings)):
+        return None  # a title twice (docstring-parser keeps the last one's entries), or one not read here
     found = _returns(returns) if returns else ""
     return None if found is None else (_shaped_description(match), params, found)
 
 
-def _odd_entry(title: str, line: str, name: str, type_name: str, text: str) -> Optional[bool]:
-    """An entry that is not ``name (type): text``: ``True`` a blank line, ``False`` plain, ``None`` not."""
+def _odd_entry(
+    title: str, line: str, name: str, type_name: str, text: str, titles: frozenset[str]
+) -> Optional[bool]:
+    """An entry that is not ``name (type): text``: ``True`` a blank line, ``False`` plain, ``None`` not.
+
+    Not plain: what the caller reads with care (a known title and text, ``Args: None``;
+    a title-like line), what docstring-parser refuses (no colon), a parameter entry
+    without a plain name.
+    """
     if not line:
         return True
     if name:
+        if name in titles:
+            return None
         untyped_title = not type_name and not text and _TITLE_LIKE.fullmatch(name) is not None
-        return None if untyped_title else False  # read with care by the caller if title-like
+        return None if untyped_title else False
     if title in _PARAM_SECTIONS:
         return None  # not ``name (type): text``
     head, colon, rest = line.partition(":")
     if not colon:
         return False if title == "Returns" else None  # docstring-parser refuses it elsewhere
+    if head in titles:
+        return None
     return None if not rest.strip() and _TITLE_LIKE.fullmatch(head) is not None else False
 
 
