@@ -1,16 +1,18 @@
 """Read the common Google docstring without docstring-parser, the same as it would.
 
-Why: defining a tool reads its docstring, and docstring-parser's Google reader is most
-of that cost (the define benchmark, one docstring per tool). Most tool docstrings are
-the plain shape: a summary, maybe more paragraphs, then ``Args:`` items (``name
-(type): text`` or ``name: text``, with continuation lines), ``Returns:`` and
-``Raises:``. :func:`read_plain_google` reads that shape and gives the fields
+Why: defining a tool reads its docstring, and docstring-parser's Google reader was
+most of that cost (bench_scale's define row, one docstring per tool). Most tool
+docstrings have a plain shape: a summary, maybe more paragraphs, then ``Args:``
+entries (``name (type): text`` or ``name: text``), ``Returns:`` and ``Raises:``.
+:func:`read_plain_google` reads them in two tiers: one pattern for the commonest
+shape (one-line entries, one indentation), then a reader line by line (continuation
+lines, ``Example:`` and other ignored sections). Either gives exactly the fields
 :func:`~lagent_like.spec._docstrings.parse_with_library` takes from docstring-parser's
-result, equal to them (tests/test_r3_docfast_equality.py compares both over every
-docstring of the package, of the tests and of hand-written odd cases). Whatever it
-is not sure of (other styles, other sections, tabs, odd indentation, blank lines
-inside an item, a colon where a title could be ...) it declines with ``None``, and
-the caller reads the docstring with docstring-parser as before.
+result (tests/test_r3_docfast_equality.py compares both over every docstring of the
+package and of the tests, hand-written odd cases and generated ones). Whatever it is
+not sure of (other styles and sections, tabs and other whitespace, roles, odd
+indentation, a blank line inside an entry, a line that reads as a title ...) it
+declines with ``None``, and the caller reads the docstring with docstring-parser.
 """
 
 from __future__ import annotations
@@ -53,7 +55,8 @@ _DECLINED_TEXT = ("\t", "`", "---", "\r", "\f", "\v")
 _OTHER_SPACE = re.compile(r"[^\S\n ]")
 # ``name`` or ``name (type)`` before an item's colon; anything else (spaces before the
 # colon, nested parentheses, an empty type) is left to docstring-parser.
-_ITEM_HEAD = re.compile(r"(\w+)(?: *\( *([^()\s](?:[^()]*[^()\s])?) *\))?")
+_HEAD = r"(\w+)(?: *\( *([^()\s](?:[^()]*[^()\s])?) *\))?"
+_ITEM_HEAD = re.compile(_HEAD)
 # What the caller's care check takes for a section title (an unknown one after a known
 # one is noted there).
 _TITLE_LIKE = re.compile(r"[A-Z][\w ]*")
@@ -82,7 +85,7 @@ _SHAPE = re.compile(
 )
 # The lines of a :data:`_SHAPE` match's sections: the indentation (group 1) and the
 # rest (group 2), read as ``name (type): text`` where it has that form (groups 3 to 5).
-_ROWS = re.compile(r"\n( *)((\w+)(?: *\( *([^()\s](?:[^()]*[^()\s])?) *\))?:([^\n]*)|[^\n]*)")
+_ROWS = re.compile(rf"\n( *)({_HEAD}:([^\n]*)|[^\n]*)")
 _READ_SECTIONS = _PARAM_SECTIONS | _RAISES_SECTIONS | {"Returns"}
 
 
