@@ -9,6 +9,8 @@ for people rather than for docstring-parser (``Args: None``, an entry without a 
 an empty section, a section the parser cannot read) never stop a class from loading:
 what can be read is read, and each doubtful spot becomes a note in
 :attr:`DocInfo.warnings`, which the caller turns into a warning and a lint finding.
+The commonest Google docstrings never reach docstring-parser: ``_google_fast`` reads
+them to the same result in a fraction of the time.
 """
 
 from __future__ import annotations
