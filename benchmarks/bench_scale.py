@@ -194,16 +194,23 @@ def _toolkit(base: type, tool_api: Callable[..., Any], name: str, width: int, **
     return kit()
 
 
-def _define_time(base: type, n: int, repeats: int, prefix: str, options: dict[str, Any]) -> float:
-    """The least CPU seconds of defining ``n`` tools of distinct docstrings, new texts each run.
+def _define_time(
+    base: type,
+    functions_of: Callable[[int], list[Callable[..., Any]]],
+    repeats: int,
+    prefix: str,
+    options: dict[str, Any],
+) -> float:
+    """The least CPU seconds of defining a tool per function of ``functions_of(run)``.
 
-    A run that repeated the texts of the one before would time the parse cache.
+    Each run gets new functions (a function describes itself once) and new tool names
+    (Lagent's registry refuses a name twice).
     """
     least = math.inf
     for attempt in range(repeats):
-        documented = [_documented_function(f"{n}x{attempt}x{i}") for i in range(n)]  # not timed
-        name = f"{prefix}d{attempt}x"
-        least = min(least, best(functools.partial(_define_classes, base, documented, name, **options), 1))
+        functions = functions_of(attempt)  # made before timing: not the row's cost
+        action = functools.partial(_define_classes, base, functions, f"{prefix}{attempt}x", **options)
+        least = min(least, best(action, 1))
     return least
 
 
@@ -218,9 +225,19 @@ def measure_package(n: int, repeats: int, lagent: bool) -> dict[str, float]:
 
         options = {"register": False}
     prefix = f"Tool{n}x"
-    functions = [_run_function() for _ in range(n)]  # made before timing: not the row's cost
-    define = _define_time(BaseAction, n, repeats, prefix, options)
-    shared = best(lambda: _define_classes(BaseAction, functions, prefix + "s", **options), repeats)
+    # New docstring texts in every run: a run that repeated the texts of the one before
+    # would time the parse cache.
+    define = _define_time(
+        BaseAction,
+        lambda run: [_documented_function(f"{n}x{run}x{i}") for i in range(n)],
+        repeats,
+        prefix + "d",
+        options,
+    )
+    shared = _define_time(
+        BaseAction, lambda run: [_run_function() for _ in range(n)], repeats, prefix + "s", options
+    )
+    functions = [_run_function() for _ in range(n)]
     tools = [cls() for cls in _define_classes(BaseAction, functions, prefix, **options)]
     extra = _define_classes(BaseAction, [_run_function()], prefix + "extra", **options)[0]()
     rows = {"define": define / n, "define, one docstring": shared / n}
