@@ -85,6 +85,17 @@ PLAIN_CASES = [
     ),
     pytest.param(_doc("Add.", "", "Args:", "    a(int): no space"), id="type-without-space"),
     pytest.param(
+        _doc("Add.", "", "Args:", "    a (?): x", "    b (, optional): y"), id="type-cut-to-nothing"
+    ),
+    pytest.param(
+        _doc("Add.", "", "Args:", *[f"    p{i} (int): number {i}" for i in range(12)]),
+        id="more-entries-than-one-pattern-reads",
+    ),
+    pytest.param(
+        _doc("Add.", "", "Parameters:", "    a: x", "", "Returns:", "    int: y"),
+        id="parameters-then-returns",
+    ),
+    pytest.param(
         _doc("Add.", "", "Args:", "    a (int):", "        the text below"), id="description-on-next-line"
     ),
     pytest.param(
@@ -199,6 +210,7 @@ DECLINED_CASES = [
     pytest.param(_doc("Add.", "", "Args:", "    a: x", "    \xa0b: y"), id="no-break-space-before-an-item"),
     pytest.param(_doc("Add.", "", "Args:\u3000", "    a: x"), id="ideographic-space-after-a-title"),
     pytest.param(_doc("Add.", "", "Args:", "    *args: x"), id="starred-name"),
+    pytest.param(_doc("Add.", "", "Args:", "    a (foo", "    bar): x"), id="type-across-lines"),
     pytest.param(_doc("Add.", "", "Args:", "    a : x"), id="space-before-colon"),
     pytest.param(_doc("Add.", "", "Args:", "    a (dict(str, int)): x"), id="nested-parentheses"),
     pytest.param(_doc("Add.", "", "Args:", "    a: x", "Args:", "    b: y"), id="title-twice"),
@@ -308,6 +320,11 @@ _ODD_HEADS = (
     "*k",
     "Dict[str, int]",
     "a b]",
+    "q (?)",
+    "r (, optional)",
+    "o (foo",
+    "bar)",
+    "k (:class:`int`)",
 )
 _ENTRY_TEXTS = ("", " x", " the first", "  two  spaces", " a: b", " None", " ends:", " Returns:", " x]: y")
 _ODD_CHARACTERS = ("\t", "`", "\xa0", "\r", "\u3000", "---", "\x0b", "\x1c", "\n---\n", ":x:`y`")

@@ -53,10 +53,6 @@ _IGNORED_SECTIONS = frozenset(
 # non-ASCII text, for the other kinds of whitespace.
 _DECLINED_TEXT = ("\t", "`", "---", "\r", "\f", "\v")
 _OTHER_SPACE = re.compile(r"[^\S\n ]")
-# ``name`` or ``name (type)`` before an item's colon; anything else (spaces before the
-# colon, nested parentheses, an empty type) is left to docstring-parser.
-_HEAD = r"(\w+)(?: *\( *([^()\s](?:[^()]*[^()\s])?) *\))?"
-_ITEM_HEAD = re.compile(_HEAD)
 # What the caller's care check takes for a section title (an unknown one after a known
 # one is noted there).
 _TITLE_LIKE = re.compile(r"[A-Z][\w ]*")
@@ -67,6 +63,12 @@ _TITLE = r"[A-Z][\w ]*:"
 # whitespace other than a space (every character ``str.isspace`` accepts), so that a
 # match needs none of the checks of :data:`_DECLINED_TEXT`.
 _CHAR = "[^\t\n\x0b\x0c\r\x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000`]"
+# ``name`` or ``name (type)`` before an entry's colon (the type on its line, of line
+# characters, without parentheses); anything else (spaces before the colon, nested
+# parentheses, an empty type) is left to docstring-parser.
+_TYPE = rf"[^()\s`](?:{_CHAR[:-1]}()]*[^()\s`])?"
+_HEAD = rf"(\w+)(?: *\( *({_TYPE}) *\))?"
+_ITEM_HEAD = re.compile(_HEAD)
 _BLANK = r"\n(?P=indent)?(?=\n)"
 _ENTRY = rf"\n(?P=indent)(?P=depth)\w{_CHAR}*"
 # The most common shape in one pattern (speed: one scan in C instead of a loop over
@@ -144,10 +146,7 @@ def _read_shaped(match: re.Match[str], titles: frozenset[str]) -> Optional[Plain
         if title == "Returns":
             returns.append(line)
         elif title in _PARAM_SECTIONS:
-            params[name] = (
-                (type_name if not type_name.endswith(_CUT) else _type_text(type_name)) or None,
-                text,
-            )
+            params[name] = (_type_text(type_name) if type_name.endswith(_CUT) else type_name or None), text
     if len(headings) != len(_READ_SECTIONS.intersection(headings)):
         return None  # a title twice (docstring-parser keeps the last one's entries), or one not read here
     found = _returns(returns) if returns else ""
