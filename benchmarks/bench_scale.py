@@ -21,8 +21,11 @@ process. The catalogue is ``n`` simple tools, each a class with one
 typed ``run(a: int, b: int)`` documented with a Google docstring (in the SDK: ``n``
 such functions made tools by ``function_tool``). Rows, each at every size:
 
-* **define per API**: the ``class`` statements of the ``n`` tools (the SDK:
-  ``function_tool`` on ``n`` functions), per API.
+* **define per API**: the ``class`` statements of the ``n`` tools, each function with
+  its own docstring text, new texts in each repeat (the SDK: ``function_tool`` on ``n``
+  functions), per API.
+* **define, one docstring**: the same with one docstring text for every tool (a
+  generated catalogue); no verdict beyond its growth.
 * **executor build per API**: ``ActionExecutor(tools)`` over the same instances.
 * **get_actions_info()**: the whole list, per API.
 * **to_openai_tools() cold / cached**: the first export of a new executor over the
@@ -57,6 +60,7 @@ Lagent's; ``to_openai_tools()`` cold and cached <= the SDK's export; unknown nam
 from __future__ import annotations
 
 import argparse
+import functools
 import gc
 import json
 import math
@@ -89,7 +93,7 @@ IMPORT_TARGET_MS = 40.0
 #: first use, so ``import lagent_like`` alone imports little (reported beside it, no target).
 CORE_IMPORT = "from lagent_like import ActionExecutor, BaseAction, tool_api"
 #: Rows that cover the whole catalogue (exponent ~1) and rows of one call (exponent ~0).
-WHOLE_ROWS = ("define", "build", "get_actions_info", "export cold", "export cached")
+WHOLE_ROWS = ("define", "define, one docstring", "build", "get_actions_info", "export cold", "export cached")
 #: Changes to one tool: the issue wants them O(that tool), so their growth is held to ~0.
 ONE_TOOL_ROWS = ("add + remove one tool", "disable + enable one tool")
 CALL_ROWS = (*ONE_TOOL_ROWS, "unknown tool name", "unknown API", "unknown parameter")
@@ -101,6 +105,22 @@ def run(self, a: int, b: int) -> int:
     Args:
         a (int): the first addend
         b (int): the second addend
+    """
+    return a + b
+'''
+
+
+#: The define row's functions: the same shape as :data:`RUN_SOURCE`, each with its own
+#: docstring text (a catalogue's tools are documented apart; the same text for all would
+#: time reading one docstring and then the parse cache). The label holds the size too, so
+#: that no size finds a smaller size's texts already read.
+DOCUMENTED_SOURCE = '''
+def run(self, a: int, b: int) -> int:
+    """Add two integers for tool {label}.
+
+    Args:
+        a (int): the first addend of tool {label}
+        b (int): the second addend of tool {label}
     """
     return a + b
 '''
@@ -125,6 +145,13 @@ def best(action: Callable[[], Any], repeats: int, setup: Optional[Callable[[], A
 def _run_function() -> Callable[..., Any]:
     namespace: dict[str, Any] = {}
     exec(RUN_SOURCE, namespace)  # a fixed source, one function per class
+    return namespace["run"]  # type: ignore[no-any-return]
+
+
+def _documented_function(label: str) -> Callable[..., Any]:
+    """A function of :data:`DOCUMENTED_SOURCE` whose docstring names ``label``."""
+    namespace: dict[str, Any] = {}
+    exec(DOCUMENTED_SOURCE.format(label=label), namespace)  # a fixed template, one function per class
     return namespace["run"]  # type: ignore[no-any-return]
 
 
@@ -167,6 +194,26 @@ def _toolkit(base: type, tool_api: Callable[..., Any], name: str, width: int, **
     return kit()
 
 
+def _define_time(
+    base: type,
+    functions_of: Callable[[int], list[Callable[..., Any]]],
+    repeats: int,
+    prefix: str,
+    options: dict[str, Any],
+) -> float:
+    """The least CPU seconds of defining a tool per function of ``functions_of(run)``.
+
+    Each run gets new functions (a function describes itself once) and new tool names
+    (Lagent's registry refuses a name twice).
+    """
+    least = math.inf
+    for attempt in range(repeats):
+        functions = functions_of(attempt)  # made before timing: not the row's cost
+        action = functools.partial(_define_classes, base, functions, f"{prefix}{attempt}x", **options)
+        least = min(least, best(action, 1))
+    return least
+
+
 def measure_package(n: int, repeats: int, lagent: bool) -> dict[str, float]:
     """Seconds of each row at ``n`` APIs, for ``lagent_like`` or (``lagent=True``) Lagent 0.2.4."""
     if lagent:
@@ -178,11 +225,22 @@ def measure_package(n: int, repeats: int, lagent: bool) -> dict[str, float]:
 
         options = {"register": False}
     prefix = f"Tool{n}x"
-    functions = [_run_function() for _ in range(n)]  # made before timing: not the row's cost
-    define = best(lambda: _define_classes(BaseAction, functions, prefix + "d", **options), 1)
+    # New docstring texts in every run: a run that repeated the texts of the one before
+    # would time the parse cache.
+    define = _define_time(
+        BaseAction,
+        lambda run: [_documented_function(f"{n}x{run}x{i}") for i in range(n)],
+        repeats,
+        prefix + "d",
+        options,
+    )
+    shared = _define_time(
+        BaseAction, lambda run: [_run_function() for _ in range(n)], repeats, prefix + "s", options
+    )
+    functions = [_run_function() for _ in range(n)]
     tools = [cls() for cls in _define_classes(BaseAction, functions, prefix, **options)]
     extra = _define_classes(BaseAction, [_run_function()], prefix + "extra", **options)[0]()
-    rows = {"define": define / n}
+    rows = {"define": define / n, "define, one docstring": shared / n}
     rows["build"] = best(lambda: ActionExecutor(list(tools)), repeats) / n
     executor = ActionExecutor(list(tools))
     rows["get_actions_info"] = best(executor.get_actions_info, repeats) / n
@@ -254,7 +312,7 @@ def measure_sdk(n: int, repeats: int) -> dict[str, float]:
 
     functions = []
     for i in range(n):
-        run = _run_function()
+        run = _documented_function(f"{n}x{i}")
         run.__name__ = f"tool{i:05d}"
         functions.append(run)
     define = best(lambda: [function_tool(f) for f in functions], 1)

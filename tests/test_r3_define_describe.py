@@ -17,15 +17,23 @@ from lagent_like.toolkits._tool_api import api_spec_of
 
 
 def _counting_parses(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """Record the text of every docstring docstring-parser is asked to read."""
+    """Record the text of every docstring read, by docstring-parser or by the plain Google reader."""
     seen: list[str] = []
     original = _docstrings.parse_with_library
+    plain = _docstrings.read_plain_google
 
     def counted(text: str, style: str) -> _docstrings.DocInfo:
         seen.append(text)
         return original(text, style)
 
+    def counted_plain(text: str, titles: frozenset[str]) -> Optional[Any]:
+        found = plain(text, titles)
+        if found is not None:
+            seen.append(text)
+        return found
+
     monkeypatch.setattr(_docstrings, "parse_with_library", counted)
+    monkeypatch.setattr(_docstrings, "read_plain_google", counted_plain)
     return seen
 
 

@@ -9,6 +9,8 @@ for people rather than for docstring-parser (``Args: None``, an entry without a 
 an empty section, a section the parser cannot read) never stop a class from loading:
 what can be read is read, and each doubtful spot becomes a note in
 :attr:`DocInfo.warnings`, which the caller turns into a warning and a lint finding.
+The commonest Google docstrings never reach docstring-parser: ``_google_fast`` reads
+them to the same result in a fraction of the time.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from operator import itemgetter
 from typing import Any, Callable, Optional
 
 from ..exceptions import LagentLikeError
+from ._google_fast import read_plain_google
 
 _ROLE = re.compile(r":[\w.+-]+(?::[\w.+-]+)*:`~?([^`]+)`")
 _TITLED = re.compile(r"^(.*?)\s*<[^<>]+>$", re.DOTALL)
@@ -187,6 +190,9 @@ def parse_docstring(doc: Optional[str]) -> DocInfo:
         # One line with no section title (they end with a colon), role or style
         # marker: all description.
         return DocInfo(doc.expandtabs().strip())  # as inspect.cleandoc expands tabs
+    plain = read_plain_google(doc, _KNOWN_TITLES)
+    if plain is not None:  # the common Google shape, read as docstring-parser reads it
+        return DocInfo(plain[0], plain[1], plain[2], doc, [], [])
     if "`" in doc:
         doc = reduce_roles(doc)
     lines = "\n" + doc  # what the line patterns search (see _REST_MARKER)
