@@ -476,8 +476,10 @@ class FunctionCallingMixin:
         """
 
         def build(alias: str, text: str, schema: dict[str, Any]) -> dict[str, Any]:
-            route = self._names[self._canonical.get(alias, alias)]
-            extras = mcp_extras(route.action, route.key)
+            route = self._names.get(self._canonical.get(alias, alias))
+            # A tool removed by another thread since the snapshot: this export is of the
+            # snapshot, and the change of version makes the next one build anew.
+            extras = {} if route is None else mcp_extras(route.action, route.key)
             return {"name": alias, "description": text, "inputSchema": schema, **extras}
 
         return self._exported("mcp", build)
