@@ -328,6 +328,38 @@ def test_tools_added_disabled_and_removed_at_run_time(ray_module: Any) -> None:
     assert removed.errmsg == "Unknown tool 'Crash'. Available tools: Sleeper."
 
 
+@pytest.mark.parametrize(
+    ("tool", "names_after"),
+    [
+        pytest.param(Crash, ["Sleeper"], id="new-tool-taken-out-again"),
+        pytest.param(Sleeper, ["Sleeper"], id="replaced-tool-put-back"),
+    ],
+)
+def test_a_tool_whose_replicas_cannot_start_leaves_the_executor_as_it_was(
+    ray_module: Any, monkeypatch: pytest.MonkeyPatch, tool: type, names_after: list[str]
+) -> None:
+    from lagent_like.exceptions import ToolDefinitionError
+    from lagent_like.ray.executor import RayActionExecutor
+
+    async def run() -> tuple[list[str], bool, ActionReturn]:
+        async with RayActionExecutor([Sleeper()]) as changing:
+            kept = changing.actions["Sleeper"]
+
+            def refuse(action: Any) -> Any:
+                raise ToolDefinitionError("RayActionExecutor", ["no replica for this test"])
+
+            monkeypatch.setattr(changing, "_new_pool", refuse)
+            with pytest.raises(ToolDefinitionError, match="no replica for this test"):
+                changing.add_action(tool())
+            answer = await changing("Sleeper", '{"tag": 7, "seconds": 0}')
+            return changing.action_names(), changing.actions["Sleeper"] is kept, answer
+
+    names, same_tool, answer = asyncio.run(run())
+    assert names == names_after
+    assert same_tool
+    assert answer.state == ActionStatusCode.SUCCESS
+
+
 def test_an_argument_string_over_the_cap_never_reaches_the_replica(ray_module: Any) -> None:
     from lagent_like.ray.executor import RayActionExecutor
 

@@ -293,7 +293,7 @@ class RayActionExecutor(AsyncActionExecutor):
         added = as_action(action, "add_action", problems)
         if added is None:
             raise ToolDefinitionError("RayActionExecutor", problems)
-        before = dict(self.actions)
+        previous = self.actions.get(added.name)
         super().add_action(added)
         try:
             if self._remote(added):
@@ -301,8 +301,11 @@ class RayActionExecutor(AsyncActionExecutor):
             else:
                 self._pools.pop(added.name, None)
         except BaseException:
-            self.actions = before
-            self.refresh()
+            # Undo only this tool (O(that tool)); its replaced predecessor's pool was kept.
+            if previous is None:
+                super().del_action(added.name)
+            else:
+                super().add_action(previous)
             raise
 
     def del_action(self, name: str) -> None:
