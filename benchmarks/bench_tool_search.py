@@ -23,9 +23,11 @@ Run::
 (``benchmarks/data/tool_search_sample.json``) is used: every catalogue function, a
 few hundred queries. ``--embed MODULE:FUNCTION`` also measures an
 :class:`~lagent_like.executors._find.EmbeddingRanker` over that embedding function, and
-a ``HybridRanker`` fusing it with the lexical ranker (e.g. ``--embed
-minilm_numpy:embed``, see ``benchmarks/minilm_numpy.py``); their ms/query leave out
-embedding the query, which is printed apart (the mean over 20 queries).
+two ``HybridRanker`` rows fusing it with the lexical ranker, by ranks and by scores (e.g.
+``--embed mpnet_embed:embed``, see ``benchmarks/mpnet_embed.py``, or ``--embed
+minilm_numpy:embed``); ``--embed-cache FILE`` keeps the vectors for the next run.
+Their ms/query leave out embedding the query, which is printed apart (the mean over
+10 queries embedded one at a time).
 Times are the median of ``--repeat`` passes over all queries, in ms per query, with
 the index built beforehand (its build time is reported apart).
 """
@@ -199,17 +201,30 @@ def write_sample(data: dict[str, Any], path: Path, every: int) -> None:
     path.write_text(json.dumps(sample, ensure_ascii=False, separators=(",", ":")) + "\n", encoding="utf-8")
 
 
-def _cached(embed: Any) -> Any:
-    """``embed`` remembering each text's vector: the rows embed the same texts again."""
-    memory: dict[str, Any] = {}
+def _cached(embed: Any, memory: dict[str, Any]) -> Any:
+    """``embed`` remembering each text's vector in ``memory``: the rows embed the same texts again."""
 
     def cached(texts: list[str]) -> list[Any]:
         missing = [t for t in dict.fromkeys(texts) if t not in memory]
         if missing:
-            memory.update(zip(missing, embed(missing)))
+            memory.update(zip(missing, (list(map(float, v)) for v in embed(missing))))
         return [memory[t] for t in texts]
 
     return cached
+
+
+def _load_vectors(path: Path | None) -> dict[str, Any]:
+    """The vectors an earlier run saved in ``path`` (JSON lines of ``[text, vector]``), if any."""
+    if path is None or not path.exists():
+        return {}
+    pairs = (json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line)
+    return {text: vector for text, vector in pairs}
+
+
+def _save_vectors(path: Path | None, memory: dict[str, Any]) -> None:
+    if path is not None:
+        lines = (json.dumps([text, [round(v, 6) for v in vector]]) for text, vector in memory.items())
+        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -220,6 +235,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--write-sample", type=Path, help="write a sample of the data here and stop")
     parser.add_argument("--every", type=int, default=6, help="the sample keeps every N-th query")
     parser.add_argument("--embed", help="MODULE:FUNCTION, an embedding function texts -> vectors")
+    parser.add_argument("--embed-cache", type=Path, help="a file keeping the texts' vectors between runs")
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
@@ -245,13 +261,19 @@ def main(argv: list[str] | None = None) -> int:
         module, _, function = args.embed.partition(":")
         raw = getattr(importlib.import_module(module), function)
         start = time.perf_counter()
-        for q in data["queries"][:20]:
+        for q in data["queries"][:10]:
             raw([q["query"]])
-        print(f"embedding one query: {(time.perf_counter() - start) * 50:.1f} ms (not in the rows' ms/query)")
-        embed = _cached(raw)
+        print(
+            f"embedding one query: {(time.perf_counter() - start) * 100:.1f} ms (not in the rows' ms/query)"
+        )
+        memory = _load_vectors(args.embed_cache)
+        embed = _cached(raw, memory)
+        embed([q["query"] for q in data["queries"]])  # in batches: far faster than one by one
         rows.append(measure(f"embedding ({args.embed})", EmbeddingRanker(embed), data, 1))
-        hybrid = HybridRanker([LexicalRanker(), EmbeddingRanker(embed)])
-        rows.append(measure(f"hybrid: lexical + embedding ({args.embed})", hybrid, data, 1))
+        _save_vectors(args.embed_cache, memory)
+        for fusion in ("ranks", "scores"):
+            hybrid = HybridRanker([LexicalRanker(), EmbeddingRanker(embed)], fusion=fusion)
+            rows.append(measure(f"hybrid by {fusion}: lexical + embedding ({args.embed})", hybrid, data, 1))
     if args.json:
         print(json.dumps(rows, indent=1))
     else:
