@@ -79,7 +79,13 @@ def _request(question: Any) -> str:
 
 
 def read_bfcl(data: Path) -> dict[str, Any]:
-    """The catalogue (distinct functions by name, first seen kept) and the single-answer queries."""
+    """The catalogue (distinct functions by name, first seen kept) and the single-answer queries.
+
+    Test cases may describe a function of the same name differently (a parameter's
+    type, a reworded description); a query whose own case's version reads otherwise
+    than the catalogue's keeps it as ``function``, and is searched in the catalogue
+    with its version in place of the other (see :func:`recall`).
+    """
     functions: dict[str, dict[str, Any]] = {}
     for name in CATALOGUE_FILES:
         for case in _lines(data / f"BFCL_v4_{name}.json"):
@@ -96,9 +102,12 @@ def read_bfcl(data: Path) -> dict[str, Any]:
         for case in _lines(data / f"BFCL_v4_{name}.json"):
             truth = answers.get(case["id"], [])
             if len(truth) == 1 and len(truth[0]) == 1:
-                queries.append(
-                    {"id": case["id"], "query": _request(case["question"]), "tool": next(iter(truth[0]))}
-                )
+                tool = next(iter(truth[0]))
+                query = {"id": case["id"], "query": _request(case["question"]), "tool": tool}
+                own = [f for f in case.get("function", []) if f["name"] == tool]
+                if own and document(own[0]) != document(functions[tool]):
+                    query["function"] = own[0]
+                queries.append(query)
     return {"functions": list(functions.values()), "queries": queries}
 
 
@@ -134,14 +143,39 @@ def document(function: dict[str, Any]) -> ToolDocument:
     )
 
 
-def recall(index: Any, queries: list[dict[str, Any]], ks: tuple[int, ...] = (1, 5)) -> dict[int, float]:
-    """The share of queries whose tool is in the first k results, for each k."""
+def _by_catalogue(data: dict[str, Any]) -> dict[Any, list[dict[str, Any]]]:
+    """The queries grouped by catalogue: ``None`` for the shared one, else their own function's document."""
+    groups: dict[Any, list[dict[str, Any]]] = {}
+    for q in data["queries"]:
+        groups.setdefault(document(q["function"]) if "function" in q else None, []).append(q)
+    return groups
+
+
+def recall(
+    ranker: Any, data: dict[str, Any], index: Any = None, ks: tuple[int, ...] = (1, 5)
+) -> dict[int, float]:
+    """The share of queries whose tool is in the first k results, for each k.
+
+    A query is searched in the catalogue with its function as its own test case
+    describes it: the shared ``index`` (built here when not given) serves the queries
+    whose case agrees with the catalogue, a catalogue with the one function replaced
+    serves each other version.
+    """
+    documents = [document(f) for f in data["functions"]]
+    place = {doc.name: number for number, doc in enumerate(documents)}
     found = dict.fromkeys(ks, 0)
-    for q in queries:
-        names = [m.name for m in index.search(q["query"], max(ks))]
-        for k in ks:
-            found[k] += q["tool"] in names[:k]
-    return {k: found[k] / max(1, len(queries)) for k in ks}
+    for own, queries in _by_catalogue(data).items():
+        if own is None:
+            searched = index if index is not None else ranker.index(documents)
+        else:
+            replaced = list(documents)
+            replaced[place[own.name]] = own
+            searched = ranker.index(replaced)
+        for q in queries:
+            names = [m.name for m in searched.search(q["query"], max(ks))]
+            for k in ks:
+                found[k] += q["tool"] in names[:k]
+    return {k: found[k] / max(1, len(data["queries"])) for k in ks}
 
 
 def ms_per_query(index: Any, queries: list[dict[str, Any]], repeat: int) -> float:
@@ -163,7 +197,7 @@ def measure(name: str, ranker: Any, data: dict[str, Any], repeat: int) -> dict[s
     start = time.perf_counter()
     index = ranker.index(documents)
     built = time.perf_counter() - start
-    scores = recall(index, data["queries"])
+    scores = recall(ranker, data, index)
     return {
         "ranker": name,
         "tools": len(documents),
@@ -193,10 +227,19 @@ def write_sample(data: dict[str, Any], path: Path, every: int) -> None:
         {"name": f["name"], "description": f.get("description", ""), "parameters": _slim(f.get("parameters"))}
         for f in data["functions"]
     ]
+    queries = [dict(q) for q in data["queries"][::every]]
+    for q in queries:
+        if "function" in q:
+            f = q["function"]
+            q["function"] = {
+                "name": f["name"],
+                "description": f.get("description", ""),
+                "parameters": _slim(f.get("parameters")),
+            }
     sample = {
         "source": "Berkeley Function Calling Leaderboard data, bfcl-eval 2026.3.23 (Apache-2.0)",
         "functions": functions,
-        "queries": data["queries"][::every],
+        "queries": queries,
     }
     path.write_text(json.dumps(sample, ensure_ascii=False, separators=(",", ":")) + "\n", encoding="utf-8")
 
@@ -268,7 +311,10 @@ def main(argv: list[str] | None = None) -> int:
         )
         memory = _load_vectors(args.embed_cache)
         embed = _cached(raw, memory)
-        embed([q["query"] for q in data["queries"]])  # in batches: far faster than one by one
+        # In batches, far faster than one by one: the requests, the tools, each request's own tool.
+        embed([q["query"] for q in data["queries"]])
+        embed([document(f).text() for f in data["functions"]])
+        embed([document(q["function"]).text() for q in data["queries"] if "function" in q])
         rows.append(measure(f"embedding ({args.embed})", EmbeddingRanker(embed), data, 1))
         _save_vectors(args.embed_cache, memory)
         for fusion in ("ranks", "scores"):
