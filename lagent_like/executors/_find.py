@@ -323,18 +323,11 @@ class LexicalRanker:
 class _EmbeddingIndex:
     """Unit vectors of the documents; a search is one embedding and a dot product per document."""
 
-    def __init__(self, names: list[str], vectors: list[list[float]], embed: Callable[..., Any]) -> None:
+    def __init__(self, names: list[str], vectors: list[Iterable[float]], embed: Callable[..., Any]) -> None:
         self._names = names
-        self._vectors = vectors
         self._embed = embed
-        self._matrix: Any = None
-        if vectors:
-            try:  # numpy, when installed, scores a catalogue hundreds of times faster
-                import numpy
-            except ImportError:
-                pass
-            else:
-                self._matrix = numpy.asarray(vectors, dtype=numpy.float32)
+        self._matrix: Any = _unit_matrix(vectors)
+        self._vectors = _unit_vectors(vectors) if self._matrix is None else []
 
     def _scores(self, vector: list[float]) -> list[float]:
         if self._matrix is not None:
@@ -348,6 +341,20 @@ class _EmbeddingIndex:
         scores = ((score, n) for n, score in enumerate(self._scores(vector)))
         best = heapq.nsmallest(limit, scores, key=lambda item: (-item[0], item[1]))
         return [ToolMatch(self._names[n], round(score, 6)) for score, n in best]
+
+
+def _unit_matrix(vectors: list[Iterable[float]]) -> Any:
+    """The vectors as unit rows of a numpy matrix, or None without numpy (or vectors)."""
+    if not vectors:
+        return None
+    try:  # numpy, when installed, scores a catalogue hundreds of times faster
+        import numpy
+    except ImportError:
+        return None
+    matrix = numpy.asarray([list(vector) for vector in vectors], dtype=numpy.float32)
+    norms = numpy.linalg.norm(matrix, axis=1, keepdims=True)
+    norms[norms == 0] = 1.0
+    return matrix / norms
 
 
 def _unit_vectors(vectors: Iterable[Iterable[float]]) -> list[list[float]]:
@@ -376,7 +383,7 @@ class EmbeddingRanker:
 
     def index(self, documents: Sequence[ToolDocument]) -> ToolIndex:
         """Return the index of ``documents``: their texts embedded now."""
-        vectors = _unit_vectors(self.embed([doc.text() for doc in documents])) if documents else []
+        vectors = list(self.embed([doc.text() for doc in documents])) if documents else []
         return _EmbeddingIndex([doc.name for doc in documents], vectors, self.embed)
 
 
