@@ -9,7 +9,8 @@ parallel, live, irrelevance, memory, web search, and the multi-turn APIs; those 
 the categories without queries here stand as distractors); the queries are the
 requests whose answer calls exactly one function (simple_python, multiple,
 live_simple, live_multiple); a query's last user message is the request. A query
-counts as found at k when its function is among the first k results.
+counts as found at k when its function is among the first k results, searched with
+that function as the query's own test case describes it (see ``read_bfcl``).
 
 Run::
 
