@@ -9,7 +9,8 @@ parallel, live, irrelevance, memory, web search, and the multi-turn APIs; those 
 the categories without queries here stand as distractors); the queries are the
 requests whose answer calls exactly one function (simple_python, multiple,
 live_simple, live_multiple); a query's last user message is the request. A query
-counts as found at k when its function is among the first k results.
+counts as found at k when its function is among the first k results, searched with
+that function as the query's own test case describes it (see ``read_bfcl``).
 
 Run::
 
@@ -23,9 +24,11 @@ Run::
 (``benchmarks/data/tool_search_sample.json``) is used: every catalogue function, a
 few hundred queries. ``--embed MODULE:FUNCTION`` also measures an
 :class:`~lagent_like.executors._find.EmbeddingRanker` over that embedding function, and
-a ``HybridRanker`` fusing it with the lexical ranker (e.g. ``--embed
-minilm_numpy:embed``, see ``benchmarks/minilm_numpy.py``); their ms/query leave out
-embedding the query, which is printed apart (the mean over 20 queries).
+two ``HybridRanker`` rows fusing it with the lexical ranker, by ranks and by scores (e.g.
+``--embed mpnet_embed:embed``, see ``benchmarks/mpnet_embed.py``, or ``--embed
+minilm_numpy:embed``); ``--embed-cache FILE`` keeps the vectors for the next run.
+Their ms/query leave out embedding the query, which is printed apart (the mean over
+10 queries embedded one at a time).
 Times are the median of ``--repeat`` passes over all queries, in ms per query, with
 the index built beforehand (its build time is reported apart).
 """
@@ -77,7 +80,13 @@ def _request(question: Any) -> str:
 
 
 def read_bfcl(data: Path) -> dict[str, Any]:
-    """The catalogue (distinct functions by name, first seen kept) and the single-answer queries."""
+    """The catalogue (distinct functions by name, first seen kept) and the single-answer queries.
+
+    Test cases may describe a function of the same name differently (a parameter's
+    type, a reworded description); a query whose own case's version reads otherwise
+    than the catalogue's keeps it as ``function``, and is searched in the catalogue
+    with its version in place of the other (see :func:`recall`).
+    """
     functions: dict[str, dict[str, Any]] = {}
     for name in CATALOGUE_FILES:
         for case in _lines(data / f"BFCL_v4_{name}.json"):
@@ -94,9 +103,12 @@ def read_bfcl(data: Path) -> dict[str, Any]:
         for case in _lines(data / f"BFCL_v4_{name}.json"):
             truth = answers.get(case["id"], [])
             if len(truth) == 1 and len(truth[0]) == 1:
-                queries.append(
-                    {"id": case["id"], "query": _request(case["question"]), "tool": next(iter(truth[0]))}
-                )
+                tool = next(iter(truth[0]))
+                query = {"id": case["id"], "query": _request(case["question"]), "tool": tool}
+                own = [f for f in case.get("function", []) if f["name"] == tool]
+                if own and document(own[0]) != document(functions[tool]):
+                    query["function"] = own[0]
+                queries.append(query)
     return {"functions": list(functions.values()), "queries": queries}
 
 
@@ -132,14 +144,39 @@ def document(function: dict[str, Any]) -> ToolDocument:
     )
 
 
-def recall(index: Any, queries: list[dict[str, Any]], ks: tuple[int, ...] = (1, 5)) -> dict[int, float]:
-    """The share of queries whose tool is in the first k results, for each k."""
+def _by_catalogue(data: dict[str, Any]) -> dict[Any, list[dict[str, Any]]]:
+    """The queries grouped by catalogue: ``None`` for the shared one, else their own function's document."""
+    groups: dict[Any, list[dict[str, Any]]] = {}
+    for q in data["queries"]:
+        groups.setdefault(document(q["function"]) if "function" in q else None, []).append(q)
+    return groups
+
+
+def recall(
+    ranker: Any, data: dict[str, Any], index: Any = None, ks: tuple[int, ...] = (1, 5)
+) -> dict[int, float]:
+    """The share of queries whose tool is in the first k results, for each k.
+
+    A query is searched in the catalogue with its function as its own test case
+    describes it: the shared ``index`` (built here when not given) serves the queries
+    whose case agrees with the catalogue, a catalogue with the one function replaced
+    serves each other version.
+    """
+    documents = [document(f) for f in data["functions"]]
+    place = {doc.name: number for number, doc in enumerate(documents)}
     found = dict.fromkeys(ks, 0)
-    for q in queries:
-        names = [m.name for m in index.search(q["query"], max(ks))]
-        for k in ks:
-            found[k] += q["tool"] in names[:k]
-    return {k: found[k] / max(1, len(queries)) for k in ks}
+    for own, queries in _by_catalogue(data).items():
+        if own is None:
+            searched = index if index is not None else ranker.index(documents)
+        else:
+            replaced = list(documents)
+            replaced[place[own.name]] = own
+            searched = ranker.index(replaced)
+        for q in queries:
+            names = [m.name for m in searched.search(q["query"], max(ks))]
+            for k in ks:
+                found[k] += q["tool"] in names[:k]
+    return {k: found[k] / max(1, len(data["queries"])) for k in ks}
 
 
 def ms_per_query(index: Any, queries: list[dict[str, Any]], repeat: int) -> float:
@@ -161,7 +198,7 @@ def measure(name: str, ranker: Any, data: dict[str, Any], repeat: int) -> dict[s
     start = time.perf_counter()
     index = ranker.index(documents)
     built = time.perf_counter() - start
-    scores = recall(index, data["queries"])
+    scores = recall(ranker, data, index)
     return {
         "ranker": name,
         "tools": len(documents),
@@ -191,25 +228,47 @@ def write_sample(data: dict[str, Any], path: Path, every: int) -> None:
         {"name": f["name"], "description": f.get("description", ""), "parameters": _slim(f.get("parameters"))}
         for f in data["functions"]
     ]
+    queries = [dict(q) for q in data["queries"][::every]]
+    for q in queries:
+        if "function" in q:
+            f = q["function"]
+            q["function"] = {
+                "name": f["name"],
+                "description": f.get("description", ""),
+                "parameters": _slim(f.get("parameters")),
+            }
     sample = {
         "source": "Berkeley Function Calling Leaderboard data, bfcl-eval 2026.3.23 (Apache-2.0)",
         "functions": functions,
-        "queries": data["queries"][::every],
+        "queries": queries,
     }
     path.write_text(json.dumps(sample, ensure_ascii=False, separators=(",", ":")) + "\n", encoding="utf-8")
 
 
-def _cached(embed: Any) -> Any:
-    """``embed`` remembering each text's vector: the rows embed the same texts again."""
-    memory: dict[str, Any] = {}
+def _cached(embed: Any, memory: dict[str, Any]) -> Any:
+    """``embed`` remembering each text's vector in ``memory``: the rows embed the same texts again."""
 
     def cached(texts: list[str]) -> list[Any]:
         missing = [t for t in dict.fromkeys(texts) if t not in memory]
         if missing:
-            memory.update(zip(missing, embed(missing)))
+            memory.update(zip(missing, (list(map(float, v)) for v in embed(missing))))
         return [memory[t] for t in texts]
 
     return cached
+
+
+def _load_vectors(path: Path | None) -> dict[str, Any]:
+    """The vectors an earlier run saved in ``path`` (JSON lines of ``[text, vector]``), if any."""
+    if path is None or not path.exists():
+        return {}
+    pairs = (json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line)
+    return {text: vector for text, vector in pairs}
+
+
+def _save_vectors(path: Path | None, memory: dict[str, Any]) -> None:
+    if path is not None:
+        lines = (json.dumps([text, [round(v, 6) for v in vector]]) for text, vector in memory.items())
+        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -220,6 +279,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--write-sample", type=Path, help="write a sample of the data here and stop")
     parser.add_argument("--every", type=int, default=6, help="the sample keeps every N-th query")
     parser.add_argument("--embed", help="MODULE:FUNCTION, an embedding function texts -> vectors")
+    parser.add_argument("--embed-cache", type=Path, help="a file keeping the texts' vectors between runs")
+    parser.add_argument("--embed-only", action="store_true", help="leave out the lexical rows")
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
@@ -230,28 +291,33 @@ def main(argv: list[str] | None = None) -> int:
     if args.write_sample:
         write_sample(data, args.write_sample, args.every)
         return 0
-    rows = [measure("lexical (BM25F)", LexicalRanker(), data, args.repeat)]
-    rows.append(
-        measure(
-            "plain BM25, name + description",
-            LexicalRanker({"title": 1.0, "description": 1.0, "parameters": 0.0}, name_bonus=0.0),
-            data,
-            args.repeat,
-        )
-    )
+    rows = []
+    if not args.embed_only:
+        rows.append(measure("lexical (BM25F)", LexicalRanker(), data, args.repeat))
+        plain = LexicalRanker({"title": 1.0, "description": 1.0, "parameters": 0.0}, name_bonus=0.0)
+        rows.append(measure("plain BM25, name + description", plain, data, args.repeat))
     if args.embed:
         from lagent_like.executors._find import EmbeddingRanker, HybridRanker
 
         module, _, function = args.embed.partition(":")
         raw = getattr(importlib.import_module(module), function)
         start = time.perf_counter()
-        for q in data["queries"][:20]:
+        for q in data["queries"][:10]:
             raw([q["query"]])
-        print(f"embedding one query: {(time.perf_counter() - start) * 50:.1f} ms (not in the rows' ms/query)")
-        embed = _cached(raw)
+        print(
+            f"embedding one query: {(time.perf_counter() - start) * 100:.1f} ms (not in the rows' ms/query)"
+        )
+        memory = _load_vectors(args.embed_cache)
+        embed = _cached(raw, memory)
+        # In batches, far faster than one by one: the requests, the tools, each request's own tool.
+        embed([q["query"] for q in data["queries"]])
+        embed([document(f).text() for f in data["functions"]])
+        embed([document(q["function"]).text() for q in data["queries"] if "function" in q])
         rows.append(measure(f"embedding ({args.embed})", EmbeddingRanker(embed), data, 1))
-        hybrid = HybridRanker([LexicalRanker(), EmbeddingRanker(embed)])
-        rows.append(measure(f"hybrid: lexical + embedding ({args.embed})", hybrid, data, 1))
+        _save_vectors(args.embed_cache, memory)
+        for fusion in ("ranks", "scores"):
+            hybrid = HybridRanker([LexicalRanker(), EmbeddingRanker(embed)], fusion=fusion)
+            rows.append(measure(f"hybrid by {fusion}: lexical + embedding ({args.embed})", hybrid, data, 1))
     if args.json:
         print(json.dumps(rows, indent=1))
     else:

@@ -23,7 +23,7 @@ from __future__ import annotations
 import heapq
 import math
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, Callable, NamedTuple, Optional, Protocol
 
 from ._base import ExecutorBase
@@ -323,18 +323,11 @@ class LexicalRanker:
 class _EmbeddingIndex:
     """Unit vectors of the documents; a search is one embedding and a dot product per document."""
 
-    def __init__(self, names: list[str], vectors: list[list[float]], embed: Callable[..., Any]) -> None:
+    def __init__(self, names: list[str], vectors: list[Iterable[float]], embed: Callable[..., Any]) -> None:
         self._names = names
-        self._vectors = vectors
         self._embed = embed
-        self._matrix: Any = None
-        if vectors:
-            try:  # numpy, when installed, scores a catalogue hundreds of times faster
-                import numpy
-            except ImportError:
-                pass
-            else:
-                self._matrix = numpy.asarray(vectors, dtype=numpy.float32)
+        self._matrix: Any = _unit_matrix(vectors)
+        self._vectors = _unit_vectors(vectors) if self._matrix is None else []
 
     def _scores(self, vector: list[float]) -> list[float]:
         if self._matrix is not None:
@@ -348,6 +341,20 @@ class _EmbeddingIndex:
         scores = ((score, n) for n, score in enumerate(self._scores(vector)))
         best = heapq.nsmallest(limit, scores, key=lambda item: (-item[0], item[1]))
         return [ToolMatch(self._names[n], round(score, 6)) for score, n in best]
+
+
+def _unit_matrix(vectors: list[Iterable[float]]) -> Any:
+    """The vectors as unit rows of a numpy matrix, or None without numpy (or vectors)."""
+    if not vectors:
+        return None
+    try:  # numpy, when installed, scores a catalogue hundreds of times faster
+        import numpy
+    except ImportError:
+        return None
+    matrix = numpy.asarray([list(vector) for vector in vectors], dtype=numpy.float32)
+    norms = numpy.linalg.norm(matrix, axis=1, keepdims=True)
+    norms[norms == 0] = 1.0
+    return matrix / norms
 
 
 def _unit_vectors(vectors: Iterable[Iterable[float]]) -> list[list[float]]:
@@ -376,7 +383,7 @@ class EmbeddingRanker:
 
     def index(self, documents: Sequence[ToolDocument]) -> ToolIndex:
         """Return the index of ``documents``: their texts embedded now."""
-        vectors = _unit_vectors(self.embed([doc.text() for doc in documents])) if documents else []
+        vectors = list(self.embed([doc.text() for doc in documents])) if documents else []
         return _EmbeddingIndex([doc.name for doc in documents], vectors, self.embed)
 
 
@@ -435,43 +442,83 @@ class ToolSearch(ExecutorBase):
         return index
 
 
-class _FusedIndex:
-    """Several indexes' results merged by reciprocal rank fusion."""
+def _rank_shares(matches: list[ToolMatch], constant: float) -> Iterator[tuple[str, float]]:
+    """Reciprocal rank fusion's share of each match: ``1 / (constant + rank)``."""
+    for rank, match in enumerate(matches, 1):
+        yield match.name, 1.0 / (constant + rank)
 
-    def __init__(self, indexes: list[ToolIndex], depth: int, constant: float) -> None:
+
+def _score_shares(matches: list[ToolMatch]) -> Iterator[tuple[str, float]]:
+    """Each match's score scaled to [0, 1] within its list (best 1, last 0; all 1 when equal)."""
+    if not matches:
+        return
+    high = matches[0].score
+    low = min(match.score for match in matches)
+    span = high - low
+    for match in matches:
+        yield match.name, (match.score - low) / span if span > 0 else 1.0
+
+
+class _FusedIndex:
+    """Several indexes' results merged by their ranks or by their scaled scores."""
+
+    def __init__(self, indexes: list[ToolIndex], depth: int, constant: float, fusion: str) -> None:
         self._indexes = indexes
         self._depth = depth
         self._constant = constant
+        self._fusion = fusion
 
     def search(self, query: str, limit: int) -> list[ToolMatch]:
-        """Return up to ``limit`` matches: each index's ranks, fused (``sum 1 / (c + rank)``)."""
+        """Return up to ``limit`` matches: each index's first ``depth`` results, fused."""
         scores: dict[str, float] = {}
         first_seen: dict[str, int] = {}
         for index in self._indexes:
-            for rank, match in enumerate(index.search(query, max(limit, self._depth)), 1):
-                scores[match.name] = scores.get(match.name, 0.0) + 1.0 / (self._constant + rank)
-                first_seen.setdefault(match.name, len(first_seen))
+            matches = index.search(query, max(limit, self._depth))
+            if self._fusion == "scores":
+                shares = _score_shares(matches)
+            else:
+                shares = _rank_shares(matches, self._constant)
+            for name, share in shares:
+                scores[name] = scores.get(name, 0.0) + share
+                first_seen.setdefault(name, len(first_seen))
         best = heapq.nsmallest(limit, scores.items(), key=lambda item: (-item[1], first_seen[item[0]]))
         return [ToolMatch(name, round(score, 6)) for name, score in best]
 
 
+_FUSIONS = ("ranks", "scores")
+
+
 class HybridRanker:
-    """Ranks with several rankers and fuses their ranks (reciprocal rank fusion).
+    """Ranks with several rankers and fuses their results.
 
     Typically ``HybridRanker([LexicalRanker(), EmbeddingRanker(embed)])``: words the
-    request shares with a tool, and what it means.
+    request shares with a tool, and what it means. By default the ranks are fused
+    (reciprocal rank fusion: a tool scores ``sum 1 / (constant + rank)``);
+    ``fusion="scores"`` adds the rankers' scores instead, each scaled to [0, 1] within
+    its first ``depth`` results, which keeps how far apart the tools are (on the BFCL
+    benchmark it finds more at the first place, see ``benchmarks/TOOL_SEARCH.md``).
 
     Args:
         rankers: the rankers to fuse.
         depth: how many results of each ranker take part.
-        constant: the fusion's ``c`` in ``1 / (c + rank)``; larger flattens the ranks.
+        constant: the rank fusion's ``c`` in ``1 / (c + rank)``; larger flattens the ranks.
+        fusion: ``"ranks"`` or ``"scores"``.
+
+    Raises:
+        ValueError: ``fusion`` is neither ``"ranks"`` nor ``"scores"``.
     """
 
-    def __init__(self, rankers: Sequence[Ranker], depth: int = 50, constant: float = 60.0) -> None:
+    def __init__(
+        self, rankers: Sequence[Ranker], depth: int = 50, constant: float = 60.0, fusion: str = "ranks"
+    ) -> None:
+        if fusion not in _FUSIONS:
+            raise ValueError(f"HybridRanker: fusion must be 'ranks' or 'scores', got {fusion!r}")
         self.rankers = list(rankers)
         self.depth = depth
         self.constant = constant
+        self.fusion = fusion
 
     def index(self, documents: Sequence[ToolDocument]) -> ToolIndex:
         """Return the fused index of ``documents`` (each ranker builds its own)."""
-        return _FusedIndex([ranker.index(documents) for ranker in self.rankers], self.depth, self.constant)
+        indexes = [ranker.index(documents) for ranker in self.rankers]
+        return _FusedIndex(indexes, self.depth, self.constant, self.fusion)
