@@ -13,10 +13,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from ..exceptions import LagentLikeError
+
 __all__ = ["ModuleFileError", "import_file", "is_module_file"]
 
 
-class ModuleFileError(ImportError):
+class ModuleFileError(LagentLikeError, ImportError):
     """A file named as a module cannot be imported for what it is, not for its code.
 
     The message is whole (``cannot import module 'x.py': ...``): callers show it as it is.
