@@ -143,9 +143,10 @@ def browser_loads(url: str, n: int) -> Optional[tuple[list[float], list[float]]]
                         "() => performance.getEntriesByType('navigation')[0].domContentLoadedEventEnd"
                     )
                 )
-                painted.append(
-                    page.evaluate("() => performance.getEntriesByName('first-contentful-paint')[0].startTime")
-                )
+                # The paint entry may be recorded after the load event (a busy machine): wait for it.
+                fcp = "performance.getEntriesByName('first-contentful-paint')"
+                page.wait_for_function(f"() => {fcp}.length > 0")
+                painted.append(page.evaluate(f"() => {fcp}[0].startTime"))
             context.close()
     finally:
         shutil.rmtree(profile, ignore_errors=True)
