@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 import requests
+from net_guard import Guard
 
 pytest.importorskip("mcp", reason="needs the 'mcp' extra: pip install '.[mcp]' (or 'lagent-like[mcp]')")
 pytest.importorskip("starlette", reason="needs the 'web' extra: pip install '.[web]' (or 'lagent-like[web]')")
@@ -253,12 +254,13 @@ def test_a_server_that_cannot_connect_is_listed_as_failed_with_the_reason(
     ],
 )
 def test_a_request_the_panel_cannot_take_is_refused_before_anything_starts(
-    state: InspectorState, target: Any, token: Any, status: int, message: str
+    guard: Guard, state: InspectorState, target: Any, token: Any, status: int, message: str
 ) -> None:
     with pytest.raises(InspectorError, match=message) as refused:
         state.servers.connect(target, token)
     assert refused.value.status == status
     assert state.servers.servers() == []
+    assert guard.refused() == []  # refused by the address rule, before any connection attempt
 
 
 def test_a_command_is_refused_without_the_operators_flag(tmp_path: Path) -> None:

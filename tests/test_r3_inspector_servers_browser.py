@@ -16,6 +16,7 @@ import pytest
 pytest.importorskip("mcp", reason="needs the 'mcp' extra: pip install '.[mcp]' (or 'lagent-like[mcp]')")
 
 import test_web_browser as web_browser
+from net_guard import Guard
 from test_r3_inspector_servers import HTTP_TOKEN, command, http_server, lambda_free_tool, r3_tools
 
 from lagent_like import ActionExecutor
@@ -132,7 +133,7 @@ NOT_FOUND = "r3-no-such-program-anywhere"
 
 
 def test_a_failure_is_shown_on_the_page_without_a_traceback(
-    page: Any, server: InspectorServer, tmp_path: Path
+    guard: Guard, page: Any, server: InspectorServer, tmp_path: Path
 ) -> None:
     page.goto(server.url)
     _connect(page, NOT_FOUND)
@@ -151,6 +152,7 @@ def test_a_failure_is_shown_on_the_page_without_a_traceback(
     expect(page.locator("#server-list li")).to_have_count(1)
     assert "Traceback" not in page.content()
     assert _take_console_errors(page) == [FORBIDDEN]
+    assert guard.refused() == []  # the private address was refused before any connection attempt
 
 
 def test_without_the_flag_the_page_says_a_command_needs_it(page: Any, tmp_path: Path) -> None:
