@@ -96,7 +96,7 @@ def check_resumable(result: AgentResult) -> None:
         ValueError: ``result`` did not stop with ``'interrupted'``, was resumed already,
             or a held call is undecided or has an unknown decision (a hand-edited file).
     """
-    if result._resumed:
+    if result.resumed:
         raise ValueError(
             "ReAct.resume: this result was resumed already and its approved calls ran; "
             "go on with the result that resume() returned"

@@ -349,7 +349,10 @@ class ReAct:
             ValueError: ``result`` did not stop with ``'interrupted'``, was resumed
                 already, a held call is still undecided (or has a decision other than
                 ``'approved'`` / ``'rejected'``), or an agent of the run is not in this
-                agent's tree (nor, in this process, one a tool returned).
+                agent's tree (nor, in this process, one a tool returned). "Resumed
+                already" is known from the object and from a file saved after the
+                resume (``result.resumed``); two copies saved *before* it cannot know
+                of each other, so each would run the approved calls.
         """
         check_resumable(result)
         copy = AgentResult.from_dict(result.to_dict())
@@ -357,7 +360,7 @@ class ReAct:
         run = AgentRun(self, copy, context if context is not None else result._context)
         run.take_up()
         # From here the approved calls run: a second resume would run them again.
-        result._resumed = True
+        result.resumed = True
         return run.resume()
 
     def stream(
