@@ -98,8 +98,9 @@ class ReAct:
             :class:`lagent_like.llms.OpenAIChat` (which is both).
         executor: runs the tools and describes them for the system prompt: an
             ``ActionExecutor``, or an async one (``AsyncActionExecutor``,
-            ``RayActionExecutor``), each of whose calls the loop runs to completion on
-            an event loop of its own before going on.
+            ``RayActionExecutor``), whose calls the loop runs to completion one at a
+            time on one event loop per run (made at the run's first call and closed,
+            its leftover tasks cancelled, when the run ends).
         system_template: the system prompt, a ``str.format`` template with
             ``{tool_descriptions}`` and ``{tool_names}`` (see
             :mod:`lagent_like.agents.prompts`); default :data:`DEFAULT_SYSTEM_TEMPLATE`,
