@@ -187,8 +187,14 @@ class AgentRun:
         turn = self.result.turns[-1]
         self.asked = [self._restored(saved) for saved in turn.tool_actions or ()]
 
-    def resume(self) -> AgentResult:
-        """Decide the held calls of the interrupted last turn, finish it, and play on."""
+    def resume(self, emit: Optional[Callable[[Any], None]] = None) -> AgentResult:
+        """Decide the held calls of the interrupted last turn, finish it, and play on.
+
+        Args:
+            emit: where the events go from here, when not where the run was made with.
+        """
+        if emit is not None:
+            self.emit = emit
         try:
             self._go_on()
         finally:

@@ -355,6 +355,10 @@ class ReAct:
                 resume (``result.resumed``); two copies saved *before* it cannot know
                 of each other, so each would run the approved calls.
         """
+        return self._taken_up(result, context).resume()
+
+    def _taken_up(self, result: AgentResult, context: Any) -> AgentRun:
+        """The run that goes on with ``result``, which is marked resumed (see :meth:`resume`)."""
         check_resumable(result)
         copy = AgentResult.from_dict(result.to_dict())
         copy._agents = dict(result._agents)
@@ -362,7 +366,48 @@ class ReAct:
         run.take_up()
         # From here the approved calls run: a second resume would run them again.
         result.resumed = True
-        return run.resume()
+        return run
+
+    def resume_stream(self, result: AgentResult, *, context: Any = None) -> Iterator[AgentEvent]:
+        """Go on as :meth:`resume` does, yielding the resumed part's events as they happen.
+
+        The events are those :meth:`stream` yields, from the decided calls on: a
+        :class:`ToolCallEvent` and :class:`ToolResultEvent` for each approved call, a
+        :class:`ToolResultEvent` with the refusal for each rejected one, then the turns
+        that follow, and last a :class:`FinalAnswerEvent` holding the continued run's
+        result. The result is checked, and marked resumed, when this is called (a
+        ``ValueError`` is raised here, not while iterating); the run then plays in a
+        worker thread, as for :meth:`stream`. :meth:`aresume_stream` is the same for an
+        event loop.
+
+        Args:
+            result: an ``'interrupted'`` result, every held call decided, as for :meth:`resume`.
+            context: the run's own context object, as for :meth:`resume`.
+
+        Returns:
+            An iterator of the resumed part's events.
+
+        Raises:
+            ValueError: as :meth:`resume` does.
+        """
+        run = self._taken_up(result, context)
+        return stream_run(lambda emit: run.resume(emit))
+
+    def aresume_stream(self, result: AgentResult, *, context: Any = None) -> AsyncIterator[AgentEvent]:
+        """:meth:`resume_stream` for an event loop: ``async for event in agent.aresume_stream(result)``.
+
+        Args:
+            result: an ``'interrupted'`` result, every held call decided, as for :meth:`resume`.
+            context: the run's own context object, as for :meth:`resume`.
+
+        Returns:
+            An async iterator of the events :meth:`resume_stream` yields, in the same order.
+
+        Raises:
+            ValueError: as :meth:`resume` does, when called.
+        """
+        run = self._taken_up(result, context)
+        return astream_run(lambda emit: run.resume(emit))
 
     def stream(
         self, question: str, history: Optional[Sequence[Message]] = None, *, context: Any = None
