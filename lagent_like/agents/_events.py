@@ -84,7 +84,7 @@ class HandoffEvent:
 
 @dataclass(frozen=True)
 class InterruptionEvent:
-    """The run stopped for approval of ``interruptions``; resume with ``agent.resume(result)``."""
+    """The run stopped for approval of ``interruptions``; ``agent.resume(result)`` goes on."""
 
     interruptions: tuple[Interruption, ...]
     type: str = "interruption"

@@ -15,7 +15,6 @@ import time
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Optional, cast
 
-from .._private.coroutines import run_coroutine
 from .._private.log import logger
 from ..context import AgentScope, ToolActions
 from ..exceptions import GuardrailTripwire
@@ -35,6 +34,7 @@ from ._events import (
     ToolResultEvent,
 )
 from ._handoff import find_target, root_of, unknown_target
+from ._loop import RunLoop
 from .prompts import FORMAT_REMINDER, tool_names
 from .react_parser import parse_react
 from .trace import AgentResult, Turn
@@ -96,7 +96,7 @@ def check_resumable(result: AgentResult) -> None:
         ValueError: ``result`` did not stop with ``'interrupted'``, was resumed already,
             or a held call is undecided or has an unknown decision (a hand-edited file).
     """
-    if result._resumed:
+    if result.resumed:
         raise ValueError(
             "ReAct.resume: this result was resumed already and its approved calls ran; "
             "go on with the result that resume() returned"
@@ -146,6 +146,8 @@ class AgentRun:
         # What the calls of the turn being played asked for: (position, actions, record).
         self.asked: list[tuple[int, ToolActions, ActionReturn]] = []
         self.tripped: Optional[str] = None
+        # The event loop of an async executor's calls, one for the whole run.
+        self.loop = RunLoop()
         self.first_seen: dict[tuple[Any, ...], int] = {}
         for turn in result.turns:
             key = _repeat_key(turn)
@@ -156,7 +158,10 @@ class AgentRun:
 
     def play(self, start: int = 1) -> AgentResult:
         """Play turns from ``start`` until the run stops or ``max_turns`` is reached."""
-        self._play(start)
+        try:
+            self._play(start)
+        finally:
+            self.loop.close()
         return self._ended()
 
     def _play(self, start: int) -> None:
@@ -182,8 +187,21 @@ class AgentRun:
         turn = self.result.turns[-1]
         self.asked = [self._restored(saved) for saved in turn.tool_actions or ()]
 
-    def resume(self) -> AgentResult:
-        """Decide the held calls of the interrupted last turn, finish it, and play on."""
+    def resume(self, emit: Optional[Callable[[Any], None]] = None) -> AgentResult:
+        """Decide the held calls of the interrupted last turn, finish it, and play on.
+
+        Args:
+            emit: where the events go from here, when not where the run was made with.
+        """
+        if emit is not None:
+            self.emit = emit
+        try:
+            self._go_on()
+        finally:
+            self.loop.close()
+        return self._ended()
+
+    def _go_on(self) -> None:
         turn = self.result.turns[-1]
         held, self.result.interruptions = self.result.interruptions, []
         for item in held:
@@ -194,7 +212,6 @@ class AgentRun:
                 turn.action_return = ret
         if not self._settle(_TurnEnd(turn)):
             self._play(turn.index + 1)
-        return self._ended()
 
     def _decided(self, item: Interruption, turn: Turn) -> ActionReturn:
         """The record of a held call once decided: run (approved) or refused."""
@@ -362,7 +379,7 @@ class AgentRun:
     def _refuse(self, message: str) -> tuple[ActionReturn, str]:
         """Send a reply without a usable action to the executor's ``NoAction``."""
         executor = self.agent.executor
-        ret = _settled(executor(executor.no_action.name, message))
+        ret = self._settled(executor(executor.no_action.name, message))
         return ret, _observation(ret)
 
     def _text_turn(self, index: int, reply: Any) -> _TurnEnd:
@@ -469,7 +486,7 @@ class AgentRun:
             scope.approved, scope.paused_run = True, approval.nested
         self.emit(ToolCallEvent(agent.name, index, name, arguments, call_id))
         try:
-            ret = _settled(
+            ret = self._settled(
                 agent.executor_for(name)(
                     name, arguments, None, call_id, on_progress=self._progress(name), context=scope
                 )
@@ -500,6 +517,12 @@ class AgentRun:
         self.asked.append((position, actions, ret))
         return ret
 
+    def _settled(self, ret: Any) -> ActionReturn:
+        """An executor's record; an async executor's (``AsyncActionExecutor``, Ray's) awaited on the run."""
+        if inspect.isawaitable(ret):
+            ret = self.loop.wait(ret)
+        return cast(ActionReturn, ret)
+
     def _progress(self, name: str) -> Callable[[Any], None]:
         report = self.root.on_progress
         agent = self.agent.name
@@ -513,18 +536,6 @@ class AgentRun:
 
 
 _API_ERROR = ActionStatusCode.API_ERROR
-
-
-def _settled(ret: Any) -> ActionReturn:
-    """An executor's record; an async executor's (``AsyncActionExecutor``, Ray's) awaited here."""
-    if inspect.isawaitable(ret):
-        # The loop runs turns synchronously: the call runs to completion on its own loop.
-        ret = run_coroutine(_awaited(ret))
-    return cast(ActionReturn, ret)
-
-
-async def _awaited(awaitable: Any) -> Any:
-    return await awaitable
 
 
 def _position(asked: tuple[int, ToolActions, ActionReturn]) -> int:

@@ -98,8 +98,9 @@ class ReAct:
             :class:`lagent_like.llms.OpenAIChat` (which is both).
         executor: runs the tools and describes them for the system prompt: an
             ``ActionExecutor``, or an async one (``AsyncActionExecutor``,
-            ``RayActionExecutor``), each of whose calls the loop runs to completion on
-            an event loop of its own before going on.
+            ``RayActionExecutor``), whose calls the loop runs to completion one at a
+            time on one event loop per run (made at the run's first call and closed,
+            its leftover tasks cancelled, when the run ends).
         system_template: the system prompt, a ``str.format`` template with
             ``{tool_descriptions}`` and ``{tool_names}`` (see
             :mod:`lagent_like.agents.prompts`); default :data:`DEFAULT_SYSTEM_TEMPLATE`,
@@ -349,16 +350,64 @@ class ReAct:
             ValueError: ``result`` did not stop with ``'interrupted'``, was resumed
                 already, a held call is still undecided (or has a decision other than
                 ``'approved'`` / ``'rejected'``), or an agent of the run is not in this
-                agent's tree (nor, in this process, one a tool returned).
+                agent's tree (nor, in this process, one a tool returned). "Resumed
+                already" is known from the object and from a file saved after the
+                resume (``result.resumed``); two copies saved *before* it cannot know
+                of each other, so each would run the approved calls.
         """
+        return self._taken_up(result, context).resume()
+
+    def _taken_up(self, result: AgentResult, context: Any) -> AgentRun:
+        """The run that goes on with ``result``, which is marked resumed (see :meth:`resume`)."""
         check_resumable(result)
         copy = AgentResult.from_dict(result.to_dict())
         copy._agents = dict(result._agents)
         run = AgentRun(self, copy, context if context is not None else result._context)
         run.take_up()
         # From here the approved calls run: a second resume would run them again.
-        result._resumed = True
-        return run.resume()
+        result.resumed = True
+        return run
+
+    def resume_stream(self, result: AgentResult, *, context: Any = None) -> Iterator[AgentEvent]:
+        """Go on as :meth:`resume` does, yielding the resumed part's events as they happen.
+
+        The events are those :meth:`stream` yields, from the decided calls on: a
+        :class:`ToolCallEvent` and :class:`ToolResultEvent` for each approved call, a
+        :class:`ToolResultEvent` with the refusal for each rejected one, then the turns
+        that follow, and last a :class:`FinalAnswerEvent` holding the continued run's
+        result. The result is checked, and marked resumed, when this is called (a
+        ``ValueError`` is raised here, not while iterating); the run then plays in a
+        worker thread, as for :meth:`stream`. :meth:`aresume_stream` is the same for an
+        event loop.
+
+        Args:
+            result: an ``'interrupted'`` result, every held call decided, as for :meth:`resume`.
+            context: the run's own context object, as for :meth:`resume`.
+
+        Returns:
+            An iterator of the resumed part's events.
+
+        Raises:
+            ValueError: as :meth:`resume` does.
+        """
+        run = self._taken_up(result, context)
+        return stream_run(lambda emit: run.resume(emit))
+
+    def aresume_stream(self, result: AgentResult, *, context: Any = None) -> AsyncIterator[AgentEvent]:
+        """:meth:`resume_stream` for an event loop: ``async for event in agent.aresume_stream(result)``.
+
+        Args:
+            result: an ``'interrupted'`` result, every held call decided, as for :meth:`resume`.
+            context: the run's own context object, as for :meth:`resume`.
+
+        Returns:
+            An async iterator of the events :meth:`resume_stream` yields, in the same order.
+
+        Raises:
+            ValueError: as :meth:`resume` does, when called.
+        """
+        run = self._taken_up(result, context)
+        return astream_run(lambda emit: run.resume(emit))
 
     def stream(
         self, question: str, history: Optional[Sequence[Message]] = None, *, context: Any = None

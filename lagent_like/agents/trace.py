@@ -147,6 +147,10 @@ class AgentResult:
             stopped): after a handoff, not the agent ``run`` was called on.
         invocation_id: the run's id (``ToolContext.invocation_id``); kept on resume.
         interruptions: for ``'interrupted'``, the calls waiting for a decision.
+        resumed: true once :meth:`ReAct.resume` has taken this result up (its approved
+            calls have run); saved in the trace file, so that a copy saved or loaded
+            after that is refused by ``resume`` too. A copy saved *before* the resume
+            cannot know (see the agents page on resuming twice).
 
     A result is saved as a JSON trace file with :meth:`save` and read back with
     :meth:`load`; ``lagent-like inspect --trace FILE`` shows such a file turn by turn.
@@ -160,13 +164,12 @@ class AgentResult:
     last_agent: Optional[str] = None
     invocation_id: Optional[str] = None
     interruptions: list[Interruption] = field(default_factory=list)
+    resumed: bool = False
     # In this process only (never saved): the agents tools returned during the run, by
-    # name, so that a resumed run finds one outside the agent tree; the run's context
-    # object, for a resume not given one; and whether this result was resumed already
-    # (its approved calls have run).
+    # name, so that a resumed run finds one outside the agent tree; and the run's context
+    # object, for a resume not given one.
     _agents: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
     _context: Any = field(default=None, init=False, repr=False, compare=False)
-    _resumed: bool = field(default=False, init=False, repr=False, compare=False)
 
     def approve(self, item: Interruption) -> None:
         """Approve a held call: :meth:`ReAct.resume` runs it.
@@ -207,6 +210,7 @@ class AgentResult:
             "last_agent": self.last_agent,
             "invocation_id": self.invocation_id,
             "interruptions": [item.to_dict() for item in self.interruptions],
+            "resumed": self.resumed,
             "messages": self.messages,
             "turns": [turn.to_dict() for turn in self.turns],
         }
@@ -248,6 +252,7 @@ class AgentResult:
             last_agent=data.get("last_agent"),
             invocation_id=data.get("invocation_id"),
             interruptions=held,
+            resumed=_flag(data, "resumed"),
         )
 
     def save(self, path: Union[str, os.PathLike[str]]) -> None:
@@ -268,3 +273,15 @@ class AgentResult:
             return cls.from_dict(json.loads(text))
         except ValueError as exc:
             raise ValueError(f"{os.fspath(path)}: {exc}") from None
+
+
+def _flag(data: Mapping[str, Any], key: str) -> bool:
+    """A true/false entry of a trace (absent: false), so that a hand-edited ``"yes"`` is refused.
+
+    Raises:
+        ValueError: the entry is there and not a JSON boolean.
+    """
+    value = data.get(key, False)
+    if not isinstance(value, bool):
+        raise ValueError(f"trace: {key!r} must be true or false, got {value!r}")
+    return value

@@ -16,12 +16,15 @@ import ipaddress
 import tempfile
 import threading
 from collections.abc import Iterable
-from typing import Any, Callable, Optional, TextIO
+from typing import TYPE_CHECKING, Any, Callable, Optional, TextIO
 from urllib.parse import urlsplit
 
 from ..executors._action_executor import ActionExecutor
 from ..mcp._targets import is_url, open_target, target_words, toolkit_name
 from ._errors import InspectorError
+
+if TYPE_CHECKING:
+    from .._net.egress import AddressRule
 
 __all__ = ["COMMANDS_NOT_ALLOWED", "CONNECT_TIMEOUT", "MCPServers"]
 
@@ -42,6 +45,14 @@ _STDERR_SHOWN = 2000
 _LOOPBACK = (ipaddress.ip_network("127.0.0.0/8"), ipaddress.ip_network("::1/128"))
 
 
+def _page_rule() -> AddressRule:
+    """The addresses a server given on the page may have: public ones and loopback."""
+    # Imported here: the egress module needs requests, and only a URL from the page needs it.
+    from .._net.egress import AddressRule
+
+    return AddressRule(allowed=_LOOPBACK)
+
+
 def check_url(url: str) -> None:
     """Refuse a URL the page may not connect to: not http(s), or a private address.
 
@@ -49,7 +60,7 @@ def check_url(url: str) -> None:
         InspectorError: 400 for a URL without a host or port that can be read, 403 for
             a host that resolves to a private (not loopback) address.
     """
-    from .._net.egress import AddressRefused, AddressRule
+    from .._net.egress import AddressRefused
 
     try:
         parts = urlsplit(url)
@@ -59,7 +70,7 @@ def check_url(url: str) -> None:
     if not host:
         raise InspectorError(400, f"the URL {url!r} names no host, e.g. http://127.0.0.1:8000/mcp")
     try:
-        AddressRule(allowed=_LOOPBACK).addresses(host, port)
+        _page_rule().addresses(host, port)
     except AddressRefused as exc:
         raise InspectorError(
             403,
@@ -267,9 +278,7 @@ class MCPServers:
         errlog = None if is_url(server.target) else tempfile.TemporaryFile("w+", encoding="utf-8")  # noqa: SIM115
         server.errlog = errlog
         try:
-            toolkit = open_target(
-                server.target, server.token, connect_timeout=self.connect_timeout, errlog=errlog
-            )
+            toolkit = self._toolkit(server, errlog)
         except Exception as exc:  # noqa: BLE001 - any failure is shown on the page, not raised
             said = server.stderr_tail()
             server.release()
@@ -287,6 +296,22 @@ class MCPServers:
             server.status, server.error = "connected", None
         toolkit.on_tools_changed(self._tools_changed)
         self.on_change()
+
+    def _toolkit(self, server: _Server, errlog: Optional[TextIO]) -> Any:
+        """Open ``server``'s toolkit: a URL given on the page over connections pinned to checked addresses.
+
+        A server given at start (``--mcp``) was the operator's choice and may be private:
+        it is opened as the command line opens it.
+        """
+        if server.at_start or not is_url(server.target):
+            return open_target(
+                server.target, server.token, connect_timeout=self.connect_timeout, errlog=errlog
+            )
+        from ._pinned_mcp import PinnedMCPToolkit
+
+        return PinnedMCPToolkit(
+            server.target.strip(), _page_rule(), server.token, connect_timeout=self.connect_timeout
+        )
 
     def _failure(self, exc: Exception) -> str:
         """What the page says about a failed connection: the error, and a timeout in seconds."""
