@@ -36,6 +36,8 @@ _NAMES = frozenset(SETTING_NAMES)
 #: The module of ``BaseAction``, whose own methods are not the tool's.
 _FRAMEWORK = __name__.rsplit(".", 1)[0] + "._base_action"
 _PACKAGE = __name__.split(".", 1)[0] + "."
+#: Classes of class-body values that hold no code (a class's name, docstring, data).
+_PLAIN_VALUES = frozenset({str, int, float, bool, type(None), dict, tuple, list})
 #: Instructions that read (or delete) an attribute by name.
 _READS = frozenset({"LOAD_ATTR", "LOAD_METHOD", "LOAD_SUPER_ATTR", "DELETE_ATTR"})
 #: Instructions that set an attribute by name.
@@ -45,14 +47,19 @@ _STORES = frozenset({"STORE_ATTR"})
 def _codes(cls: type) -> Iterator[types.CodeType]:
     """The code of each function, property accessor and static or class method in ``cls``'s body."""
     for value in vars(cls).values():
-        if isinstance(value, (staticmethod, classmethod)):
-            value = value.__func__
-        if isinstance(value, property):
-            yield from (
-                f.__code__ for f in (value.fget, value.fset, value.fdel) if isinstance(f, types.FunctionType)
-            )
-        elif isinstance(value, types.FunctionType):
-            yield value.__code__
+        yield from _value_codes(value)
+
+
+def _value_codes(value: Any) -> Iterator[types.CodeType]:
+    """The code of ``value`` if it is a function, the accessors' of a property, a static or class method's."""
+    if isinstance(value, (staticmethod, classmethod)):
+        value = value.__func__
+    if isinstance(value, property):
+        yield from (
+            f.__code__ for f in (value.fget, value.fset, value.fdel) if isinstance(f, types.FunctionType)
+        )
+    elif isinstance(value, types.FunctionType):
+        yield value.__code__
 
 
 def _names_used(code: types.CodeType, opnames: frozenset[str], found: set[str]) -> None:
@@ -110,7 +117,21 @@ def _note(owner: str, name: str, how: str) -> str:
 
 def _may_set(cls: type) -> bool:
     """Whether ``cls``'s own body or methods name a setting at all (the common answer, no, is cheap)."""
-    return not _NAMES.isdisjoint(vars(cls)) or any(not _NAMES.isdisjoint(c.co_names) for c in _codes(cls))
+    own = vars(cls)
+    if not _NAMES.isdisjoint(own):
+        return True
+    for value in own.values():
+        # Speed (bench_scale's define row): a plain function, the common value, is read
+        # without a generator; its class, attribute values and names (most of a class
+        # body) are settled by one comparison.
+        if type(value) is types.FunctionType:
+            if not _NAMES.isdisjoint(value.__code__.co_names):
+                return True
+        elif type(value) not in _PLAIN_VALUES and any(
+            not _NAMES.isdisjoint(c.co_names) for c in _value_codes(value)
+        ):
+            return True
+    return False
 
 
 def class_notes(cls: type) -> list[str]:
