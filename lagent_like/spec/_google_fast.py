@@ -21,6 +21,8 @@ import re
 from inspect import cleandoc
 from typing import Optional
 
+from .._private.lazy import lazy_pattern
+
 #: ``(description, params, returns_text)`` as :class:`DocInfo` holds them.
 Plain = tuple[str, dict[str, tuple[Optional[str], str]], str]
 
@@ -52,10 +54,10 @@ _IGNORED_SECTIONS = frozenset(
 # Speed: a few ``in`` scans cost a tenth of one regex search; the regex runs only on
 # non-ASCII text, for the other kinds of whitespace.
 _DECLINED_TEXT = ("\t", "`", "---", "\r", "\f", "\v")
-_OTHER_SPACE = re.compile(r"[^\S\n ]")
+_OTHER_SPACE = lazy_pattern(r"[^\S\n ]")
 # What the caller's care check takes for a section title (an unknown one after a known
 # one is noted there).
-_TITLE_LIKE = re.compile(r"[A-Z][\w ]*")
+_TITLE_LIKE = lazy_pattern(r"[A-Z][\w ]*")
 # A line that starts like a section title, known or not (as the caller's care check
 # reads titles); which title it is is checked in Python.
 _TITLE = r"[A-Z][\w ]*:"
@@ -68,7 +70,7 @@ _CHAR = "[^\t\n\x0b\x0c\r\x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\
 # parentheses, an empty type) is left to docstring-parser.
 _TYPE = rf"[^()\s`](?:{_CHAR[:-1]}()]*[^()\s`])?"
 _HEAD = rf"(\w+)(?: *\( *({_TYPE}) *\))?"
-_ITEM_HEAD = re.compile(_HEAD)
+_ITEM_HEAD = lazy_pattern(_HEAD)
 _BLANK = r"\n(?P=indent)?(?=\n)"
 _ENTRY = rf"\n(?P=indent)(?P=depth)\w{_CHAR}*"
 # The most common shape in one pattern (speed: one scan in C instead of a loop over
@@ -110,7 +112,7 @@ def read_plain_google(doc: str, titles: frozenset[str]) -> Optional[Plain]:
     for text in _DECLINED_TEXT:
         if text in doc:
             return None
-    if not doc.isascii() and _OTHER_SPACE.search(doc):
+    if not doc.isascii() and _OTHER_SPACE().search(doc):
         return None
     lines = cleandoc(doc).split("\n")
     if lines[0].rstrip().endswith(":"):
@@ -167,7 +169,7 @@ def _odd_entry(
     if name:
         if name in titles:
             return None
-        untyped_title = not type_name and not text and _TITLE_LIKE.fullmatch(name) is not None
+        untyped_title = not type_name and not text and _TITLE_LIKE().fullmatch(name) is not None
         return None if untyped_title else False
     if title in _PARAM_SECTIONS:
         return None  # not ``name (type): text``
@@ -176,7 +178,7 @@ def _odd_entry(
         return False if title == "Returns" else None  # docstring-parser refuses it elsewhere
     if head in titles:
         return None
-    return None if not rest.strip() and _TITLE_LIKE.fullmatch(head) is not None else False
+    return None if not rest.strip() and _TITLE_LIKE().fullmatch(head) is not None else False
 
 
 def _shaped_description(match: re.Match[str]) -> str:
@@ -274,7 +276,7 @@ def _line_kind(line: str, titles: frozenset[str], seen_title: bool) -> Optional[
         if rest:
             return None
         return "title" if line[0] == " " else "section"
-    if seen_title and colon and not rest and _TITLE_LIKE.fullmatch(head):
+    if seen_title and colon and not rest and _TITLE_LIKE().fullmatch(head):
         return None
     return "text"
 
@@ -342,7 +344,7 @@ def _item_text(text: str, more: list[str]) -> str:
 
 def _param(head: str, text: str) -> Optional[tuple[str, tuple[Optional[str], str]]]:
     """One parameter item as ``(name, (type or None, description))``, or ``None``."""
-    match = _ITEM_HEAD.fullmatch(head)
+    match = _ITEM_HEAD().fullmatch(head)
     if match is None:
         return None
     return match.group(1), (_type_text(match.group(2) or ""), text)
