@@ -79,7 +79,7 @@ _ENTRY = rf"\n(?P=indent)(?P=depth)\w{_CHAR}*"
 # entries below it, all at one depth; blank lines empty or of that indentation. No
 # summary or description line starts like a title (``Note: ...`` starts a section,
 # ``Args: None`` is read with care by the caller) or with ``---`` (NumPy's rules).
-_SHAPE = re.compile(
+_SHAPE = lazy_pattern(
     rf"[ ]*(?!{_TITLE}|---)(?P<summary>[^\s:`](?:{_CHAR}*[^\s:`])?)[ ]*"
     r"(?=\n(?:[ ]*\n)*(?P<indent>[ ]*)\S)"
     rf"(?P<long>(?:\n(?:(?P=indent)(?!{_TITLE}|---)[^\s:`]{_CHAR}*|(?P=indent)?(?=\n)))*?)"
@@ -89,7 +89,7 @@ _SHAPE = re.compile(
 )
 # The lines of a :data:`_SHAPE` match's sections: the indentation (group 1) and the
 # rest (group 2), read as ``name (type): text`` where it has that form (groups 3 to 5).
-_ROWS = re.compile(rf"\n( *)({_HEAD}:([^\n]*)|[^\n]*)")
+_ROWS = lazy_pattern(rf"\n( *)({_HEAD}:([^\n]*)|[^\n]*)")
 _READ_SECTIONS = _PARAM_SECTIONS | _RAISES_SECTIONS | {"Returns"}
 
 
@@ -105,7 +105,7 @@ def read_plain_google(doc: str, titles: frozenset[str]) -> Optional[Plain]:
         The description, the parameters (name -> ``(type or None, text)``) and the
         first ``Returns`` entry as :func:`parse_with_library` builds them, or ``None``.
     """
-    shaped = _SHAPE.fullmatch(doc)
+    shaped = _SHAPE().fullmatch(doc)
     found = None if shaped is None else _read_shaped(shaped, titles)
     if found is not None:
         return found  # else line by line: the entries may still be plain
@@ -132,7 +132,7 @@ def _read_shaped(match: re.Match[str], titles: frozenset[str]) -> Optional[Plain
     headings: list[str] = []
     title = ""
     margin = len(match["indent"])
-    for indent, line, name, type_name, text in _ROWS.findall(match["sections"]):
+    for indent, line, name, type_name, text in _ROWS().findall(match["sections"]):
         if line and len(indent) == margin:
             title = line.rstrip(" ")[:-1]
             headings.append(title)
