@@ -101,6 +101,8 @@ def _check_tool(cls: type, specs: dict[str, ApiSpec], run_attr: Any) -> None:
         ToolDefinitionError: naming the class and listing every problem.
     """
     tool_name = _tool_name(cls)
+    if len(specs) == 1 and "run" in specs and isinstance(tool_name, str) and tool_name:
+        return  # a simple tool, the common case: nothing below can be wrong
     apis = [spec for attr, spec in specs.items() if attr != "run"]
     problems = []
     if apis and ("run" in specs or isinstance(run_attr, types.FunctionType)):
@@ -218,7 +220,7 @@ class ToolMeta(ABCMeta):
         cls = super().__new__(mcs, name, bases, namespace, **kwargs)
         specs = _collect_specs(cls)
         run = getattr(cls, "run", None)
-        if len(specs) == 0 and inspect.isfunction(run):
+        if not specs and isinstance(run, types.FunctionType):
             specs["run"] = describe_function(run)
         cls.__tool_apis__ = specs
         _check_session_hook(cls, specs)

@@ -36,8 +36,8 @@ _NAMES = frozenset(SETTING_NAMES)
 #: The module of ``BaseAction``, whose own methods are not the tool's.
 _FRAMEWORK = __name__.rsplit(".", 1)[0] + "._base_action"
 _PACKAGE = __name__.split(".", 1)[0] + "."
-#: Classes of class-body values that hold no code (a class's name, docstring, data).
-_PLAIN_VALUES = frozenset({str, int, float, bool, type(None), dict, tuple, list})
+#: What holds a function in a class body besides a function: whose code :func:`_value_codes` reads.
+_WRAPPERS = (staticmethod, classmethod, property)
 #: Instructions that read (or delete) an attribute by name.
 _READS = frozenset({"LOAD_ATTR", "LOAD_METHOD", "LOAD_SUPER_ATTR", "DELETE_ATTR"})
 #: Instructions that set an attribute by name.
@@ -122,12 +122,12 @@ def _may_set(cls: type) -> bool:
         return True
     for value in own.values():
         # Speed (bench_scale's define row): a plain function, the common value, is read
-        # without a generator; its class, attribute values and names (most of a class
-        # body) are settled by one comparison.
-        if type(value) is types.FunctionType:
+        # without a generator; only the wrappers of functions hold other code.
+        kind = type(value)
+        if kind is types.FunctionType:
             if not _NAMES.isdisjoint(value.__code__.co_names):
                 return True
-        elif type(value) not in _PLAIN_VALUES and any(
+        elif isinstance(value, _WRAPPERS) and any(
             not _NAMES.isdisjoint(c.co_names) for c in _value_codes(value)
         ):
             return True
