@@ -125,7 +125,7 @@ def test_the_description_is_built_once_then_held_on_the_class(
     builds = []
     build = _base_action._tool_description
     monkeypatch.setattr(_base_action, "_tool_description", lambda *a: builds.append(a) or build(*a))
-    assert type(vars(cls)["__tool_description__"]) is _base_action._DescriptionOnFirstRead
+    assert vars(cls)["__tool_description__"] is _base_action._DESCRIPTION_ON_FIRST_READ
     read(cls)
     first = cls.__tool_description__
     assert vars(cls)["__tool_description__"] is first
@@ -193,7 +193,7 @@ def test_a_registered_class_is_found_by_name_before_its_description_is_read() ->
             """Say hi."""
             return "hi"
 
-    assert type(vars(LazyRegistered)["__tool_description__"]) is _base_action._DescriptionOnFirstRead
+    assert vars(LazyRegistered)["__tool_description__"] is _base_action._DESCRIPTION_ON_FIRST_READ
     assert get_tool_cls("lazy_registered_r4") is LazyRegistered
     assert LazyRegistered.__tool_description__["name"] == "lazy_registered_r4"
 
@@ -370,3 +370,40 @@ def test_an_unread_setting_still_warns_when_the_class_is_defined(define: Any, no
         warnings.simplefilter("always")
         define()
     assert [str(w.message) for w in caught if w.category is DefinitionWarning] == [note]
+
+
+class LazyParentKit(BaseAction, register=False):
+    """Two APIs."""
+
+    @tool_api
+    def first(self) -> str:
+        """First."""
+        return "1"
+
+    @tool_api
+    def second(self) -> str:
+        """Second."""
+        return "2"
+
+
+def _second_again(self: Any) -> str:
+    """Second, overridden."""
+    return "2!"
+
+
+@pytest.mark.parametrize(
+    ("value", "attrs", "names"),
+    [
+        pytest.param("not an API", ["first"], ["first"], id="a-text"),
+        pytest.param(None, ["first"], ["first"], id="none"),
+        pytest.param(("a", "tuple"), ["first"], ["first"], id="a-tuple"),
+        # An override without @tool_api stays an API, described from its own function.
+        pytest.param(_second_again, ["first", "second"], ["first", "_second_again"], id="a-function"),
+    ],
+)
+def test_a_class_body_value_overriding_an_api_replaces_it_as_before(
+    value: Any, attrs: list[str], names: list[str]
+) -> None:
+    child = type(LazyParentKit)("LazyChildKit", (LazyParentKit,), {"second": value}, register=False)
+    assert list(child.__tool_apis__) == attrs
+    assert [api["name"] for api in child.__tool_description__["api_list"]] == names

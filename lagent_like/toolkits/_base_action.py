@@ -58,6 +58,10 @@ __all__ = [
 ]  # TOOL_REGISTRY: Lagent 0.2's path
 
 
+#: Classes of class-body values that cannot carry a spec (no attributes of their own).
+_PLAIN_VALUES = frozenset({str, int, float, bool, type(None), tuple, frozenset, dict, list})
+
+
 def _collect_specs(cls: type) -> dict[str, ApiSpec]:
     """Attribute name -> spec of every API, parents first, overrides replacing them.
 
@@ -69,6 +73,11 @@ def _collect_specs(cls: type) -> dict[str, ApiSpec]:
         if klass.__module__ == __name__:  # BaseAction's own methods: never an API
             continue
         for attr, value in vars(klass).items():
+            # Speed (bench_scale's define row): the names, texts and data of a class body
+            # hold no spec; only an override can make them matter.
+            if type(value) in _PLAIN_VALUES:
+                specs.pop(attr, None)
+                continue
             spec = getattr(value, SPEC_ATTR, None)  # api_spec_of, inlined
             if isinstance(spec, ApiSpec):
                 specs[attr] = spec
@@ -155,30 +164,34 @@ _DESCRIBING = threading.Lock()
 
 
 class _DescriptionOnFirstRead:
-    """A class's ``__tool_description__`` until it is first read, then the dict itself.
+    """Every class's ``__tool_description__`` until it is first read, then the dict itself.
 
     Speed (bench_scale's define row): a catalogue's classes are described through
     their instances, and building the class-level dict when the class is defined cost
     a tenth of defining a simple tool. Whatever can be wrong with the class is refused
     when it is defined (:func:`_check_tool`); the first read builds the dict once,
     under a lock, and puts it on the class in place of this object, so that later
-    reads are plain class attribute reads.
+    reads are plain class attribute reads. One object serves every class: the class
+    read is the one that holds it (each class gets its own when it is defined).
     """
 
-    __slots__ = ("owner",)
-
-    def __init__(self, owner: type) -> None:
-        self.owner = owner
+    __slots__ = ()
 
     def __get__(self, instance: Any, owner: Optional[type] = None) -> dict[str, Any]:
-        cls = self.owner
+        cls = owner if owner is not None else type(instance)
+        # The class that holds this object: the one read, unless it was made without ToolMeta.
+        holder = next(k for k in cls.__mro__ if "__tool_description__" in vars(k))
         with _DESCRIBING:
-            held = vars(cls).get("__tool_description__")
+            held = vars(holder)["__tool_description__"]
             if held is not self:  # built by another thread meanwhile
                 return cast("dict[str, Any]", held)
-            built = _tool_description(cls, vars(cls)["__tool_apis__"])
-            type.__setattr__(cls, "__tool_description__", built)
+            built = _tool_description(holder, vars(holder)["__tool_apis__"])
+            type.__setattr__(holder, "__tool_description__", built)
         return built
+
+
+#: The one :class:`_DescriptionOnFirstRead`.
+_DESCRIPTION_ON_FIRST_READ = _DescriptionOnFirstRead()
 
 
 #: ``BaseAction.end_session``, a plain method (set once ``BaseAction`` is defined).
@@ -225,7 +238,7 @@ class ToolMeta(ABCMeta):
         cls.__tool_apis__ = specs
         _check_session_hook(cls, specs)
         _check_tool(cls, specs, run)
-        type.__setattr__(cls, "__tool_description__", _DescriptionOnFirstRead(cls))
+        type.__setattr__(cls, "__tool_description__", _DESCRIPTION_ON_FIRST_READ)
         for note in class_notes(cls):
             warnings.warn(
                 f"{cls.__qualname__}: {note}", DefinitionWarning, stacklevel=definition_stacklevel()
