@@ -456,24 +456,26 @@ def build_api_spec(func: Callable[..., Any], opts: DescribeOptions) -> ApiSpec: 
     every, kept, hints, var_keyword = _read_signature(func, owner, problems)
     doc = func.__doc__
     info = docstrings.parse_docstring(doc)
-    notes = list(info.warnings)  # the parsed docstring is shared (read once per text)
+    notes = info.warnings  # shared with every docstring of the text: copied before adding to it
     choices = None
     if info.params and doc is not None and "hoices" in doc:  # Hugging Face's "(choices: [...])"; any case
         from ._choices import split_choices  # import time: only docstrings that use it
 
         info = dataclasses.replace(info, params=dict(info.params))  # split_choices edits them
         choices, choice_notes = split_choices(info)
-        notes.extend(choice_notes)
-    stray = _stray_note(info.params, every, kept) if info.params else None
+        notes = [*notes, *choice_notes]
+    documented = info.params
+    # A docstring that describes only parameters of the signature (the common case) has no stray note.
+    stray = None if documented.keys() <= every else _stray_note(documented, every, kept)
     if stray is not None:
-        notes.append(stray)
+        notes = [*notes, stray]
     if hints is None:
         resolved = _resolve_hints(func, problems)
         hints = {name: resolved[name] for name, _, _ in kept if name in resolved}
         if var_keyword in resolved:
             hints[var_keyword] = resolved[var_keyword]
     extra = _EMPTY if var_keyword is None else hints.pop(var_keyword, _EMPTY)
-    problems.extend(field_default_problems((name, default) for name, _, default in kept))
+    problems.extend(field_default_problems(kept))
     for name, hint in hints.items():
         if type(hint) in _ANNOTATED:
             problems.extend(annotated_problems(name, hint))
@@ -490,7 +492,6 @@ def build_api_spec(func: Callable[..., Any], opts: DescribeOptions) -> ApiSpec: 
         raise ToolDefinitionError(owner, problems)
     for note in notes:
         warnings.warn(f"{owner}: {note}", DefinitionWarning, stacklevel=definition_stacklevel())
-    documented = info.params
     params = [
         _param(name, default, documented.get(name, _UNDOCUMENTED), hints.get(name, _EMPTY))
         for name, _, default in described
@@ -503,7 +504,8 @@ def build_api_spec(func: Callable[..., Any], opts: DescribeOptions) -> ApiSpec: 
             p if p.name not in literal else _param(p.name, p.default, (None, p.description), literal[p.name])
             for p in params
         ]
-    if sum(p.shape is not None and "$defs" in p.shape for p in params) > 1:
+    shapes = [p.shape for p in params if p.shape is not None]
+    if len(shapes) > 1 and sum("$defs" in shape for shape in shapes) > 1:
         _check_definitions(owner, params)
     summary, param_tuple, return_tuple = info.description, tuple(params), tuple(return_data)
     return _frozen(
