@@ -43,7 +43,7 @@ from ._tool_state import settings_of as settings_of
 from ._tool_state import state_of as state_of
 from ._tool_state import unknown_api as unknown_api
 from ._tool_state import validation_mode as validation_mode
-from ._unread_settings import class_notes
+from ._unread_settings import PLAIN_VALUES, class_notes
 
 if TYPE_CHECKING:
     from ..parsers._base import ParserInput
@@ -56,10 +56,6 @@ __all__ = [
     "end_tool_session",
     "tool_api",
 ]  # TOOL_REGISTRY: Lagent 0.2's path
-
-
-#: Classes of class-body values that cannot carry a spec (no attributes of their own).
-_PLAIN_VALUES = frozenset({str, int, float, bool, type(None), tuple, frozenset, dict, list})
 
 
 def _collect_specs(cls: type) -> dict[str, ApiSpec]:
@@ -75,7 +71,7 @@ def _collect_specs(cls: type) -> dict[str, ApiSpec]:
         for attr, value in vars(klass).items():
             # Speed (bench_scale's define row): the names, texts and data of a class body
             # hold no spec; only an override can make them matter.
-            if type(value) in _PLAIN_VALUES:
+            if type(value) in PLAIN_VALUES:  # no attributes, so no spec
                 specs.pop(attr, None)
                 continue
             spec = getattr(value, SPEC_ATTR, None)  # api_spec_of, inlined

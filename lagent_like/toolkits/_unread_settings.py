@@ -17,7 +17,7 @@ import types
 from collections.abc import Iterator
 from typing import Any
 
-__all__ = ["SETTING_NAMES", "class_notes", "instance_notes"]
+__all__ = ["PLAIN_VALUES", "SETTING_NAMES", "class_notes", "instance_notes"]
 
 #: Attribute names that peers use for a runtime setting -> the ``ToolSettings`` field.
 SETTING_NAMES = {
@@ -38,6 +38,8 @@ _FRAMEWORK = __name__.rsplit(".", 1)[0] + "._base_action"
 _PACKAGE = __name__.split(".", 1)[0] + "."
 #: What holds a function in a class body besides a function: whose code :func:`_value_codes` reads.
 _WRAPPERS = (staticmethod, classmethod, property)
+#: Classes of class-body values that are plain data: no code, no attributes of their own.
+PLAIN_VALUES = frozenset({str, int, float, bool, type(None), tuple, frozenset, dict, list})
 #: Instructions that read (or delete) an attribute by name.
 _READS = frozenset({"LOAD_ATTR", "LOAD_METHOD", "LOAD_SUPER_ATTR", "DELETE_ATTR"})
 #: Instructions that set an attribute by name.
@@ -127,8 +129,10 @@ def _may_set(cls: type) -> bool:
         if kind is types.FunctionType:
             if not _NAMES.isdisjoint(value.__code__.co_names):
                 return True
-        elif isinstance(value, _WRAPPERS) and any(
-            not _NAMES.isdisjoint(c.co_names) for c in _value_codes(value)
+        elif (
+            kind not in PLAIN_VALUES
+            and isinstance(value, _WRAPPERS)
+            and any(not _NAMES.isdisjoint(c.co_names) for c in _value_codes(value))
         ):
             return True
     return False
