@@ -5,6 +5,7 @@ where a test writes them as text.
 """
 
 import functools
+import typing
 from typing import Any, Callable, Optional
 
 import pytest
@@ -113,3 +114,19 @@ def var_positional(a: int, *more: int) -> int:
 )
 def test_other_signatures_take_the_general_path(function: Callable[..., Any]) -> None:
     assert _describe._plain_signature(function) is None
+
+
+def plain_texts(self: Any, a: int, b: str = "x", c: None = None) -> bool:
+    """Annotate with the names of plain classes, as text."""
+    return True
+
+
+plain_texts.__annotations__ = {"a": "int", "b": "str", "c": "None", "return": "bool"}
+
+
+def test_plain_class_names_as_text_are_resolved_as_get_type_hints_resolves_them() -> None:
+    _, kept, hints, _ = _describe._read_signature(plain_texts, "plain_texts", [])
+    expected = typing.get_type_hints(plain_texts)
+    assert hints == {"a": expected["a"], "b": expected["b"], "c": expected["c"]}
+    assert hints == {"a": int, "b": str, "c": type(None)}
+    assert [p[0] for p in kept] == ["a", "b", "c"]

@@ -219,8 +219,9 @@ def _is_context(hint: Any) -> bool:
 
 #: What describing needs from a signature: every parameter's name (``self`` too), the
 #: parameters a call can pass as ``(name, kind, default)``, their annotations (``None``
-#: when any annotation is a string, ``from __future__ import annotations``, to be
-#: resolved by ``_resolve_hints``) and the name of its ``**kwargs`` (``None`` without).
+#: when any annotation is a string, ``from __future__ import annotations``, that the
+#: short path did not resolve: resolved by ``_resolve_hints``) and the name of its
+#: ``**kwargs`` (``None`` without).
 #: A plain tuple: a NamedTuple's constructor would cost a tenth of reading the signature.
 _Signature = tuple[AbstractSet[str], list[ParamTuple], Optional[dict[str, Any]], Optional[str]]
 #: Attributes by which a function asks ``inspect.signature`` for another signature
@@ -304,7 +305,9 @@ def _plain_signature(func: types.FunctionType) -> Optional[_Signature]:
 
     That is a plain function whose parameters are all positional-or-keyword (no ``/``,
     ``*``, ``*args`` or ``**kwargs``). Speed (bench_scale's define row): read off the
-    code object in one pass, without the ``(name, kind, default)`` of every parameter.
+    code object in one pass, without the ``(name, kind, default)`` of every parameter,
+    and string annotations that name plain classes resolved at once (as
+    :func:`_resolve_hints` would resolve them).
     """
     code = func.__code__
     if code.co_flags & _STARRED or code.co_posonlyargcount or code.co_kwonlyargcount:
@@ -322,7 +325,12 @@ def _plain_signature(func: types.FunctionType) -> Optional[_Signature]:
     ]
     annotations = func.__annotations__
     if _any_string(annotations.values()):
-        return frozenset(names), kept, None, None
+        # Names of plain classes (``from __future__ import annotations``) are resolved
+        # here; anything else is left to _resolve_hints.
+        resolved = _plain_hints(func)
+        if resolved is None:
+            return frozenset(names), kept, None, None
+        annotations = resolved
     hints = {name: annotations[name] for name in names[start:] if name in annotations}
     return frozenset(names), kept, hints, None
 
