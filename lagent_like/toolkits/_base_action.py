@@ -167,8 +167,8 @@ class _DescriptionOnFirstRead:
     a tenth of defining a simple tool. Whatever can be wrong with the class is refused
     when it is defined (:func:`_check_tool`); the first read builds the dict once,
     under a lock, and puts it on the class in place of this object, so that later
-    reads are plain class attribute reads. One object serves every class: the class
-    read is the one that holds it (each class gets its own when it is defined).
+    reads are plain class attribute reads. One object serves every class: ``ToolMeta``
+    puts it in each class's namespace, and the class that holds it is the one described.
     """
 
     __slots__ = ()
