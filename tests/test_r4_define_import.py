@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import importlib.util
 import subprocess
 import sys
+import types
+from pathlib import Path
 
 import pytest
 
@@ -74,3 +77,29 @@ def test_the_core_import_changes_no_global_state() -> None:
     )
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "True"
+
+
+def _bench_scale() -> types.ModuleType:
+    """``benchmarks/bench_scale.py`` as a module."""
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_scale.py"
+    spec = importlib.util.spec_from_file_location("bench_scale_import_rows", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize(
+    ("core_ms", "verdict"),
+    [
+        pytest.param(39.9, "ok", id="under-40ms"),
+        pytest.param(40.1, "OVER", id="over-40ms"),
+    ],
+)
+def test_bench_scale_judges_the_import_of_the_core_names_and_reports_the_bare_import(
+    core_ms: float, verdict: str
+) -> None:
+    bench = _bench_scale()
+    table = bench.format_table([100], [], {"lagent_like": 90.0, bench.CORE_IMPORT: core_ms}, 5)
+    rows = {line.split("  ")[0]: line.split()[-1] for line in table.splitlines()[3:]}
+    assert rows == {"import lagent_like": "-", bench.CORE_IMPORT: verdict}
