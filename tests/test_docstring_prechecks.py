@@ -62,7 +62,7 @@ def test_the_marker_scan_agrees_with_the_full_checks(
     lines: list[str], indent: str, newline_at_end: bool
 ) -> None:
     text = "\n" + "\n".join(indent + line for line in lines) + ("\n" if newline_at_end else "")
-    markers = docstrings._MARKERS.findall(text)
+    markers = docstrings._MARKERS().findall(text)
     # Markers that always pass the cheap checks: two plain colons, and a reST field.
     assert docstrings._needs_care(text, markers) == docstrings._needs_care(text, [("", "")] * 2)
     assert docstrings._style(text, markers) == docstrings._style(text, [("param", "")])

@@ -387,7 +387,7 @@ def test_generated_docstrings_of_the_common_shape_read_the_same_both_ways(
         fast, slow = _read_both(doc, monkeypatch)
         assert fast == slow, doc
         shaped += (
-            _SHAPE.fullmatch(doc) is not None
+            _SHAPE().fullmatch(doc) is not None
             and read_plain_google(doc, _docstrings._KNOWN_TITLES) is not None
         )
     assert shaped > 100

@@ -219,8 +219,9 @@ def _is_context(hint: Any) -> bool:
 
 #: What describing needs from a signature: every parameter's name (``self`` too), the
 #: parameters a call can pass as ``(name, kind, default)``, their annotations (``None``
-#: when any annotation is a string, ``from __future__ import annotations``, to be
-#: resolved by ``_resolve_hints``) and the name of its ``**kwargs`` (``None`` without).
+#: when any annotation is a string, ``from __future__ import annotations``, that the
+#: short path did not resolve: resolved by ``_resolve_hints``) and the name of its
+#: ``**kwargs`` (``None`` without).
 #: A plain tuple: a NamedTuple's constructor would cost a tenth of reading the signature.
 _Signature = tuple[AbstractSet[str], list[ParamTuple], Optional[dict[str, Any]], Optional[str]]
 #: Attributes by which a function asks ``inspect.signature`` for another signature
@@ -295,12 +296,55 @@ def _parameters(func: Callable[..., Any], owner: str) -> tuple[list[ParamTuple],
     return every, _annotations(signature)
 
 
+#: Code flags of a signature that the short path of :func:`_read_signature` does not read.
+_STARRED = inspect.CO_VARARGS | inspect.CO_VARKEYWORDS
+
+
+def _plain_signature(func: types.FunctionType) -> Optional[_Signature]:
+    """What :func:`_read_signature` returns, for the commonest signature; ``None`` for any other.
+
+    That is a plain function whose parameters are all positional-or-keyword (no ``/``,
+    ``*``, ``*args`` or ``**kwargs``). Speed (bench_scale's define row): read off the
+    code object in one pass, without the ``(name, kind, default)`` of every parameter,
+    and string annotations that name plain classes resolved at once (as
+    :func:`_resolve_hints` would resolve them).
+    """
+    code = func.__code__
+    if code.co_flags & _STARRED or code.co_posonlyargcount or code.co_kwonlyargcount:
+        return None
+    if not _SIGNATURE_ATTRS.isdisjoint(func.__dict__):
+        return None
+    count = code.co_argcount
+    names = code.co_varnames[:count]
+    defaults = func.__defaults__ or ()
+    first_default = count - len(defaults)
+    start = 1 if count and names[0] in _SELF_NAMES else 0
+    kept: list[ParamTuple] = [
+        (names[i], _POSITIONAL_OR_KEYWORD, defaults[i - first_default] if i >= first_default else _EMPTY)
+        for i in range(start, count)
+    ]
+    annotations = func.__annotations__
+    if _any_string(annotations.values()):
+        # Names of plain classes (``from __future__ import annotations``) are resolved
+        # here; anything else is left to _resolve_hints.
+        resolved = _plain_hints(func)
+        if resolved is None:
+            return frozenset(names), kept, None, None
+        annotations = resolved
+    hints = {name: annotations[name] for name in names[start:] if name in annotations}
+    return frozenset(names), kept, hints, None
+
+
 def _read_signature(func: Callable[..., Any], owner: str, problems: list[str]) -> _Signature:
     """Read ``func``'s signature (as ``inspect.signature`` does).
 
     Raises:
         ToolDefinitionError: ``func`` is not callable or has no readable signature.
     """
+    if type(func) is types.FunctionType:
+        plain = _plain_signature(func)
+        if plain is not None:
+            return plain
     every, annotations = _parameters(func, owner)
     kept: list[ParamTuple] = []
     hints: dict[str, Any] = {}
@@ -420,24 +464,26 @@ def build_api_spec(func: Callable[..., Any], opts: DescribeOptions) -> ApiSpec: 
     every, kept, hints, var_keyword = _read_signature(func, owner, problems)
     doc = func.__doc__
     info = docstrings.parse_docstring(doc)
-    notes = list(info.warnings)  # the parsed docstring is shared (read once per text)
+    notes = info.warnings  # shared with every docstring of the text: copied before adding to it
     choices = None
     if info.params and doc is not None and "hoices" in doc:  # Hugging Face's "(choices: [...])"; any case
         from ._choices import split_choices  # import time: only docstrings that use it
 
         info = dataclasses.replace(info, params=dict(info.params))  # split_choices edits them
         choices, choice_notes = split_choices(info)
-        notes.extend(choice_notes)
-    stray = _stray_note(info.params, every, kept) if info.params else None
+        notes = [*notes, *choice_notes]
+    documented = info.params
+    # A docstring that describes only parameters of the signature (the common case) has no stray note.
+    stray = None if documented.keys() <= every else _stray_note(documented, every, kept)
     if stray is not None:
-        notes.append(stray)
+        notes = [*notes, stray]
     if hints is None:
         resolved = _resolve_hints(func, problems)
         hints = {name: resolved[name] for name, _, _ in kept if name in resolved}
         if var_keyword in resolved:
             hints[var_keyword] = resolved[var_keyword]
     extra = _EMPTY if var_keyword is None else hints.pop(var_keyword, _EMPTY)
-    problems.extend(field_default_problems((name, default) for name, _, default in kept))
+    problems.extend(field_default_problems(kept))
     for name, hint in hints.items():
         if type(hint) in _ANNOTATED:
             problems.extend(annotated_problems(name, hint))
@@ -454,7 +500,6 @@ def build_api_spec(func: Callable[..., Any], opts: DescribeOptions) -> ApiSpec: 
         raise ToolDefinitionError(owner, problems)
     for note in notes:
         warnings.warn(f"{owner}: {note}", DefinitionWarning, stacklevel=definition_stacklevel())
-    documented = info.params
     params = [
         _param(name, default, documented.get(name, _UNDOCUMENTED), hints.get(name, _EMPTY))
         for name, _, default in described
@@ -467,7 +512,8 @@ def build_api_spec(func: Callable[..., Any], opts: DescribeOptions) -> ApiSpec: 
             p if p.name not in literal else _param(p.name, p.default, (None, p.description), literal[p.name])
             for p in params
         ]
-    if sum(p.shape is not None and "$defs" in p.shape for p in params) > 1:
+    shapes = [p.shape for p in params if p.shape is not None]
+    if len(shapes) > 1 and sum("$defs" in shape for shape in shapes) > 1:
         _check_definitions(owner, params)
     summary, param_tuple, return_tuple = info.description, tuple(params), tuple(return_data)
     return _frozen(

@@ -22,23 +22,26 @@ from functools import lru_cache
 from operator import itemgetter
 from typing import Any, Callable, Optional
 
+from .._private.lazy import lazy_pattern
 from ..exceptions import LagentLikeError
 from ._google_fast import read_plain_google
 
-_ROLE = re.compile(r":[\w.+-]+(?::[\w.+-]+)*:`~?([^`]+)`")
-_TITLED = re.compile(r"^(.*?)\s*<[^<>]+>$", re.DOTALL)
-_ITEM = re.compile(
+_ROLE = lazy_pattern(r":[\w.+-]+(?::[\w.+-]+)*:`~?([^`]+)`")
+_TITLED = lazy_pattern(r"^(.*?)\s*<[^<>]+>$", re.DOTALL)
+_ITEM = lazy_pattern(
     r"^[-*+]?\s*(?P<name>[\w.]+)\s*(?:\((?P<type>[^()]*(?:\([^()]*\)[^()]*)*)\))?\s*:\s*(?P<desc>.*)$"
 )
-_BULLET = re.compile(r"^[-*+]\s+")
+_BULLET = lazy_pattern(r"^[-*+]\s+")
 
 # Style detection by cheap markers; docstring-parser's automatic mode runs every
 # style's parser and keeps the best, which costs several times one parse.
 # Speed (the define benchmark): the line patterns run on "\n" + docstring and start
 # with that newline instead of ``^`` under ``re.M``: a literal first character lets
 # ``re`` jump from newline to newline instead of trying every position (3x faster).
-_REST_MARKER = re.compile(r"\n\s*:(?:param|parameter|arg|argument|key|keyword|type|returns?|rtype|raises?)\b")
-_NUMPY_MARKER = re.compile(r"^\s*-{3,}\s*$", re.M)
+_REST_MARKER = lazy_pattern(
+    r"\n\s*:(?:param|parameter|arg|argument|key|keyword|type|returns?|rtype|raises?)\b"
+)
+_NUMPY_MARKER = lazy_pattern(r"^\s*-{3,}\s*$", re.M)
 _PARSERS: dict[str, Callable[[str], Any]] = {}
 #: docstring-parser's ``ParseError``, ``DocstringStyle.NUMPYDOC`` and the classes of the
 #: parameter and return entries, bound with the parsers.
@@ -53,10 +56,10 @@ _QUIET_TITLES = frozenset(
     {"Note", "Notes", "Warning", "Warnings", "See Also", "Todo", "References", "Methods", "Warns"}
 )
 _KNOWN_TITLES = frozenset(_PARAM_TITLES + _OTHER_TITLES) | _QUIET_TITLES
-_TITLE_LINE = re.compile(r"^([A-Z][\w ]*?):[ \t]*$")
+_TITLE_LINE = lazy_pattern(r"^([A-Z][\w ]*?):[ \t]*$")
 # Any line's first word before a colon: run on the raw docstring, so at any indentation
 # (on "\n" + docstring, as _REST_MARKER).
-_COLUMN0_COLON = re.compile(r"\n[ \t]*([A-Z][\w ]*?):(.*)")
+_COLUMN0_COLON = lazy_pattern(r"\n[ \t]*([A-Z][\w ]*?):(.*)")
 # What decides how a docstring is read, found in one scan (speed, the define benchmark:
 # a regex call costs about as much as a short scan, and _REST_MARKER's and
 # _COLUMN0_COLON's scans of every line cost more). It starts with a literal colon,
@@ -64,13 +67,13 @@ _COLUMN0_COLON = re.compile(r"\n[ \t]*([A-Z][\w ]*?):(.*)")
 # _REST_MARKER then checks it starts its line), that ends its line (section titles
 # do), or that is followed only by a word saying "nothing" (group 2, as in
 # ``Args: None``). Fewer than two such colons and no such word: no title line needs care.
-_MARKERS = re.compile(
+_MARKERS = lazy_pattern(
     r":(?:(param|parameter|arg|argument|key|keyword|type|returns?|rtype|raises?)\b"
     r"|[^\S\n]*(?:(None|none|N/?A|n/a|-+|Nothing)\.?[^\S\n]*)?(?![^\n]))"
 )
 _FIELD, _NOTHING_WORD = itemgetter(0), itemgetter(1)  # of a _MARKERS match
 # ``Args: None`` and the like on one line: no parameters (or no return value).
-_NOTHING_LINE = re.compile(
+_NOTHING_LINE = lazy_pattern(
     r"^(?:Args|Arguments|Parameters|Params|Returns|Yields|Raises):\s*(?:None|none|N/?A|n/a|-+|Nothing)\.?\s*$"
 )
 _NOTHING_ENTRY = frozenset({"none", "none.", "n/a", "na", "-", "--", "nothing", "no arguments", "no args"})
@@ -148,19 +151,19 @@ def reduce_roles(text: str) -> str:
 
     def _text(match: re.Match[str]) -> str:
         target = match.group(1)
-        titled = _TITLED.match(target)
+        titled = _TITLED().match(target)
         if titled:
             return titled.group(1)
         return target.rsplit(".", 1)[-1] if match.group(0).count("~") else target
 
-    return _ROLE.sub(_text, text) if "`" in text else text
+    return _ROLE().sub(_text, text) if "`" in text else text
 
 
 def _style(lines: str, markers: list[tuple[str, str]]) -> str:
     r"""The docstring's style, from ``"\n" + docstring`` and its :data:`_MARKERS`."""
-    if any(map(_FIELD, markers)) and _REST_MARKER.search(lines):
+    if any(map(_FIELD, markers)) and _REST_MARKER().search(lines):
         return "rest"
-    if "---" in lines and _NUMPY_MARKER.search(lines):
+    if "---" in lines and _NUMPY_MARKER().search(lines):
         return "numpy"
     return "google"
 
@@ -196,7 +199,7 @@ def parse_docstring(doc: Optional[str]) -> DocInfo:
     if "`" in doc:
         doc = reduce_roles(doc)
     lines = "\n" + doc  # what the line patterns search (see _REST_MARKER)
-    markers = _MARKERS.findall(lines)
+    markers = _MARKERS().findall(lines)
     style = _style(lines, markers)
     notes: list[str] = []
     if style == "google" and _needs_care(lines, markers):
@@ -241,9 +244,9 @@ def _needs_care(lines: str, markers: list[tuple[str, str]]) -> bool:
     if len(markers) < 2 and not any(map(_NOTHING_WORD, markers)):
         return False
     seen = False
-    for title, rest in _COLUMN0_COLON.findall(lines):
+    for title, rest in _COLUMN0_COLON().findall(lines):
         if rest.strip():
-            if title in _KNOWN_TITLES and _NOTHING_LINE.match(f"{title}: {rest}"):
+            if title in _KNOWN_TITLES and _NOTHING_LINE().match(f"{title}: {rest}"):
                 return True
         elif title in _KNOWN_TITLES:
             seen = True
@@ -256,7 +259,7 @@ def _head(text: str) -> str:
     """The text before the first Google section title."""
     lines = text.split("\n")
     for index, line in enumerate(lines):
-        match = _TITLE_LINE.match(line)
+        match = _TITLE_LINE().match(line)
         if match and match.group(1) in _KNOWN_TITLES:
             return "\n".join(lines[:index]).strip()
     return text.strip()
@@ -269,13 +272,13 @@ def _tolerant_google(text: str, notes: list[str]) -> str:
     (``None`` silently, others with a note). Noted only: unknown section titles after
     the first known one, whose text docstring-parser leaves out of the description.
     """
-    lines = [line for line in text.split("\n") if not _NOTHING_LINE.match(line)]
+    lines = [line for line in text.split("\n") if not _NOTHING_LINE().match(line)]
     kept: list[str] = []
     seen_title = False
     index = 0
     while index < len(lines):
         line = lines[index]
-        match = _TITLE_LINE.match(line)
+        match = _TITLE_LINE().match(line)
         title = match.group(1) if match else None
         if title is None or title not in _KNOWN_TITLES:
             if title is not None and seen_title:
@@ -364,7 +367,7 @@ def returns_section(text: str) -> str:
     """
     lines = text.split("\n")
     for index, line in enumerate(lines):
-        match = _TITLE_LINE.match(line)
+        match = _TITLE_LINE().match(line)
         if match and match.group(1) in ("Returns", "Yields"):
             end = index + 1
             while end < len(lines) and (not lines[end] or lines[end][0].isspace()):
@@ -392,13 +395,13 @@ def parse_items(lines: list[str]) -> list[ReturnItem]:
     items: list[ReturnItem] = []
     for raw in lines:
         line = raw.strip()
-        match = _ITEM.match(line) if _indent(raw) <= base else None
+        match = _ITEM().match(line) if _indent(raw) <= base else None
         if match:
             items.append(
                 ReturnItem(match["name"], (match["type"] or "").strip() or None, match["desc"].strip())
             )
         elif items:
-            tail = _BULLET.sub("", line)
+            tail = _BULLET().sub("", line)
             items[-1].description = f"{items[-1].description} {tail}".strip()
     return items
 
@@ -417,6 +420,6 @@ def exploded_return_items(info: DocInfo) -> list[ReturnItem]:
     its members, unless the section starts with the member list itself.
     """
     lines = [line for line in (_returns_raw(info) or info.returns_text).splitlines() if line.strip()]
-    if lines and not _BULLET.match(lines[0].strip()):
+    if lines and not _BULLET().match(lines[0].strip()):
         lines = lines[1:]
     return parse_items(lines)

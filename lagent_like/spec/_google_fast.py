@@ -21,6 +21,8 @@ import re
 from inspect import cleandoc
 from typing import Optional
 
+from .._private.lazy import lazy_pattern
+
 #: ``(description, params, returns_text)`` as :class:`DocInfo` holds them.
 Plain = tuple[str, dict[str, tuple[Optional[str], str]], str]
 
@@ -52,10 +54,10 @@ _IGNORED_SECTIONS = frozenset(
 # Speed: a few ``in`` scans cost a tenth of one regex search; the regex runs only on
 # non-ASCII text, for the other kinds of whitespace.
 _DECLINED_TEXT = ("\t", "`", "---", "\r", "\f", "\v")
-_OTHER_SPACE = re.compile(r"[^\S\n ]")
+_OTHER_SPACE = lazy_pattern(r"[^\S\n ]")
 # What the caller's care check takes for a section title (an unknown one after a known
 # one is noted there).
-_TITLE_LIKE = re.compile(r"[A-Z][\w ]*")
+_TITLE_LIKE = lazy_pattern(r"[A-Z][\w ]*")
 # A line that starts like a section title, known or not (as the caller's care check
 # reads titles); which title it is is checked in Python.
 _TITLE = r"[A-Z][\w ]*:"
@@ -68,7 +70,7 @@ _CHAR = "[^\t\n\x0b\x0c\r\x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\
 # parentheses, an empty type) is left to docstring-parser.
 _TYPE = rf"[^()\s`](?:{_CHAR[:-1]}()]*[^()\s`])?"
 _HEAD = rf"(\w+)(?: *\( *({_TYPE}) *\))?"
-_ITEM_HEAD = re.compile(_HEAD)
+_ITEM_HEAD = lazy_pattern(_HEAD)
 _BLANK = r"\n(?P=indent)?(?=\n)"
 _ENTRY = rf"\n(?P=indent)(?P=depth)\w{_CHAR}*"
 # The most common shape in one pattern (speed: one scan in C instead of a loop over
@@ -77,7 +79,7 @@ _ENTRY = rf"\n(?P=indent)(?P=depth)\w{_CHAR}*"
 # entries below it, all at one depth; blank lines empty or of that indentation. No
 # summary or description line starts like a title (``Note: ...`` starts a section,
 # ``Args: None`` is read with care by the caller) or with ``---`` (NumPy's rules).
-_SHAPE = re.compile(
+_SHAPE = lazy_pattern(
     rf"[ ]*(?!{_TITLE}|---)(?P<summary>[^\s:`](?:{_CHAR}*[^\s:`])?)[ ]*"
     r"(?=\n(?:[ ]*\n)*(?P<indent>[ ]*)\S)"
     rf"(?P<long>(?:\n(?:(?P=indent)(?!{_TITLE}|---)[^\s:`]{_CHAR}*|(?P=indent)?(?=\n)))*?)"
@@ -87,7 +89,7 @@ _SHAPE = re.compile(
 )
 # The lines of a :data:`_SHAPE` match's sections: the indentation (group 1) and the
 # rest (group 2), read as ``name (type): text`` where it has that form (groups 3 to 5).
-_ROWS = re.compile(rf"\n( *)({_HEAD}:([^\n]*)|[^\n]*)")
+_ROWS = lazy_pattern(rf"\n( *)({_HEAD}:([^\n]*)|[^\n]*)")
 _READ_SECTIONS = _PARAM_SECTIONS | _RAISES_SECTIONS | {"Returns"}
 
 
@@ -103,14 +105,14 @@ def read_plain_google(doc: str, titles: frozenset[str]) -> Optional[Plain]:
         The description, the parameters (name -> ``(type or None, text)``) and the
         first ``Returns`` entry as :func:`parse_with_library` builds them, or ``None``.
     """
-    shaped = _SHAPE.fullmatch(doc)
+    shaped = _SHAPE().fullmatch(doc)
     found = None if shaped is None else _read_shaped(shaped, titles)
     if found is not None:
         return found  # else line by line: the entries may still be plain
     for text in _DECLINED_TEXT:
         if text in doc:
             return None
-    if not doc.isascii() and _OTHER_SPACE.search(doc):
+    if not doc.isascii() and _OTHER_SPACE().search(doc):
         return None
     lines = cleandoc(doc).split("\n")
     if lines[0].rstrip().endswith(":"):
@@ -130,7 +132,7 @@ def _read_shaped(match: re.Match[str], titles: frozenset[str]) -> Optional[Plain
     headings: list[str] = []
     title = ""
     margin = len(match["indent"])
-    for indent, line, name, type_name, text in _ROWS.findall(match["sections"]):
+    for indent, line, name, type_name, text in _ROWS().findall(match["sections"]):
         if line and len(indent) == margin:
             title = line.rstrip(" ")[:-1]
             headings.append(title)
@@ -167,7 +169,7 @@ def _odd_entry(
     if name:
         if name in titles:
             return None
-        untyped_title = not type_name and not text and _TITLE_LIKE.fullmatch(name) is not None
+        untyped_title = not type_name and not text and _TITLE_LIKE().fullmatch(name) is not None
         return None if untyped_title else False
     if title in _PARAM_SECTIONS:
         return None  # not ``name (type): text``
@@ -176,7 +178,7 @@ def _odd_entry(
         return False if title == "Returns" else None  # docstring-parser refuses it elsewhere
     if head in titles:
         return None
-    return None if not rest.strip() and _TITLE_LIKE.fullmatch(head) is not None else False
+    return None if not rest.strip() and _TITLE_LIKE().fullmatch(head) is not None else False
 
 
 def _shaped_description(match: re.Match[str]) -> str:
@@ -274,7 +276,7 @@ def _line_kind(line: str, titles: frozenset[str], seen_title: bool) -> Optional[
         if rest:
             return None
         return "title" if line[0] == " " else "section"
-    if seen_title and colon and not rest and _TITLE_LIKE.fullmatch(head):
+    if seen_title and colon and not rest and _TITLE_LIKE().fullmatch(head):
         return None
     return "text"
 
@@ -342,7 +344,7 @@ def _item_text(text: str, more: list[str]) -> str:
 
 def _param(head: str, text: str) -> Optional[tuple[str, tuple[Optional[str], str]]]:
     """One parameter item as ``(name, (type or None, description))``, or ``None``."""
-    match = _ITEM_HEAD.fullmatch(head)
+    match = _ITEM_HEAD().fullmatch(head)
     if match is None:
         return None
     return match.group(1), (_type_text(match.group(2) or ""), text)

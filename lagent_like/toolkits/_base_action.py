@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
+import threading
 import types
 import warnings
 from abc import ABCMeta
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any, Optional, Union
+from typing import TYPE_CHECKING, Any, Optional, Union, cast
 
 from .._private.log import logger
 from ..exceptions import DefinitionWarning, ToolDefinitionError
@@ -28,7 +29,7 @@ from ..runtime.settings import UNSET, ToolSettings
 from ..schema import ActionReturn
 from ..spec._api_spec import ApiSpec
 from ..spec._describe import DescribeOptions, build_api_spec, definition_stacklevel
-from ..spec._docstrings import DocstringSyntaxError, parse_docstring
+from ..spec._docstrings import parse_docstring
 from ..types._families import check_mode
 from ..types._validation import Validator
 from ._tool_api import SPEC_ATTR, api_spec_of, describe_function, tool_api
@@ -42,7 +43,7 @@ from ._tool_state import settings_of as settings_of
 from ._tool_state import state_of as state_of
 from ._tool_state import unknown_api as unknown_api
 from ._tool_state import validation_mode as validation_mode
-from ._unread_settings import class_notes
+from ._unread_settings import PLAIN_VALUES, class_notes
 
 if TYPE_CHECKING:
     from ..parsers._base import ParserInput
@@ -68,6 +69,11 @@ def _collect_specs(cls: type) -> dict[str, ApiSpec]:
         if klass.__module__ == __name__:  # BaseAction's own methods: never an API
             continue
         for attr, value in vars(klass).items():
+            # Speed (bench_scale's define row): the names, texts and data of a class body
+            # hold no spec; only an override can make them matter.
+            if type(value) in PLAIN_VALUES:  # no attributes, so no spec
+                specs.pop(attr, None)
+                continue
             spec = getattr(value, SPEC_ATTR, None)  # api_spec_of, inlined
             if isinstance(spec, ApiSpec):
                 specs[attr] = spec
@@ -79,23 +85,32 @@ def _collect_specs(cls: type) -> dict[str, ApiSpec]:
     return specs
 
 
-def _class_doc(cls: type, problems: list[str]) -> str:
+def _class_doc(cls: type) -> str:
+    """The description a class docstring gives (``parse_docstring`` never raises)."""
     # The framework's own docstrings describe the framework, not the tool.
     for klass in cls.__mro__:
         if isinstance(klass, ToolMeta) and klass.__module__ != __name__ and vars(klass).get("__doc__"):
-            try:
-                return parse_docstring(vars(klass)["__doc__"]).description
-            except DocstringSyntaxError as exc:
-                problems.append(f"class docstring: {exc}")
+            return parse_docstring(vars(klass)["__doc__"]).description
     return ""
 
 
-def _tool_description(cls: type, specs: dict[str, ApiSpec], run_attr: Any) -> dict[str, Any]:
-    tool_name = vars(cls).get("__tool_name__") or cls.__name__
-    run = specs.get("run")
+def _tool_name(cls: type) -> Any:
+    """The name a class's tool is called by: its own ``__tool_name__``, else its class name."""
+    return vars(cls).get("__tool_name__") or cls.__name__
+
+
+def _check_tool(cls: type, specs: dict[str, ApiSpec], run_attr: Any) -> None:
+    """Refuse a class that is not plainly one tool: both kinds, one API name twice, a bad name.
+
+    Raises:
+        ToolDefinitionError: naming the class and listing every problem.
+    """
+    tool_name = _tool_name(cls)
+    if len(specs) == 1 and "run" in specs and isinstance(tool_name, str) and tool_name:
+        return  # a simple tool, the common case: nothing below can be wrong
     apis = [spec for attr, spec in specs.items() if attr != "run"]
     problems = []
-    if apis and (run is not None or isinstance(run_attr, types.FunctionType)):
+    if apis and ("run" in specs or isinstance(run_attr, types.FunctionType)):
         problems.append(
             f"defines run and the tool APIs {[s.name for s in apis]}; a class is either a simple "
             "tool (one run method) or a toolkit (@tool_api methods), not both"
@@ -106,9 +121,16 @@ def _tool_description(cls: type, specs: dict[str, ApiSpec], run_attr: Any) -> di
         problems.append(f"several methods use the API names {clashes}")
     if not isinstance(tool_name, str) or not tool_name:
         problems.append(f"__tool_name__ must be a non-empty string, got {tool_name!r}")
-    class_doc = _class_doc(cls, problems)
     if problems:
         raise ToolDefinitionError(cls.__qualname__, problems)
+
+
+def _tool_description(cls: type, specs: dict[str, ApiSpec]) -> dict[str, Any]:
+    """The class-level Lagent description of a class :func:`_check_tool` accepted."""
+    tool_name = _tool_name(cls)
+    class_doc = _class_doc(cls)
+    run = specs.get("run")
+    apis = [spec for attr, spec in specs.items() if attr != "run"]
     if apis:
         return {
             "name": tool_name,
@@ -133,10 +155,51 @@ def _tool_description(cls: type, specs: dict[str, ApiSpec], run_attr: Any) -> di
     return description
 
 
+#: Held while a class's description is built on first read (:class:`_DescriptionOnFirstRead`).
+_DESCRIBING = threading.Lock()
+
+
+class _DescriptionOnFirstRead:
+    """Every class's ``__tool_description__`` until it is first read, then the dict itself.
+
+    Speed (bench_scale's define row): a catalogue's classes are described through
+    their instances, and building the class-level dict when the class is defined cost
+    a tenth of defining a simple tool. Whatever can be wrong with the class is refused
+    when it is defined (:func:`_check_tool`); the first read builds the dict once,
+    under a lock, and puts it on the class in place of this object, so that later
+    reads are plain class attribute reads. One object serves every class: ``ToolMeta``
+    puts it in each class's namespace, and the class that holds it is the one described.
+    """
+
+    __slots__ = ()
+
+    def __get__(self, instance: Any, owner: Optional[type] = None) -> dict[str, Any]:
+        cls = owner if owner is not None else type(instance)
+        # The class that holds this object: the one read, unless it was made without ToolMeta.
+        holder = next(k for k in cls.__mro__ if "__tool_description__" in vars(k))
+        with _DESCRIBING:
+            held = vars(holder)["__tool_description__"]
+            if held is not self:  # built by another thread meanwhile
+                return cast("dict[str, Any]", held)
+            built = _tool_description(holder, vars(holder)["__tool_apis__"])
+            type.__setattr__(holder, "__tool_description__", built)
+        return built
+
+
+#: The one :class:`_DescriptionOnFirstRead`.
+_DESCRIPTION_ON_FIRST_READ = _DescriptionOnFirstRead()
+
+
+#: ``BaseAction.end_session``, a plain method (set once ``BaseAction`` is defined).
+_BASE_END_SESSION: Any = None
+
+
 def _check_session_hook(cls: type, specs: dict[str, ApiSpec]) -> None:
     """Refuse an ``end_session`` hook the executor could not run: it calls it without awaiting."""
     hook = getattr(cls, "end_session", None)
-    if "end_session" not in specs and inspect.iscoroutinefunction(hook):
+    if hook is _BASE_END_SESSION or "end_session" in specs:
+        return  # BaseAction's own (a plain method), or an API the model calls
+    if inspect.iscoroutinefunction(hook):
         raise ToolDefinitionError(
             f"{cls.__qualname__}.end_session",
             [
@@ -166,17 +229,18 @@ class ToolMeta(ABCMeta):
         cls = super().__new__(mcs, name, bases, namespace, **kwargs)
         specs = _collect_specs(cls)
         run = getattr(cls, "run", None)
-        if len(specs) == 0 and inspect.isfunction(run):
+        if not specs and isinstance(run, types.FunctionType):
             specs["run"] = describe_function(run)
         cls.__tool_apis__ = specs
         _check_session_hook(cls, specs)
-        cls.__tool_description__ = _tool_description(cls, specs, run)
+        _check_tool(cls, specs, run)
+        type.__setattr__(cls, "__tool_description__", _DESCRIPTION_ON_FIRST_READ)
         for note in class_notes(cls):
             warnings.warn(
                 f"{cls.__qualname__}: {note}", DefinitionWarning, stacklevel=definition_stacklevel()
             )
         if register:
-            TOOL_REGISTRY.register(cls, cls.__tool_description__["name"])
+            TOOL_REGISTRY.register(cls, _tool_name(cls))
         return cls
 
 
@@ -376,6 +440,9 @@ class BaseAction(metaclass=ToolMeta):
             return {}, {}
         validators, exact, _ = spec.checks_in(validation_mode(self, name))
         return validators, exact
+
+
+_BASE_END_SESSION = BaseAction.end_session
 
 
 def end_tool_session(action: BaseAction, session_id: str) -> None:

@@ -17,7 +17,7 @@ import types
 from collections.abc import Iterator
 from typing import Any
 
-__all__ = ["SETTING_NAMES", "class_notes", "instance_notes"]
+__all__ = ["PLAIN_VALUES", "SETTING_NAMES", "class_notes", "instance_notes"]
 
 #: Attribute names that peers use for a runtime setting -> the ``ToolSettings`` field.
 SETTING_NAMES = {
@@ -36,6 +36,10 @@ _NAMES = frozenset(SETTING_NAMES)
 #: The module of ``BaseAction``, whose own methods are not the tool's.
 _FRAMEWORK = __name__.rsplit(".", 1)[0] + "._base_action"
 _PACKAGE = __name__.split(".", 1)[0] + "."
+#: What holds a function in a class body besides a function: whose code :func:`_value_codes` reads.
+_WRAPPERS = (staticmethod, classmethod, property)
+#: Classes of class-body values that are plain data: no code, no attributes of their own.
+PLAIN_VALUES = frozenset({str, int, float, bool, type(None), tuple, frozenset, dict, list})
 #: Instructions that read (or delete) an attribute by name.
 _READS = frozenset({"LOAD_ATTR", "LOAD_METHOD", "LOAD_SUPER_ATTR", "DELETE_ATTR"})
 #: Instructions that set an attribute by name.
@@ -45,14 +49,19 @@ _STORES = frozenset({"STORE_ATTR"})
 def _codes(cls: type) -> Iterator[types.CodeType]:
     """The code of each function, property accessor and static or class method in ``cls``'s body."""
     for value in vars(cls).values():
-        if isinstance(value, (staticmethod, classmethod)):
-            value = value.__func__
-        if isinstance(value, property):
-            yield from (
-                f.__code__ for f in (value.fget, value.fset, value.fdel) if isinstance(f, types.FunctionType)
-            )
-        elif isinstance(value, types.FunctionType):
-            yield value.__code__
+        yield from _value_codes(value)
+
+
+def _value_codes(value: Any) -> Iterator[types.CodeType]:
+    """The code of ``value`` if it is a function, the accessors' of a property, a static or class method's."""
+    if isinstance(value, (staticmethod, classmethod)):
+        value = value.__func__
+    if isinstance(value, property):
+        yield from (
+            f.__code__ for f in (value.fget, value.fset, value.fdel) if isinstance(f, types.FunctionType)
+        )
+    elif isinstance(value, types.FunctionType):
+        yield value.__code__
 
 
 def _names_used(code: types.CodeType, opnames: frozenset[str], found: set[str]) -> None:
@@ -110,7 +119,23 @@ def _note(owner: str, name: str, how: str) -> str:
 
 def _may_set(cls: type) -> bool:
     """Whether ``cls``'s own body or methods name a setting at all (the common answer, no, is cheap)."""
-    return not _NAMES.isdisjoint(vars(cls)) or any(not _NAMES.isdisjoint(c.co_names) for c in _codes(cls))
+    own = vars(cls)
+    if not _NAMES.isdisjoint(own):
+        return True
+    for value in own.values():
+        # Speed (bench_scale's define row): a plain function, the common value, is read
+        # without a generator; only the wrappers of functions hold other code.
+        kind = type(value)
+        if kind is types.FunctionType:
+            if not _NAMES.isdisjoint(value.__code__.co_names):
+                return True
+        elif (
+            kind not in PLAIN_VALUES
+            and isinstance(value, _WRAPPERS)
+            and any(not _NAMES.isdisjoint(c.co_names) for c in _value_codes(value))
+        ):
+            return True
+    return False
 
 
 def class_notes(cls: type) -> list[str]:

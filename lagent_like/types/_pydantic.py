@@ -124,11 +124,11 @@ def annotated_problems(name: str, annotation: Any) -> list[str]:
     return problems
 
 
-def field_default_problems(defaults: Iterable[tuple[str, Any]]) -> list[str]:
+def field_default_problems(params: Iterable[tuple[str, Any, Any]]) -> list[str]:
     """Definition problems of parameters whose default is a pydantic ``Field(...)``.
 
     Args:
-        defaults: ``(name, default)`` of each parameter.
+        params: ``(name, kind, default)`` of each parameter, as describing reads them.
     """
     fields = sys.modules.get("pydantic.fields")
     if fields is None:  # no Field(...) can exist
@@ -136,7 +136,7 @@ def field_default_problems(defaults: Iterable[tuple[str, Any]]) -> list[str]:
     return [
         f"parameter {name!r} has Field(...) as its default, which the tool would receive; "
         f"write {name}: Annotated[type, Field(...)] = default (or no default) instead"
-        for name, default in defaults
+        for name, _, default in params
         if isinstance(default, fields.FieldInfo)
     ]
 
