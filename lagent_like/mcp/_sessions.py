@@ -14,7 +14,7 @@ import contextlib
 import itertools
 import threading
 from collections.abc import AsyncIterator
-from typing import TYPE_CHECKING, Any, Optional, Protocol
+from typing import TYPE_CHECKING, Any, Callable, Optional, Protocol
 
 import anyio
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
@@ -121,6 +121,10 @@ class ToolListNotices:
 _SESSION_KEY = "lagent_like.session_id"
 
 
+def _nothing() -> None:
+    """The release of a slot that was never limited."""
+
+
 def client_key(ctx: ServerRequestContext[Any], session_id: str) -> Any:
     """Whose share of the server a request counts against.
 
@@ -145,6 +149,28 @@ class ClientLimits:
         self._limit = limit
         self._timeout = timeout
         self._gates: dict[Any, tuple[anyio.Semaphore, list[int]]] = {}
+
+    def take(self, key: Any) -> Optional[Callable[[], None]]:
+        """Hold one of ``key``'s slots if one is free right now: how to release it; ``None`` if none is.
+
+        For a caller that cannot wait here (a line passed through as it is read):
+        ``None`` means it must queue through :meth:`slot` instead.
+        """
+        if self._limit is None:
+            return _nothing
+        gate, users = self._gates.get(key) or self._gates.setdefault(key, (anyio.Semaphore(self._limit), [0]))
+        if gate.value <= 0:
+            return None
+        gate.acquire_nowait()
+        users[0] += 1
+
+        def release() -> None:
+            gate.release()
+            users[0] -= 1
+            if not users[0]:
+                self._gates.pop(key, None)
+
+        return release
 
     @contextlib.asynccontextmanager
     async def slot(self, key: Any) -> AsyncIterator[Optional[str]]:
