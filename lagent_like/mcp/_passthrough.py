@@ -28,6 +28,8 @@ import functools
 import json
 from typing import Any, Callable, Optional
 
+from mcp.shared.dispatcher import coerce_request_id
+
 from .._private.log import logger
 from ._pipe import UpstreamPipe, pass_id
 from ._proxy import ProxyNames
@@ -132,7 +134,7 @@ class PassThrough:
         if not isinstance(arguments, dict) or self._refuse(arguments) is not None:
             return False
         target = self._target(params["name"])
-        key = json.dumps(message["id"])
+        key = _key(message["id"])
         if target is None or key in self._flight:
             return False
         toolkit, tool, pipe = target
@@ -206,7 +208,7 @@ class PassThrough:
         params = None if message is None else message.get("params")
         if message is None or not isinstance(params, dict) or "requestId" not in params:
             return False
-        call = self._flight.get(json.dumps(params["requestId"]))
+        call = self._flight.get(_key(params["requestId"]))
         if call is None:
             return False
         if call.sent:
@@ -248,6 +250,11 @@ class PassThrough:
         answer = {"jsonrpc": "2.0", "id": call.client_id, "result": self._error_result(text)}
         self._out(json.dumps(answer, separators=_COMPACT).encode() + b"\n")
         self._end(call)
+
+
+def _key(request_id: Any) -> str:
+    """The id a call is known by in flight: ``"7"`` and ``7`` are one id, as for the SDK."""
+    return json.dumps(coerce_request_id(request_id) if isinstance(request_id, (str, int)) else request_id)
 
 
 def _nowhere(data: bytes) -> None:

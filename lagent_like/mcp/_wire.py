@@ -82,7 +82,8 @@ class Connection:
 
     @property
     def alive(self) -> bool:
-        return not self.task.done()
+        """Whether the session can still be used (a stdio server's pipe is still open)."""
+        return not self.task.done() and (self.pipe is None or not self.pipe.closed.is_set())
 
 
 def cause(exc: BaseException) -> BaseException:

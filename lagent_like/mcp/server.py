@@ -418,8 +418,13 @@ def _limit(executor: ActionExecutor, max_argument_chars: Any) -> Optional[int]:
 
 
 def _error_json(text: str) -> dict[str, Any]:
-    """An error result saying ``text``, as the SDK writes a result (JSON data)."""
+    """An error result saying ``text`` as the SDK writes it to a client of a handshake protocol.
+
+    Those protocols' results carry no ``resultType`` (the SDK leaves it out for them);
+    only their clients' calls are passed through.
+    """
     dumped: dict[str, Any] = _error_result(text).model_dump(by_alias=True, mode="json", exclude_none=True)
+    dumped.pop("resultType", None)
     return dumped
 
 
