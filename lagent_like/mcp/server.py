@@ -282,7 +282,8 @@ def _tell_of_changes(
     The toolkit has rebuilt its APIs when its listener runs (on the toolkit's own
     thread): the executor re-reads its routes, then each client is sent
     ``notifications/tools/list_changed`` and lists the tools again, under the names
-    :class:`ProxyNames` gives them now. A client's handshake also opens the
+    :class:`ProxyNames` gives them now; a client of the 2026-07-28 protocol is sent it
+    on its ``subscriptions/listen`` stream. A client's handshake also opens the
     pass-through (``passing``) to it, when it speaks a handshake protocol.
     """
     notices = ToolListNotices()
@@ -294,6 +295,10 @@ def _tell_of_changes(
             passing.bind(session_id, client_key(ctx, session_id))
 
     server.add_notification_handler("notifications/initialized", types.NotificationParams, on_initialized)
+    # The 2026-07-28 clients' way to be told (the SDK then announces tools.listChanged to them).
+    server.add_request_handler(
+        "subscriptions/listen", types.SubscriptionsListenRequestParams, notices.on_listen
+    )
 
     def changed() -> None:
         executor.refresh()
