@@ -135,7 +135,7 @@ class LineClient:
             line = self._lines.get(timeout=PATIENCE)
             assert line, f"the server closed its output; read so far: {lines}"
             lines.append(line)
-            if done(json.loads(line)):
+            if done(json.loads(line.decode("utf-8", "surrogateescape"))):  # bytes as they came
                 return lines
 
     def answer(self, request_id: Any) -> dict[str, Any]:
@@ -416,3 +416,69 @@ def test_the_allowed_code_tool_passes_through(setup: Setup) -> None:
         client.close()
     assert answer["result"]["content"][0]["text"] == "ran 1 + 1"
     assert setup.counts() == {"passed": 1, "forwarded": 0}
+
+
+RAW_UPSTREAM = r"""
+import json, sys
+
+TOOL = {"name": "raw", "description": "Answers with a byte that is not UTF-8.", "inputSchema": {"type": "object"}}
+for line in sys.stdin.buffer:
+    message = json.loads(line)
+    if "id" not in message:
+        continue
+    if message["method"] == "initialize":
+        result = {
+            "protocolVersion": message["params"]["protocolVersion"],
+            "capabilities": {"tools": {}},
+            "serverInfo": {"name": "raw", "version": "1"},
+        }
+    elif message["method"] == "tools/list":
+        result = {"tools": [TOOL]}
+    elif message["method"] == "tools/call":
+        head = json.dumps({"jsonrpc": "2.0", "id": message["id"]})[:-1].encode()
+        sys.stdout.buffer.write(head + b',"result":{"content":[{"type":"text","text":"caf\xe9 \\ud800"}]}}\n')
+        sys.stdout.buffer.flush()
+        continue
+    else:
+        result = {}
+    sys.stdout.buffer.write(json.dumps({"jsonrpc": "2.0", "id": message["id"], "result": result}).encode() + b"\n")
+    sys.stdout.buffer.flush()
+"""
+
+
+def test_bytes_that_are_not_utf8_reach_the_client_as_the_upstream_wrote_them(
+    setup: Setup, tmp_path: Path
+) -> None:
+    raw = tmp_path / "raw_upstream.py"
+    raw.write_text(RAW_UPSTREAM, encoding="utf-8")
+    setup.upstream = [sys.executable, str(raw)]
+    lines = {}
+    for label, command in (("direct", setup.upstream), ("proxied", setup.proxy())):
+        client = LineClient(command, setup.env, setup.errlog)
+        try:
+            client.handshake()
+            client.call(5, "raw")
+            lines[label] = client.until(lambda m: _answers(m, 5))[-1]
+        finally:
+            client.close()
+    assert lines["proxied"] == lines["direct"]
+    assert b'"text":"caf\xe9 \\ud800"' in lines["proxied"]
+    assert setup.counts() == {"passed": 1, "forwarded": 0}
+
+
+def test_the_sdk_path_reads_such_bytes_as_replacement_characters(setup: Setup, tmp_path: Path) -> None:
+    from mcp.client.client import Client
+
+    raw = tmp_path / "raw_upstream.py"
+    raw.write_text(RAW_UPSTREAM, encoding="utf-8")
+    setup.upstream = [sys.executable, str(raw)]
+    command = setup.proxy()
+
+    async def run() -> Any:
+        # A client of the 2026-07-28 protocol: its calls go through the SDK's sessions.
+        params = StdioServerParameters(command=command[0], args=command[1:], env=setup.env)
+        async with Client(params) as client:
+            return (await client.call_tool("raw", {})).model_dump(by_alias=True, exclude_none=True)
+
+    # (The SDK's Client takes no errlog: the proxy's counts go to this test's stderr.)
+    assert anyio.run(run)["content"] == [{"type": "text", "text": "caf\ufffd \ufffd"}]

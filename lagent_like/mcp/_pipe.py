@@ -220,9 +220,20 @@ async def _exited(process: asyncio.subprocess.Process, timeout: float, group: bo
 
 
 def _parsed(line: bytes) -> Any:
-    """One line of the server for the session: the message, or the error reading it."""
+    """One line of the server for the session: the message, or the error reading it.
+
+    Bytes that are not UTF-8 are read as U+FFFD (as the SDK's server reads its stdin),
+    and a ``\ud800`` escape (valid JSON, which the SDK's parser refuses) as the lone
+    surrogate it stands for: one odd character costs that character (the proxy makes
+    it valid text), not the whole answer.
+    """
+    adapter = types.jsonrpc_message_adapter
     try:
-        return SessionMessage(types.jsonrpc_message_adapter.validate_json(line, by_name=False))
+        try:
+            return SessionMessage(adapter.validate_json(line, by_name=False))
+        except ValueError:
+            data = json.loads(line.decode("utf-8", "replace"))
+            return SessionMessage(adapter.validate_python(data, by_name=False))
     except ValueError as exc:
         logger().warning("MCP server wrote a line that is not a JSON-RPC message: %s", exc)
         return exc
