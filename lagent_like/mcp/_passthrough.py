@@ -96,23 +96,31 @@ class PassThrough:
         #: Calls passed through so far (tests check that the fast path is taken).
         self.passed = 0
 
+    @property
+    def attached(self) -> bool:
+        """Whether a stdio client's lines come through :meth:`divert` (see :meth:`attach`)."""
+        return self._out is not _nowhere
+
+    def attach(self, out: Callable[[bytes], None]) -> Callable[[bytes], bool]:
+        """Serve a stdio client: ``out`` writes whole lines to it; returns what reads its lines."""
+        self._out = out
+        return self.divert
+
     def bind(self, session_id: str, client: Any) -> None:
         """The stdio client finished its handshake: its executor session and slot key."""
         self._session, self._client = session_id, client
 
-    def divert(self, line: bytes, out: Callable[[bytes], None]) -> bool:
+    def divert(self, line: bytes) -> bool:
         """Take ``line`` (a line of the client) when it can be passed through; ``False``: the SDK's.
 
         Args:
             line: one line the client wrote.
-            out: writes whole lines to the client.
 
         Returns:
             Whether the line was taken (the SDK must not see it).
         """
         if self._session is None:
             return False
-        self._out = out
         try:
             if _CALL in line:
                 return self._call(line)

@@ -290,7 +290,7 @@ def _tell_of_changes(
 
     async def on_initialized(ctx: ServerRequestContext[Any], params: Any) -> None:
         await notices.on_initialized(ctx, params)
-        if ctx.protocol_version in HANDSHAKE_PROTOCOL_VERSIONS:
+        if passing.attached and ctx.protocol_version in HANDSHAKE_PROTOCOL_VERSIONS:
             session_id = sessions.id_of(ctx)
             passing.bind(session_id, client_key(ctx, session_id))
 
@@ -438,7 +438,7 @@ async def _serve_stdio(server: Server[Any]) -> None:
         stdin, stdout = pipes if pipes is not None else (None, None)
         passing = getattr(server, "pass_through", None)
         if pipes is not None and passing is not None:
-            pipes[0].divert = functools.partial(passing.divert, out=pipes[1].send_line)
+            pipes[0].divert = passing.attach(pipes[1].send_line)
         async with stdio_server(stdin, stdout) as (read_stream, write_stream):
             await server.run(read_stream, write_stream, server.create_initialization_options())
 
