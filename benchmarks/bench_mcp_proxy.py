@@ -92,10 +92,10 @@ def _env(package: Path) -> dict[str, str]:
 
 
 @contextlib.contextmanager
-def _listening(command: list[str], env: dict[str, str]) -> Iterator[tuple[str, int]]:
-    """Start ``command``, yield the URL it announces on stderr and its pid; stop it after."""
+def _listening(command: list[str], env: dict[str, str], cwd: Path = ROOT) -> Iterator[tuple[str, int]]:
+    """Start ``command`` in ``cwd``, yield the URL it announces on stderr and its pid; stop it after."""
     proc = subprocess.Popen(
-        command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env
+        command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, cwd=cwd
     )
     try:
         assert proc.stderr is not None
@@ -114,11 +114,13 @@ def _listening(command: list[str], env: dict[str, str]) -> Iterator[tuple[str, i
 
 
 @contextlib.asynccontextmanager
-async def _stdio_session(command: list[str], env: dict[str, str]) -> AsyncIterator[Any]:
+async def _stdio_session(command: list[str], env: dict[str, str], cwd: Path = ROOT) -> AsyncIterator[Any]:
     from mcp.client.session import ClientSession
     from mcp.client.stdio import StdioServerParameters, stdio_client
 
-    params = StdioServerParameters(command=command[0], args=command[1:], env=env)
+    # ``python -m`` puts the working directory first on sys.path: each proxy runs in
+    # its own checkout, or every one would import the package found where this runs.
+    params = StdioServerParameters(command=command[0], args=command[1:], env=env, cwd=cwd)
     async with (
         stdio_client(params, errlog=subprocess.DEVNULL) as (read, write),
         ClientSession(read, write) as session,
@@ -213,7 +215,8 @@ async def _measure_stdio(
         sessions = {"direct": await stack.enter_async_context(_stdio_session(upstream, _env(ROOT)))}
         pids = {"direct": _child("--upstream")}
         for package in packages:
-            sessions[str(package)] = await stack.enter_async_context(_stdio_session(proxy, _env(package)))
+            session = _stdio_session(proxy, _env(package), package)
+            sessions[str(package)] = await stack.enter_async_context(session)
             pids[str(package)] = _child("serve-mcp", package)
         return await _timed_rounds(sessions, pids, calls, rounds)
 
@@ -231,7 +234,8 @@ async def _measure_http(
         urls = {"direct": upstream_url}
         pids: dict[str, Optional[int]] = {"direct": upstream_pid}
         for package in packages:
-            urls[str(package)], pids[str(package)] = processes.enter_context(_listening(proxy, _env(package)))
+            served = _listening(proxy, _env(package), package)
+            urls[str(package)], pids[str(package)] = processes.enter_context(served)
         async with contextlib.AsyncExitStack() as stack:
             sessions = {
                 label: await stack.enter_async_context(_http_session(url)) for label, url in urls.items()
@@ -271,6 +275,7 @@ def main(argv: Any = None) -> int:
     parser.add_argument("--upstream", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--http", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    args.package = [package.resolve() for package in args.package]
     if args.upstream:
         serve_upstream(args.work_ms[0], args.http)
         return 0

@@ -21,6 +21,7 @@ from mcp.client.session import ClientSession, MessageHandlerFnT
 
 from .._private.log import logger
 from ..exceptions import LagentLikeError
+from ._pipe import UpstreamPipe
 from ._wire import CLOSE_GRACE, CheckedSession, Connection, reason
 
 __all__ = ["MCPConnectionError", "ServerLink", "SessionLinks", "drop_all"]
@@ -62,21 +63,26 @@ class ServerLink:
         conn = self._conn
         return conn is not None and conn.alive
 
-    async def _own_session(self, ready: asyncio.Future[ClientSession], stop: asyncio.Event) -> None:
+    async def _own_session(
+        self, ready: asyncio.Future[tuple[ClientSession, Any]], stop: asyncio.Event
+    ) -> None:
         """Open the transport and session, hand the session over, and hold both until ``stop``.
 
         The SDK's transports are task-scoped, so one task must both open and close them.
+        A stdio server's raw pipe (a third stream) is handed over too; its end (the
+        server went away) ends the connection, so that the next call opens a new one.
         """
         try:
             async with AsyncExitStack() as stack:
                 streams = await stack.enter_async_context(self.transport())
+                pipe = streams[2] if len(streams) > 2 and isinstance(streams[2], UpstreamPipe) else None
                 # No session-wide read timeout: a starting server may take seconds to read
                 # the handshake; connecting has its own limit, calls pass theirs.
                 session = CheckedSession(streams[0], streams[1], message_handler=self.on_message)
                 await stack.enter_async_context(session)
                 await session.initialize()
-                ready.set_result(session)
-                await stop.wait()
+                ready.set_result((session, pipe))
+                await _until(stop, pipe)
         except asyncio.CancelledError:
             if not ready.done():
                 ready.set_exception(MCPConnectionError(f"connecting to {self.target} was cancelled"))
@@ -96,16 +102,16 @@ class ServerLink:
                 return self._conn.session
             await self.drop()
             loop = asyncio.get_running_loop()
-            ready: asyncio.Future[ClientSession] = loop.create_future()
+            ready: asyncio.Future[tuple[ClientSession, Any]] = loop.create_future()
             stop = asyncio.Event()
             task = loop.create_task(self._own_session(ready, stop))
             try:
-                session = await asyncio.wait_for(asyncio.shield(ready), self.connect_timeout)
+                session, pipe = await asyncio.wait_for(asyncio.shield(ready), self.connect_timeout)
             except BaseException:
                 task.cancel()
                 await asyncio.gather(task, return_exceptions=True)
                 raise
-            self._conn = Connection(session, stop, task)
+            self._conn = Connection(session, stop, task, pipe)
             try:
                 await self.on_connect(session)
             except BaseException:
@@ -198,6 +204,20 @@ class SessionLinks:
         """The sessions whose link is open right now, sorted (``[""]`` for the shared one)."""
         with self._lock:
             return sorted(key for key, link in self._links.items() if link.connected)
+
+
+async def _until(stop: asyncio.Event, pipe: Optional[UpstreamPipe]) -> None:
+    """Wait for ``stop``, or for ``pipe`` to close (its server went away)."""
+    if pipe is None:
+        await stop.wait()
+        return
+    waits = [asyncio.ensure_future(stop.wait()), asyncio.ensure_future(pipe.closed.wait())]
+    try:
+        await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for wait in waits:
+            wait.cancel()
+        await asyncio.gather(*waits, return_exceptions=True)
 
 
 async def drop_all(links: list[ServerLink]) -> None:

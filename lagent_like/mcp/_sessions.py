@@ -14,9 +14,11 @@ import contextlib
 import itertools
 import threading
 from collections.abc import AsyncIterator
-from typing import TYPE_CHECKING, Any, Optional, Protocol
+from typing import TYPE_CHECKING, Any, Callable, Optional, Protocol
 
 import anyio
+from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler, ToolsListChanged
+from mcp_types import SubscriptionsListenRequestParams, SubscriptionsListenResult
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 if TYPE_CHECKING:
@@ -80,16 +82,35 @@ def _connection_of(ctx: ServerRequestContext[Any]) -> Any:
 class ToolListNotices:
     """The connected clients, told when the served tool list changes.
 
-    A client that listed the tools keeps that list until the server sends
-    ``notifications/tools/list_changed`` on the connection's standalone channel
-    (stdio, or an HTTP session's event stream). Connections are noted once they are
-    initialized and forgotten when they end; :meth:`announce` may be called from any
-    thread (an ``MCPToolkit``'s loop tells of its server's change).
+    A client of a handshake protocol that listed the tools keeps that list until the
+    server sends ``notifications/tools/list_changed`` on the connection's standalone
+    channel (stdio, or an HTTP session's event stream). Connections are noted once
+    they are initialized and forgotten when they end.
+
+    A client of the 2026-07-28 protocol has no connection to be told on: it opens a
+    ``subscriptions/listen`` stream instead (:meth:`on_listen`, served by the SDK's
+    ``ListenHandler``), and is sent the notification on it when it asked for tool
+    changes. :meth:`announce` tells both kinds; it may be called from any thread (an
+    ``MCPToolkit``'s loop tells of its server's change).
     """
 
     def __init__(self) -> None:
         self._open: dict[int, tuple[Any, asyncio.AbstractEventLoop]] = {}
+        # One bus per serving loop: the SDK's bus hands events to the streams synchronously.
+        self._buses: dict[asyncio.AbstractEventLoop, tuple[InMemorySubscriptionBus, ListenHandler]] = {}
         self._lock = threading.Lock()
+
+    async def on_listen(
+        self, ctx: ServerRequestContext[Any], params: SubscriptionsListenRequestParams
+    ) -> SubscriptionsListenResult:
+        """The ``subscriptions/listen`` handler: the client's stream of change notifications."""
+        loop = asyncio.get_running_loop()
+        with self._lock:
+            found = self._buses.get(loop)
+            if found is None:
+                bus = InMemorySubscriptionBus()
+                found = self._buses[loop] = (bus, ListenHandler(bus))
+        return await found[1](ctx, params)
 
     async def on_initialized(self, ctx: ServerRequestContext[Any], params: Any) -> None:
         """The ``notifications/initialized`` handler: note the client's connection until it ends."""
@@ -109,16 +130,27 @@ class ToolListNotices:
         """Send ``notifications/tools/list_changed`` to every connected client (never raises)."""
         with self._lock:
             listeners = list(self._open.values())
+            buses = [(loop, bus) for loop, (bus, _) in self._buses.items()]
         for connection, loop in listeners:
-            notice = connection.send_tool_list_changed()  # never raises: a closed stream drops it
-            try:
-                asyncio.run_coroutine_threadsafe(notice, loop)
-            except RuntimeError:  # the server's loop has ended: nobody left to tell
-                notice.close()
+            _on(loop, connection.send_tool_list_changed())  # never raises: a closed stream drops it
+        for loop, bus in buses:
+            _on(loop, bus.publish(ToolsListChanged()))
+
+
+def _on(loop: asyncio.AbstractEventLoop, notice: Any) -> None:
+    """Run coroutine ``notice`` on ``loop``, if it still runs (else nobody is left to tell)."""
+    try:
+        asyncio.run_coroutine_threadsafe(notice, loop)
+    except RuntimeError:
+        notice.close()
 
 
 #: Where a connection's ``state`` keeps its executor session id.
 _SESSION_KEY = "lagent_like.session_id"
+
+
+def _nothing() -> None:
+    """The release of a slot that was never limited."""
 
 
 def client_key(ctx: ServerRequestContext[Any], session_id: str) -> Any:
@@ -145,6 +177,28 @@ class ClientLimits:
         self._limit = limit
         self._timeout = timeout
         self._gates: dict[Any, tuple[anyio.Semaphore, list[int]]] = {}
+
+    def take(self, key: Any) -> Optional[Callable[[], None]]:
+        """Hold one of ``key``'s slots if one is free right now: how to release it; ``None`` if none is.
+
+        For a caller that cannot wait here (a line passed through as it is read):
+        ``None`` means it must queue through :meth:`slot` instead.
+        """
+        if self._limit is None:
+            return _nothing
+        gate, users = self._gates.get(key) or self._gates.setdefault(key, (anyio.Semaphore(self._limit), [0]))
+        if gate.value <= 0:
+            return None
+        gate.acquire_nowait()
+        users[0] += 1
+
+        def release() -> None:
+            gate.release()
+            users[0] -= 1
+            if not users[0]:
+                self._gates.pop(key, None)
+
+        return release
 
     @contextlib.asynccontextmanager
     async def slot(self, key: Any) -> AsyncIterator[Optional[str]]:

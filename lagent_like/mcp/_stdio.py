@@ -20,7 +20,7 @@ import contextlib
 import os
 import stat
 from collections.abc import AsyncIterator
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 __all__ = ["pipe_streams"]
 
@@ -37,19 +37,26 @@ def _is_pipe(fd: int) -> bool:
 
 
 class _Lines:
-    """Stdin as the SDK's transport reads it: ``async for line in stdin`` (text lines)."""
+    """Stdin as the SDK's transport reads it: ``async for line in stdin`` (text lines).
+
+    A proxy sets ``divert``: each line it takes (passes through to an upstream server,
+    see :mod:`.passthrough`) never reaches the SDK.
+    """
 
     def __init__(self, reader: asyncio.StreamReader) -> None:
         self._reader = reader
+        self.divert: Optional[Callable[[bytes], bool]] = None
 
     def __aiter__(self) -> _Lines:
         return self
 
     async def __anext__(self) -> str:
-        line = await self._reader.readline()
-        if not line:
-            raise StopAsyncIteration
-        return line.decode("utf-8", "replace")
+        while True:
+            line = await self._reader.readline()
+            if not line:
+                raise StopAsyncIteration
+            if self.divert is None or not self.divert(line):
+                return line.decode("utf-8", "replace")
 
 
 class _Out:
@@ -60,6 +67,10 @@ class _Out:
 
     async def write(self, text: str) -> None:
         self._writer.write(text.encode("utf-8"))
+
+    def send_line(self, data: bytes) -> None:
+        """Write ``data`` (whole lines, already encoded) now, between the SDK's messages."""
+        self._writer.write(data)
 
     async def flush(self) -> None:
         await self._writer.drain()

@@ -66,16 +66,24 @@ class LoopThread:
 
 
 class Connection:
-    """One live MCP session and the task that owns it (its transport lives in that task)."""
+    """One live MCP session and the task that owns it (its transport lives in that task).
 
-    def __init__(self, session: ClientSession, stop: asyncio.Event, task: asyncio.Task[None]) -> None:
+    ``pipe`` is the stdio server's :class:`~lagent_like.mcp._pipe.UpstreamPipe`, for
+    lines passed through raw (``None`` for other transports).
+    """
+
+    def __init__(
+        self, session: ClientSession, stop: asyncio.Event, task: asyncio.Task[None], pipe: Any = None
+    ) -> None:
         self.session = session
         self.stop = stop
         self.task = task
+        self.pipe = pipe
 
     @property
     def alive(self) -> bool:
-        return not self.task.done()
+        """Whether the session can still be used (a stdio server's pipe is still open)."""
+        return not self.task.done() and (self.pipe is None or not self.pipe.closed.is_set())
 
 
 def cause(exc: BaseException) -> BaseException:

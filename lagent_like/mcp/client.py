@@ -51,6 +51,7 @@ from ..toolkits._schema_tool import schema_spec  # noqa: E402
 from ..toolkits._tool_state import Enable  # noqa: E402
 from ..types._families import check_mode  # noqa: E402
 from ._link import MCPConnectionError, ServerLink, SessionLinks, drop_all  # noqa: E402
+from ._pipe import UpstreamPipe, piped_stdio_client  # noqa: E402
 from ._wire import (  # noqa: E402
     CLOSE_GRACE,
     BadResult,
@@ -257,7 +258,11 @@ class MCPToolkit(BaseAction, register=False):
         if self._url is not None:
             return self._http_transport(self._url)
         params = StdioServerParameters(command=str(self._command), args=self._args, env=self._env)
-        return stdio_client(params, errlog=self._errlog if self._errlog is not None else sys.stderr)
+        errlog = self._errlog if self._errlog is not None else sys.stderr
+        if sys.platform == "win32":
+            return stdio_client(params, errlog=errlog)
+        # The SDK's transport but for its line pumps: the pipe also carries a proxy's raw lines.
+        return piped_stdio_client(params, errlog=errlog)
 
     @contextlib.asynccontextmanager
     async def _http_transport(self, url: str) -> AsyncIterator[Any]:
@@ -354,14 +359,10 @@ class MCPToolkit(BaseAction, register=False):
             )
         except MCPError as exc:
             if exc.code == types.REQUEST_TIMEOUT:
-                return self._record(
-                    arguments,
-                    f"the MCP server did not answer within {self._request_timeout}s",
-                    ActionStatusCode.TIMEOUT,
-                )
+                return self._record(arguments, self.timeout_answer(), ActionStatusCode.TIMEOUT)
             if exc.code == types.CONNECTION_CLOSED:
                 await link.drop(session)
-                return self._failure(arguments, f"the connection to the MCP server {self._target} was lost")
+                return self._failure(arguments, self.lost_answer())
             return self._record(
                 arguments, f"the MCP server refused the call: {exc.message}", ActionStatusCode.API_ERROR
             )
@@ -512,6 +513,40 @@ class MCPToolkit(BaseAction, register=False):
             return self._record(
                 args, f"the MCP call did not complete: {reason(exc)}", ActionStatusCode.TIMEOUT
             )
+
+    def pipe(self, session_id: str = DEFAULT_SESSION) -> Optional[UpstreamPipe]:
+        """The raw pipe of ``session_id``'s open connection to a stdio server, else ``None``.
+
+        For a server hosted on this toolkit's loop (see :meth:`host`) that passes calls
+        through as JSON-RPC lines (:mod:`~lagent_like.mcp._passthrough`); ``None`` when
+        called from another loop, when the session is not open (the first call opens it
+        through the SDK session) or when the server is not a stdio one.
+        """
+        if self._closed:
+            return None
+        try:
+            if asyncio.get_running_loop() is not self._loop.loop:
+                return None
+        except RuntimeError:
+            return None
+        conn = self._links.get(session_id).connection
+        if conn is None or not conn.alive or conn.pipe is None or conn.pipe.closed.is_set():
+            return None
+        pipe: UpstreamPipe = conn.pipe
+        return pipe
+
+    def lost_answer(self) -> str:
+        """The error text of a call whose connection was lost, as a forwarded call gives it."""
+        return f"the connection to the MCP server {self._target} was lost"
+
+    def timeout_answer(self) -> str:
+        """The error text of a call the server did not answer in time, as a forwarded call gives it."""
+        return f"the MCP server did not answer within {self._request_timeout}s"
+
+    @property
+    def request_timeout(self) -> Optional[float]:
+        """Seconds to wait for the answer to one call (``None``: forever)."""
+        return self._request_timeout
 
     def host(self, coro: Coroutine[Any, Any, Any]) -> Any:
         """Run ``coro`` on this toolkit's own event loop (its sessions' loop) and wait for it.

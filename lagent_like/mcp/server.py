@@ -28,6 +28,7 @@ from mcp.server.lowlevel import NotificationOptions, Server  # noqa: E402
 from mcp.server.models import InitializationOptions  # noqa: E402
 from mcp.server.stdio import stdio_server  # noqa: E402
 from mcp.shared.exceptions import MCPError  # noqa: E402
+from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS  # noqa: E402
 
 from .._private.connection_gate import (  # noqa: E402
     DEFAULT_HEAD_TIMEOUT,
@@ -43,6 +44,7 @@ from ..runtime._messages import mark_native  # noqa: E402
 from ..runtime._streaming import on_loop  # noqa: E402
 from ..schema import ActionReturn, ActionStatusCode  # noqa: E402
 from ._http import HttpGuard, allowed_hosts_for, listen, resolve_token  # noqa: E402
+from ._passthrough import PassThrough  # noqa: E402
 from ._proxy import ProxyNames  # noqa: E402
 from ._sessions import ClientLimits, Sessions, ToolListNotices, client_key  # noqa: E402
 from ._stdio import pipe_streams  # noqa: E402
@@ -248,11 +250,15 @@ def _progress_reporter(ctx: ServerRequestContext[Any]) -> Callable[[Any], Any]:
 
 
 class _ChangingServer(Server[Any]):
-    """A server whose tool list changes while clients are connected, and says so.
+    """A proxy's server: its tool list changes while clients are connected, and it says so.
 
     It announces ``tools.listChanged`` in its capabilities to every client, also those
-    of the HTTP transport (which asks the server for its options itself).
+    of the HTTP transport (which asks the server for its options itself). Served over
+    stdio, its ``pass_through`` passes proxied tools' calls to their stdio servers as
+    lines (:class:`~lagent_like.mcp._passthrough.PassThrough`).
     """
+
+    pass_through: Optional[PassThrough] = None
 
     def create_initialization_options(
         self,
@@ -268,17 +274,30 @@ class _ChangingServer(Server[Any]):
         )
 
 
-def _tell_of_changes(executor: ActionExecutor, names: ProxyNames, server: Server[Any]) -> None:
+def _tell_of_changes(
+    executor: ActionExecutor, names: ProxyNames, server: Server[Any], sessions: Sessions, passing: PassThrough
+) -> None:
     """Tell ``server``'s clients whenever a proxied server's tool list changes.
 
     The toolkit has rebuilt its APIs when its listener runs (on the toolkit's own
     thread): the executor re-reads its routes, then each client is sent
     ``notifications/tools/list_changed`` and lists the tools again, under the names
-    :class:`ProxyNames` gives them now.
+    :class:`ProxyNames` gives them now; a client of the 2026-07-28 protocol is sent it
+    on its ``subscriptions/listen`` stream. A client's handshake also opens the
+    pass-through (``passing``) to it, when it speaks a handshake protocol.
     """
     notices = ToolListNotices()
-    server.add_notification_handler(
-        "notifications/initialized", types.NotificationParams, notices.on_initialized
+
+    async def on_initialized(ctx: ServerRequestContext[Any], params: Any) -> None:
+        await notices.on_initialized(ctx, params)
+        if passing.attached and ctx.protocol_version in HANDSHAKE_PROTOCOL_VERSIONS:
+            session_id = sessions.id_of(ctx)
+            passing.bind(session_id, client_key(ctx, session_id))
+
+    server.add_notification_handler("notifications/initialized", types.NotificationParams, on_initialized)
+    # The 2026-07-28 clients' way to be told (the SDK then announces tools.listChanged to them).
+    server.add_request_handler(
+        "subscriptions/listen", types.SubscriptionsListenRequestParams, notices.on_listen
     )
 
     def changed() -> None:
@@ -356,8 +375,7 @@ def build_mcp_server(
                 valid_text(f"unknown tool {params.name!r}; call tools/list for the tools"),
             )
         arguments = params.arguments or {}
-        limit = executor.max_argument_chars if max_argument_chars is EXECUTORS_LIMIT else max_argument_chars
-        refused = _oversized(arguments, limit)
+        refused = _oversized(arguments, _limit(executor, max_argument_chars))
         if refused is not None:
             return _error_result(refused)
         session_id = sessions.id_of(ctx)
@@ -382,14 +400,45 @@ def build_mcp_server(
         on_list_tools=list_tools,
         on_call_tool=call_tool,
     )
-    if names is not None:
-        _tell_of_changes(executor, names, server)
-    return server
+    if names is None or not isinstance(server, _ChangingServer):
+        return server
+    proxy = server
+    proxy.pass_through = PassThrough(
+        executor,
+        names,
+        limits,
+        lambda arguments: _oversized(arguments, _limit(executor, max_argument_chars)),
+        _error_json,
+    )
+    _tell_of_changes(executor, names, proxy, sessions, proxy.pass_through)
+    return proxy
+
+
+def _limit(executor: ActionExecutor, max_argument_chars: Any) -> Optional[int]:
+    """The argument size limit in force: ``max_argument_chars``, or the executor's own."""
+    limit: Optional[int] = (
+        executor.max_argument_chars if max_argument_chars is EXECUTORS_LIMIT else max_argument_chars
+    )
+    return limit
+
+
+def _error_json(text: str) -> dict[str, Any]:
+    """An error result saying ``text`` as the SDK writes it to a client of a handshake protocol.
+
+    Those protocols' results carry no ``resultType`` (the SDK leaves it out for them);
+    only their clients' calls are passed through.
+    """
+    dumped: dict[str, Any] = _error_result(text).model_dump(by_alias=True, mode="json", exclude_none=True)
+    dumped.pop("resultType", None)
+    return dumped
 
 
 async def _serve_stdio(server: Server[Any]) -> None:
     async with pipe_streams() as pipes:
         stdin, stdout = pipes if pipes is not None else (None, None)
+        passing = getattr(server, "pass_through", None)
+        if pipes is not None and passing is not None:
+            pipes[0].divert = passing.attach(pipes[1].send_line)
         async with stdio_server(stdin, stdout) as (read_stream, write_stream):
             await server.run(read_stream, write_stream, server.create_initialization_options())
 
