@@ -170,7 +170,7 @@ class PassThrough:
         if upstream is None:
             return None
         toolkit, tool = upstream
-        pipe = toolkit.pipe(self._session) if hasattr(toolkit, "pipe") else None
+        pipe = toolkit._upstream_pipe(self._session) if hasattr(toolkit, "_upstream_pipe") else None
         return None if pipe is None else (toolkit, tool, pipe)
 
     def _send(self, call: _Call, data: bytes) -> None:
@@ -181,7 +181,7 @@ class PassThrough:
         if not call.pipe.send(data):
             self._answer(call, None, None)
             return
-        timeout = call.toolkit.request_timeout
+        timeout = call.toolkit._request_timeout
         if timeout is not None:
             call.timer = asyncio.get_running_loop().call_later(timeout, self._expire, call)
 
@@ -234,7 +234,7 @@ class PassThrough:
     def _expire(self, call: _Call) -> None:
         """The upstream did not answer in time: the client is told, the upstream told to stop."""
         call.pipe.forget(call.ours)
-        self._error(call, call.toolkit.timeout_answer())
+        self._error(call, call.toolkit._timeout_answer())
         notice = {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": call.ours}}
         call.pipe.send(json.dumps(notice).encode() + b"\n")
 
@@ -243,7 +243,7 @@ class PassThrough:
         if call.ended:
             return
         if line is None or message is None:
-            self._error(call, call.toolkit.lost_answer())
+            self._error(call, call.toolkit._lost_answer())
             return
         if "method" in message:  # its progress notification
             self._out(_restored(line, call.ours, call.token, message, "params", "progressToken"))

@@ -40,11 +40,15 @@ class _Lines:
     """Stdin as the SDK's transport reads it: ``async for line in stdin`` (text lines).
 
     A proxy sets ``divert``: each line it takes (passes through to an upstream server,
-    see :mod:`.passthrough`) never reaches the SDK.
+    see :mod:`._passthrough`) never reaches the SDK. Its answers are written without
+    waiting (from callbacks), so after each diverted line the reader waits until stdout
+    has room: a client that stops reading its answers stops the proxy reading its
+    requests, instead of the proxy buffering answers without bound.
     """
 
-    def __init__(self, reader: asyncio.StreamReader) -> None:
+    def __init__(self, reader: asyncio.StreamReader, out: _Out) -> None:
         self._reader = reader
+        self._out = out
         self.divert: Optional[Callable[[bytes], bool]] = None
 
     def __aiter__(self) -> _Lines:
@@ -57,6 +61,7 @@ class _Lines:
                 raise StopAsyncIteration
             if self.divert is None or not self.divert(line):
                 return line.decode("utf-8", "replace")
+            await self._out.flush()
 
 
 class _Out:
@@ -104,7 +109,8 @@ async def pipe_streams() -> AsyncIterator[Optional[tuple[Any, Any]]]:
         )
         transports.append(write_transport)
         writer = asyncio.StreamWriter(write_transport, protocol, None, loop)
-        yield _Lines(reader), _Out(writer)
+        out = _Out(writer)
+        yield _Lines(reader, out), out
     finally:
         # The wire goes back where it was, blocking again, before the transports close
         # their own copies of it.

@@ -359,10 +359,10 @@ class MCPToolkit(BaseAction, register=False):
             )
         except MCPError as exc:
             if exc.code == types.REQUEST_TIMEOUT:
-                return self._record(arguments, self.timeout_answer(), ActionStatusCode.TIMEOUT)
+                return self._record(arguments, self._timeout_answer(), ActionStatusCode.TIMEOUT)
             if exc.code == types.CONNECTION_CLOSED:
                 await link.drop(session)
-                return self._failure(arguments, self.lost_answer())
+                return self._failure(arguments, self._lost_answer())
             return self._record(
                 arguments, f"the MCP server refused the call: {exc.message}", ActionStatusCode.API_ERROR
             )
@@ -514,7 +514,7 @@ class MCPToolkit(BaseAction, register=False):
                 args, f"the MCP call did not complete: {reason(exc)}", ActionStatusCode.TIMEOUT
             )
 
-    def pipe(self, session_id: str = DEFAULT_SESSION) -> Optional[UpstreamPipe]:
+    def _upstream_pipe(self, session_id: str = DEFAULT_SESSION) -> Optional[UpstreamPipe]:
         """The raw pipe of ``session_id``'s open connection to a stdio server, else ``None``.
 
         For a server hosted on this toolkit's loop (see :meth:`host`) that passes calls
@@ -535,18 +535,13 @@ class MCPToolkit(BaseAction, register=False):
         pipe: UpstreamPipe = conn.pipe
         return pipe
 
-    def lost_answer(self) -> str:
+    def _lost_answer(self) -> str:
         """The error text of a call whose connection was lost, as a forwarded call gives it."""
         return f"the connection to the MCP server {self._target} was lost"
 
-    def timeout_answer(self) -> str:
+    def _timeout_answer(self) -> str:
         """The error text of a call the server did not answer in time, as a forwarded call gives it."""
         return f"the MCP server did not answer within {self._request_timeout}s"
-
-    @property
-    def request_timeout(self) -> Optional[float]:
-        """Seconds to wait for the answer to one call (``None``: forever)."""
-        return self._request_timeout
 
     def host(self, coro: Coroutine[Any, Any, Any]) -> Any:
         """Run ``coro`` on this toolkit's own event loop (its sessions' loop) and wait for it.
