@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
-from itertools import chain
+from itertools import chain, islice
 from operator import itemgetter
 
 __all__ = ["SCANNED_WHOLE", "NameIndex"]
@@ -20,6 +20,8 @@ __all__ = ["SCANNED_WHOLE", "NameIndex"]
 SCANNED_WHOLE = 64
 #: Most postings one lookup counts: the rarest trigrams first, up to this many names.
 _POSTINGS_BUDGET = 300
+#: The budget of a first, quick look: enough when its names are close already.
+_QUICK_BUDGET = 48
 #: Names that share most trigrams with the word and go on to difflib.
 _SHORTLIST = 8
 #: Trigram similarity that makes a name close without asking difflib.
@@ -148,36 +150,60 @@ class NameIndex:
             return scan(word, self.names, limit)
         lowered = word.lower()
         exact = [n for n in self._lowered.get(lowered, ()) if n != word]
-        return list(dict.fromkeys(exact + _similar(word, self._shortlist(lowered), limit)))[:limit]
+        grams = _trigrams(lowered)
+        postings = sorted(filter(None, map(self._grams.get, grams)), key=len)
+        ranked: list[tuple[str, float]] = []
+        if postings and len(postings[0]) <= _QUICK_BUDGET:
+            # The rarest trigrams alone first: enough when they find names close already.
+            ranked = self._shortlist(grams, postings, _QUICK_BUDGET)
+        if sum(similarity >= _SIMILAR for _, similarity in ranked) < limit:
+            ranked = self._shortlist(grams, postings, _POSTINGS_BUDGET)
+        return list(dict.fromkeys(exact + _similar(word, ranked, limit)))[:limit]
 
-    def _shortlist(self, lowered: str) -> list[tuple[str, float]]:
-        """``(name, trigram similarity)`` of the few names sharing most of ``lowered``'s rarest trigrams.
+    def _shortlist(self, grams: set[str], postings: list[list[int]], budget: int) -> list[tuple[str, float]]:
+        """``(name, trigram similarity)`` of the few names sharing most of the word's rarest trigrams.
+
+        Args:
+            grams: the word's trigrams.
+            postings: the positions of the names holding each of them, rarest first.
+            budget: most positions counted.
 
         Most similar first: ``2 * shared / (trigrams of the word + of the name)``.
         """
-        grams = _trigrams(lowered)
-        postings = sorted((found for found in map(self._grams.get, grams) if found is not None), key=len)
         chosen: list[list[int]] = []
         total = 0
         for found in postings:
-            if total + len(found) > _POSTINGS_BUDGET:
+            if total + len(found) > budget:
                 if not chosen:  # even the rarest trigram is everywhere: count a part of it
-                    chosen.append(found[:_POSTINGS_BUDGET])
+                    chosen.append(found[:budget])
                 break
             chosen.append(found)
             total += len(found)
-        counts = Counter(chain.from_iterable(chosen))
-        for position in self._gone.intersection(counts):
-            del counts[position]
-        # sorted() rather than most_common(): heapq's loop runs in Python, the sort in C.
-        common = sorted(counts.items(), key=itemgetter(1), reverse=True)[:_SHORTLIST]
-        # Ranked by all the trigrams they share (the count above saw only the rare ones).
         ranked = []
-        for position, _ in common:
+        for position in self._most_shared(chosen):
             theirs = self._name_grams[position]
             ranked.append((self._order[position], 2 * len(grams & theirs) / (len(grams) + len(theirs))))
+        # Ranked by all the trigrams they share (the count above saw only the rare ones).
         ranked.sort(key=itemgetter(1), reverse=True)
         return ranked
+
+    def _most_shared(self, chosen: list[list[int]]) -> list[int]:
+        """The positions of the :data:`_SHORTLIST` names in most of ``chosen``, first seen first on ties.
+
+        What ``Counter(...).most_common()`` would give, without counting or sorting
+        where the answer is known: one list, or no name in two of them.
+        """
+        gone = self._gone
+        if len(chosen) == 1:  # every name counted once: the first ones kept
+            return [p for p in chosen[0][: _SHORTLIST + len(gone)] if p not in gone][:_SHORTLIST]
+        counts = Counter(chain.from_iterable(chosen))
+        if gone:
+            for position in gone.intersection(counts):
+                del counts[position]
+        if max(counts.values(), default=1) == 1:
+            return list(islice(counts, _SHORTLIST))  # each name once: in the order first seen
+        # sorted() is stable (ties keep the order first seen) and runs in C, unlike most_common().
+        return sorted(counts, key=counts.__getitem__, reverse=True)[:_SHORTLIST]
 
 
 def _similar(word: str, ranked: list[tuple[str, float]], limit: int) -> list[str]:
@@ -186,10 +212,7 @@ def _similar(word: str, ranked: list[tuple[str, float]], limit: int) -> list[str
     Close: half their trigrams shared, else difflib's ratio at its 0.6 cutoff (asked
     only then, and of the first few: it costs tens of microseconds a name).
     """
-    import difflib
-
-    matcher = difflib.SequenceMatcher()
-    matcher.set_seq2(word)
+    matcher = None
     found = []
     asked = 0
     for name, similarity in ranked:
@@ -197,7 +220,12 @@ def _similar(word: str, ranked: list[tuple[str, float]], limit: int) -> list[str
             if asked == _DIFFLIB_ASKS:
                 break
             asked += 1
-            matcher.set_seq1(name)
+            if matcher is None:  # made only when a name needs it: most close names do not
+                import difflib
+
+                matcher = difflib.SequenceMatcher(None, name, word)
+            else:
+                matcher.set_seq1(name)
             if matcher.real_quick_ratio() < 0.6 or matcher.quick_ratio() < 0.6 or matcher.ratio() < 0.6:
                 continue
         found.append(name)
