@@ -151,7 +151,8 @@ class NameIndex:
         lowered = word.lower()
         exact = [n for n in self._lowered.get(lowered, ()) if n != word]
         grams = _trigrams(lowered)
-        postings = sorted(filter(None, map(self._grams.get, grams)), key=len)
+        # Sorted first: postings of one length then come in the same order in every process.
+        postings = sorted(filter(None, map(self._grams.get, sorted(grams))), key=len)
         ranked: list[tuple[str, float]] = []
         if postings and len(postings[0]) <= _QUICK_BUDGET:
             # The rarest trigrams alone first: enough when they find names close already.
