@@ -316,6 +316,10 @@ class ExecutorBase(FunctionCallingMixin):
             if len(state.resolved) >= _KEPT_PROFILES:
                 state.resolved.clear()
             state.resolved[key] = (state.routes, state.parser, self._current_profile, resolved)
+            if key is self._profile_hash and resolved.legal and resolved.long_name is not None:
+                # A plain simple tool: what a one-pass build reads of it, in one tuple (see one_pass).
+                name, route = resolved.rows[0]
+                state.simple = (key, self._current_profile, name, route, resolved.long_name)
         return resolved
 
     def _kept_routes(self, plain: bool) -> Optional[KeptRoutes]:

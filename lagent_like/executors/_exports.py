@@ -50,6 +50,22 @@ def _enabled_flags(pairs: Sequence[tuple[BaseAction, _ToolState]]) -> tuple[tupl
     return tuple(flags), unwatched
 
 
+def _add_rows(
+    rows: list[tuple[str, str, dict[str, Any]]],
+    aliases: dict[str, str],
+    action: BaseAction,
+    state: _ToolState,
+    own_schema: bool,
+) -> None:
+    """Append ``(alias, description text, schema)`` of each API of ``action`` (enabled) to ``rows``."""
+    for key, call, text, schema in export_rows(state, own_schema):
+        alias = aliases.get(call)
+        if alias is None:  # removed meanwhile (the snapshot of actions still has it)
+            continue
+        # A tool that writes its own schema (or an API without a spec) is asked and frozen.
+        rows.append((alias, text, schema if schema is not None else frozen(action.json_schema(key))))
+
+
 def _field(obj: Any, key: str) -> Any:
     return obj.get(key) if isinstance(obj, dict) else getattr(obj, key, None)
 
@@ -369,13 +385,19 @@ class FunctionCallingMixin:
         # Cached until the set of actions, their enabled flags or a description change;
         # a callable ``enable`` is asked once per tool and export.
         version = self._version  # before the snapshot: a change meanwhile makes the next call build anew
+        edits = description_edits()
         pairs = self._tool_pairs()
-        flags, unwatched = _enabled_flags(pairs)
-        # A description holding a plain container may have changed unseen: not cached then.
-        key = (version, flags, description_edits(), object() if unwatched else None)
         cached = self._exports.get(shape)
+        if cached is None:  # the first export: flags and rows read in one pass over the tools
+            flags, unwatched, rows = self._flags_and_rows(pairs)
+        else:
+            flags, unwatched = _enabled_flags(pairs)
+            rows = None
+        # A description holding a plain container may have changed unseen: not cached then.
+        key = (version, flags, edits, object() if unwatched else None)
         if cached is None or cached[0] != key:
-            rows = self._export_rows(pairs, flags)
+            if rows is None:
+                rows = self._export_rows(pairs, flags)
             if each_call:
                 self._exports[shape] = (key, rows)
                 return list(starmap(build, rows))
@@ -387,22 +409,43 @@ class FunctionCallingMixin:
         # Fresh at the top for the caller; the schemas inside are shared and read-only.
         return [fresh_top(entry) for entry in cached[1]]
 
+    def _flags_and_rows(
+        self, pairs: list[tuple[BaseAction, _ToolState]]
+    ) -> tuple[tuple[bool, ...], bool, list[tuple[str, str, dict[str, Any]]]]:
+        """:func:`_enabled_flags` and :meth:`_export_rows` of ``pairs`` in one pass over the tools.
+
+        With thousands of tools, a second pass finds each tool's state out of the CPU's
+        caches again.
+        """
+        own_enable = BaseAction.enable
+        own_json_schema = BaseAction.json_schema
+        aliases = self._aliases
+        flags = []
+        unwatched = False
+        rows: list[tuple[str, str, dict[str, Any]]] = []
+        for action, state in pairs:
+            if state.unwatched:
+                unwatched = True
+            if state.class_enable is own_enable:
+                flag = state.enable
+                on = flag if flag is True or flag is False else enabled(state)
+            else:
+                on = bool(action.enable)
+            flags.append(on)
+            if on:
+                _add_rows(rows, aliases, action, state, state.class_json_schema is not own_json_schema)
+        return tuple(flags), unwatched, rows
+
     def _export_rows(
         self, pairs: list[tuple[BaseAction, _ToolState]], flags: tuple[bool, ...]
     ) -> list[tuple[str, str, dict[str, Any]]]:
         """``(alias, description text, schema)`` of every API of the enabled tools, in route order."""
-        rows = []
+        rows: list[tuple[str, str, dict[str, Any]]] = []
         aliases = self._aliases
         own_json_schema = BaseAction.json_schema
         for (action, state), on in zip(pairs, flags):
-            if not on:
-                continue
-            for key, call, text, schema in export_rows(state, state.class_json_schema is not own_json_schema):
-                alias = aliases.get(call)
-                if alias is None:  # removed meanwhile (the snapshot of actions still has it)
-                    continue
-                # A tool that writes its own schema (or an API without a spec) is asked and frozen.
-                rows.append((alias, text, schema if schema is not None else frozen(action.json_schema(key))))
+            if on:
+                _add_rows(rows, aliases, action, state, state.class_json_schema is not own_json_schema)
         return rows
 
     def to_openai_tools(self, strict: bool = False) -> list[dict[str, Any]]:

@@ -53,10 +53,8 @@ def one_pass(items: Sequence[Any], kept: KeptRoutes) -> Optional[Built]:
     edits = class_settings_edits()
     named: dict[str, BaseAction] = {}
     tools: dict[str, tuple[BaseAction, Any]] = {}
-    names: dict[str, Any] = {}
-    aliases: dict[str, str] = {}
-    canonical: dict[str, str] = {}
-    routes: dict[str, Any] = {}
+    table = RouteTable({}, {}, {}, {})
+    names, aliases, canonical, routes = table
     for item in items:
         try:
             values = _instance_dict(item)
@@ -64,27 +62,51 @@ def one_pass(items: Sequence[Any], kept: KeptRoutes) -> Optional[Built]:
             return None
         state = values.get(STATE_ATTR)
         if state is None or state.plain_at != edits or item is finish:
-            return None  # not an action, or its class may set settings now
+            return None  # not set up, its class may set settings now, or the finish action
         if len(values) > 1 and not _NOT_PLAIN.isdisjoint(values):
             return None
-        found = state.resolved.get(key)
-        if found is None or found[0] is not state.routes or found[1] is not state.parser:
-            return None  # routes not resolved for this profile yet
-        name = state.name
-        if found[2] is not profile or not found[3].legal or name in named:
-            return None  # another profile, names needing aliases, or a name given twice
+        simple = state.simple
+        if simple is None or simple[0] != key or simple[1] is not profile:  # a toolkit, or not yet resolved
+            if not _put_kept(table, item, state, kept, named):
+                return None
+            tools[state.name] = (item, state)
+            continue
+        _, _, name, route, long_name = simple  # a simple tool's routes, read in one tuple
+        if name in named or name in names:
+            return None  # a name given twice, or another tool's call name
         named[name] = item
         tools[name] = (item, state)
-        rows, long_name, _ = found[3]
-        for call, route in rows:
-            if call in names:
-                return None  # a name two tools would answer: the general build says which
-            aliases[call] = canonical[call] = call  # legal: its own alias
-            names[call] = routes[call] = route
-        if long_name is not None:  # 'Tool.run': dotted, so never a legal call name of another tool
-            routes[long_name] = rows[0][1]
-            canonical[long_name] = rows[0][0]
-    return named, tools, RouteTable(names, aliases, canonical, routes)
+        aliases[name] = canonical[name] = name
+        names[name] = routes[name] = routes[long_name] = route
+        canonical[long_name] = name  # 'Tool.run': dotted, so never another tool's legal call name
+    return named, tools, table
+
+
+def _put_kept(
+    table: RouteTable, item: BaseAction, state: Any, kept: KeptRoutes, named: dict[str, Any]
+) -> bool:
+    """Put the call names of ``item`` (``state``'s) from the routes it keeps for ``kept``'s profile.
+
+    ``False`` (the table then partly written) when it keeps none, a name is taken, or
+    a name needs an alias.
+    """
+    found = state.resolved.get(kept.key)
+    if found is None or found[0] is not state.routes or found[1] is not state.parser:
+        return False  # routes not resolved for this profile yet
+    name = state.name
+    if found[2] is not kept.profile or not found[3].legal or name in named:
+        return False  # another profile, names needing aliases, or a name given twice
+    named[name] = item
+    rows, long_name, _ = found[3]
+    for call, route in rows:
+        if call in table.names:
+            return False  # a name two tools would answer: the general build says which
+        table.aliases[call] = table.canonical[call] = call  # legal: its own alias
+        table.names[call] = table.routes[call] = route
+    if long_name is not None:  # 'Tool.run': dotted, so never another tool's legal call name
+        table.routes[long_name] = rows[0][1]
+        table.canonical[long_name] = rows[0][0]
+    return True
 
 
 def _plain(items: Sequence[Any]) -> bool:
@@ -97,9 +119,8 @@ def _plain(items: Sequence[Any]) -> bool:
 
 def note_built(executor: Any, key: int) -> None:
     """Remember ``executor``, just built under profile key ``key``, for :func:`recent_tables`."""
-    refs = _RECENT.setdefault(key, [])
-    refs.insert(0, executor._weakref)
-    del refs[_RECENT_KEPT:]
+    live = [ref for ref in _RECENT.get(key, ()) if ref() is not None]  # the collected ones dropped
+    _RECENT[key] = [executor._weakref, *live[: _RECENT_KEPT - 1]]
 
 
 def recent_tables(items: Sequence[Any], kept: KeptRoutes, unchanged: Any) -> Optional[Built]:

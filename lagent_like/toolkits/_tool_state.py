@@ -148,7 +148,7 @@ class _ToolState:
     __slots__ = (
         "api_index", "apis", "class_enable", "class_json_schema", "description", "enable",
         "exported", "given", "is_toolkit", "name", "parser", "plain_at", "resolved", "routes", "shared",
-        "specs", "unwatched",
+        "simple", "specs", "unwatched",
     )  # fmt: skip
 
     def __init__(
@@ -175,6 +175,9 @@ class _ToolState:
         #: The count of class settings changes (:func:`class_settings_edits`) at which the
         #: class was last seen to set no ``__tool_settings__`` (``-1``: not seen so).
         self.plain_at = -1
+        #: A simple tool's ``(profile key, profile, name, route, 'Tool.run')`` as last resolved
+        #: for an executor profile, flat: what a catalogue's build reads (see ``executors._one_pass``).
+        self.simple: Optional[tuple[int, Any, str, Route, str]] = None
         #: Executor profile -> ``(routes, parser, resolved routes)`` (see ``ExecutorBase._tool_routes``).
         self.resolved: dict[Any, tuple[Any, Any, Any, Any]] = {}
         #: A read-only copy of ``description``, handed out until it changes (see :func:`shared_description`).
