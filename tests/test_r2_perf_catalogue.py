@@ -10,7 +10,7 @@ import pytest
 from lagent_like import ActionExecutor, BaseAction, FunctionTool, ToolSettings, tool_api
 from lagent_like.executors._base import ExecutorBase
 from lagent_like.toolkits import _tool_state
-from lagent_like.toolkits._tool_state import NO_SETTINGS, PRUNE_EXECUTORS, state_of
+from lagent_like.toolkits._tool_state import NO_SETTINGS, PRUNE_EXECUTORS
 
 
 def simple_tool(name: str, **options: Any) -> BaseAction:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import difflib
+import random
 import warnings
 from typing import Any, Callable
 
@@ -137,10 +139,17 @@ def test_settings_changed_on_a_tool_class_after_a_build_reach_the_next_executor(
     assert ActionExecutor(list(tools))._names["Classy"].timeout == timeout
 
 
-def test_a_tool_removed_from_a_recent_executors_actions_directly_is_not_routed_by_the_next() -> None:
+@pytest.mark.parametrize(
+    "described", [pytest.param(False, id="as-is"), pytest.param(True, id="described-since")]
+)
+def test_a_tool_removed_from_a_recent_executors_actions_directly_is_not_routed_by_the_next(
+    described: bool,
+) -> None:
     tools = catalogue(40)
     first = ActionExecutor(tools)
     del first.actions["Cat00039"]  # no table change: the tables no longer match the actions
+    if described:
+        first.get_actions_info()  # reads the actions again
     second = ActionExecutor(tools[:-1])
     assert "Cat00039" not in second._routes
     assert second("Cat00039", "{}").errmsg.startswith("Unknown tool 'Cat00039'.")
@@ -264,3 +273,21 @@ def test_a_warning_free_build_of_a_plain_catalogue() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         ActionExecutor(catalogue(40))
+
+
+@pytest.mark.parametrize(
+    "alphabet", [pytest.param("ab", id="two-letters"), pytest.param("abcd0123_", id="names")]
+)
+def test_the_close_name_check_answers_as_difflibs_ratio(alphabet: str) -> None:
+    draw = random.Random(25)
+    for _ in range(3_000):
+        name = "".join(draw.choice(alphabet) for _ in range(draw.randint(1, 16)))
+        word = "".join(draw.choice(alphabet) for _ in range(draw.randint(0, 16)))
+        expected = difflib.SequenceMatcher(None, name, word).ratio() >= 0.6
+        assert _names_index._close_by_difflib(name, word) is expected, (name, word)
+
+
+def test_a_long_word_is_left_to_difflib_which_treats_frequent_characters_as_junk() -> None:
+    name, word = "ab" * 60, "a" * 150 + "b" * 60
+    expected = difflib.SequenceMatcher(None, name, word).ratio() >= 0.6
+    assert _names_index._close_by_difflib(name, word) is expected

@@ -682,6 +682,7 @@ class ExecutorBase(FunctionCallingMixin):
         """
         tools = self._tools
         if len(tools) != len(self.actions):  # ``actions`` changed directly: read it again
+            self._built_as = None  # the tables no longer hold what ``actions`` does: not to be copied
             with self._lock:
                 tools = self._tools = {n: (a, state_of(a)) for n, a in self.actions.items()}
         return list(tools.values())
