@@ -432,8 +432,17 @@ class FunctionCallingMixin:
             else:
                 on = bool(action.enable)
             flags.append(on)
-            if on:
-                _add_rows(rows, aliases, action, state, state.class_json_schema is not own_json_schema)
+            if not on:
+                continue
+            kept = state.exported  # as export_rows() answers, without the call when it has them
+            if kept is None or state.unwatched:
+                kept = export_rows(state, state.class_json_schema is not own_json_schema)
+            for key, call, text, schema in kept:
+                alias = aliases.get(call)
+                if alias is not None:  # else removed meanwhile (the snapshot of actions still has it)
+                    rows.append(
+                        (alias, text, schema if schema is not None else frozen(action.json_schema(key)))
+                    )
         return tuple(flags), unwatched, rows
 
     def _export_rows(
