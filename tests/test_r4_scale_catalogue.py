@@ -291,3 +291,16 @@ def test_a_long_word_is_left_to_difflib_which_treats_frequent_characters_as_junk
     name, word = "ab" * 60, "a" * 150 + "b" * 60
     expected = difflib.SequenceMatcher(None, name, word).ratio() >= 0.6
     assert _names_index._close_by_difflib(name, word) is expected
+
+
+# --------------------------------------------------------------------------- exports
+
+
+def test_a_first_export_of_several_blocks_of_tools_equals_the_next_ones() -> None:
+    tools = catalogue(600, prefix="Exp")
+    executor = ActionExecutor(tools)
+    executor.disable("Exp00300")  # in the second block
+    first = executor.to_openai_tools()
+    assert [entry["function"]["name"] for entry in first] == [t.name for t in tools if t.name != "Exp00300"]
+    assert executor.to_openai_tools() == first
+    assert executor._exports["openai"][0][1] == tuple(t.name != "Exp00300" for t in tools)

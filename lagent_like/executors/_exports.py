@@ -29,6 +29,10 @@ if TYPE_CHECKING:
 __all__ = ["FunctionCallingMixin", "mcp_extras"]
 
 
+#: Tools exported at a time by a first export (see ``FunctionCallingMixin._first_export``).
+_BLOCK = 256
+
+
 def _enabled_flags(pairs: Sequence[tuple[BaseAction, _ToolState]]) -> tuple[tuple[bool, ...], bool]:
     """Whether each tool of ``pairs`` (``(action, state)``) is enabled now, and whether any is unwatched.
 
@@ -388,8 +392,9 @@ class FunctionCallingMixin:
         edits = description_edits()
         pairs = self._tool_pairs()
         cached = self._exports.get(shape)
-        if cached is None:  # the first export: flags and rows read in one pass over the tools
-            flags, unwatched, rows = self._flags_and_rows(pairs)
+        entries = None
+        if cached is None:  # the first export: flags, rows (and entries) read in one pass over the tools
+            flags, unwatched, rows, entries = self._first_export(pairs, build if each_call else None)
         else:
             flags, unwatched = _enabled_flags(pairs)
             rows = None
@@ -400,7 +405,7 @@ class FunctionCallingMixin:
                 rows = self._export_rows(pairs, flags)
             if each_call:
                 self._exports[shape] = (key, rows)
-                return list(starmap(build, rows))
+                return entries if entries is not None else list(starmap(build, rows))
             # Plain at the top two levels (copied for each caller), read-only below.
             cached = (key, list(starmap(build, rows)))
             self._exports[shape] = cached
@@ -408,6 +413,30 @@ class FunctionCallingMixin:
             return list(starmap(build, cached[1]))
         # Fresh at the top for the caller; the schemas inside are shared and read-only.
         return [fresh_top(entry) for entry in cached[1]]
+
+    def _first_export(
+        self,
+        pairs: list[tuple[BaseAction, _ToolState]],
+        build: Optional[Callable[[str, str, dict[str, Any]], dict[str, Any]]],
+    ) -> tuple[tuple[bool, ...], bool, list[tuple[str, str, dict[str, Any]]], Optional[list[dict[str, Any]]]]:
+        """:meth:`_flags_and_rows` of ``pairs``, and ``build`` of each row when given, a block at a time.
+
+        Each block's rows are built into entries while their parts are still in the
+        CPU's caches: with thousands of tools, a pass over all the rows after all the
+        tools would find them out of the caches again.
+        """
+        flags: list[bool] = []
+        unwatched = False
+        rows: list[tuple[str, str, dict[str, Any]]] = []
+        entries: Optional[list[dict[str, Any]]] = [] if build is not None else None
+        for start in range(0, len(pairs), _BLOCK):
+            block_flags, block_unwatched, block_rows = self._flags_and_rows(pairs[start : start + _BLOCK])
+            flags += block_flags
+            unwatched = unwatched or block_unwatched
+            rows += block_rows
+            if entries is not None and build is not None:
+                entries += starmap(build, block_rows)
+        return tuple(flags), unwatched, rows, entries
 
     def _flags_and_rows(
         self, pairs: list[tuple[BaseAction, _ToolState]]
