@@ -134,19 +134,28 @@ def recent_tables(items: Sequence[Any], kept: KeptRoutes, unchanged: Any) -> Opt
     """
     for ref in _RECENT.get(kept.key, ()):
         executor = ref()
-        if executor is None or not unchanged(executor):
-            continue
-        actions = executor.actions
-        given = list(items)
-        if (
-            len(actions) != len(given)
-            or list(actions.values()) != given
-            or list(map(_first, executor._tools.values())) != given  # what its tables were built of
-            or not _plain(given)
-        ):
-            continue  # other tools, in another order, or one sets settings of its own now
-        table = RouteTable(
-            dict(executor._names), dict(executor._aliases), dict(executor._canonical), dict(executor._routes)
-        )
-        return dict(actions), dict(executor._tools), table
+        if executor is not None:
+            with executor._lock:  # one tool added or removed meanwhile would change its tables under us
+                built = _copied(executor, items, unchanged)
+            if built is not None:
+                return built
     return None
+
+
+def _copied(executor: Any, items: Sequence[Any], unchanged: Any) -> Optional[Built]:
+    """Copies of ``executor``'s tables when they are ``items``' under this profile, else ``None``."""
+    if not unchanged(executor):
+        return None
+    actions = executor.actions
+    given = list(items)
+    if (
+        len(actions) != len(given)
+        or list(actions.values()) != given
+        or list(map(_first, executor._tools.values())) != given  # what its tables were built of
+        or not _plain(given)
+    ):
+        return None  # other tools, in another order, or one sets settings of its own now
+    table = RouteTable(
+        dict(executor._names), dict(executor._aliases), dict(executor._canonical), dict(executor._routes)
+    )
+    return dict(actions), dict(executor._tools), table
