@@ -9,7 +9,8 @@ import pytest
 
 from lagent_like import ActionExecutor, BaseAction, FunctionTool, ToolSettings, tool_api
 from lagent_like.executors._base import ExecutorBase
-from lagent_like.toolkits._tool_state import NO_SETTINGS, PRUNE_WATCHERS, state_of
+from lagent_like.toolkits import _tool_state
+from lagent_like.toolkits._tool_state import NO_SETTINGS, PRUNE_EXECUTORS
 
 
 def simple_tool(name: str, **options: Any) -> BaseAction:
@@ -149,28 +150,40 @@ def test_setting_changed_through_a_tool_refreshes_each_live_executor_once(
     assert first._names["units"].timeout == second._names["units"].timeout == 5.0
 
 
+@pytest.fixture
+def registry(monkeypatch: pytest.MonkeyPatch) -> dict[int, Any]:
+    """A registry of live executors of this test's own (others' executors left out)."""
+    executors: dict[int, Any] = {}
+    monkeypatch.setattr(_tool_state, "_EXECUTORS", executors)
+    monkeypatch.setattr(_tool_state, "_PRUNE_AT", [PRUNE_EXECUTORS])
+    return executors
+
+
 def test_collected_executors_are_not_refreshed_and_their_entries_are_dropped(
-    refreshes: list[ExecutorBase],
+    refreshes: list[ExecutorBase], registry: dict[int, Any]
 ) -> None:
     tool = FunctionTool(units)
     kept = ActionExecutor([tool])
-    for _ in range(100):
-        ActionExecutor([tool])
-    gc.collect()
+    for _ in range(5):
+        for _ in range(PRUNE_EXECUTORS):
+            ActionExecutor([tool])
+        gc.collect()
     last = ActionExecutor([tool])
-    watchers = state_of(tool).executors
-    assert watchers is not None and len(watchers) <= 40
+    assert len(registry) <= 2 * PRUNE_EXECUTORS  # of 5 * 64 made: the collected ones dropped
     refreshes.clear()
     tool.timeout = 2.0
     assert sorted(map(id, refreshes)) == sorted([id(kept), id(last)])
 
 
-def test_many_live_executors_are_all_refreshed_and_scanned_rarely(refreshes: list[ExecutorBase]) -> None:
+def test_many_live_executors_are_all_refreshed_and_scanned_rarely(
+    refreshes: list[ExecutorBase], registry: dict[int, Any]
+) -> None:
     tool = FunctionTool(units)
-    live = [ActionExecutor([tool]) for _ in range(PRUNE_WATCHERS + 10)]
-    state = state_of(tool)
-    assert state.executors is not None and len(state.executors) == PRUNE_WATCHERS + 10
-    assert state.prune_at == 2 * PRUNE_WATCHERS  # scanned once at the limit, then not until twice as many
+    live = [ActionExecutor([tool]) for _ in range(PRUNE_EXECUTORS + 10)]
+    assert len(registry) == PRUNE_EXECUTORS + 10
+    assert _tool_state._PRUNE_AT == [
+        2 * PRUNE_EXECUTORS
+    ]  # scanned once at the limit, then not until twice as many
     refreshes.clear()
     tool.timeout = 3.0
     assert sorted(map(id, refreshes)) == sorted(map(id, live))

@@ -9,9 +9,10 @@ those go through difflib. Small pools are scanned whole, as difflib alone would.
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Iterable
-from itertools import chain
+from itertools import chain, islice
 from operator import itemgetter
 
 __all__ = ["SCANNED_WHOLE", "NameIndex"]
@@ -19,7 +20,9 @@ __all__ = ["SCANNED_WHOLE", "NameIndex"]
 #: Pools up to this size are compared name by name (the answer of difflib alone).
 SCANNED_WHOLE = 64
 #: Most postings one lookup counts: the rarest trigrams first, up to this many names.
-_POSTINGS_BUDGET = 300
+_POSTINGS_BUDGET = 150
+#: The budget of a first, quick look: enough when its names are close already.
+_QUICK_BUDGET = 48
 #: Names that share most trigrams with the word and go on to difflib.
 _SHORTLIST = 8
 #: Trigram similarity that makes a name close without asking difflib.
@@ -148,48 +151,69 @@ class NameIndex:
             return scan(word, self.names, limit)
         lowered = word.lower()
         exact = [n for n in self._lowered.get(lowered, ()) if n != word]
-        return list(dict.fromkeys(exact + _similar(word, self._shortlist(lowered), limit)))[:limit]
+        grams = _trigrams(lowered)
+        # Sorted first: postings of one length then come in the same order in every process.
+        postings = sorted(filter(None, map(self._grams.get, sorted(grams))), key=len)
+        ranked: list[tuple[str, float]] = []
+        if postings and len(postings[0]) <= _QUICK_BUDGET:
+            # The rarest trigrams alone first: enough when they find names close already.
+            ranked = self._shortlist(grams, postings, _QUICK_BUDGET)
+        if sum(similarity >= _SIMILAR for _, similarity in ranked) < limit:
+            ranked = self._shortlist(grams, postings, _POSTINGS_BUDGET)
+        return list(dict.fromkeys(exact + _similar(word, ranked, limit)))[:limit]
 
-    def _shortlist(self, lowered: str) -> list[tuple[str, float]]:
-        """``(name, trigram similarity)`` of the few names sharing most of ``lowered``'s rarest trigrams.
+    def _shortlist(self, grams: set[str], postings: list[list[int]], budget: int) -> list[tuple[str, float]]:
+        """``(name, trigram similarity)`` of the few names sharing most of the word's rarest trigrams.
+
+        Args:
+            grams: the word's trigrams.
+            postings: the positions of the names holding each of them, rarest first.
+            budget: most positions counted.
 
         Most similar first: ``2 * shared / (trigrams of the word + of the name)``.
         """
-        grams = _trigrams(lowered)
-        postings = sorted((found for found in map(self._grams.get, grams) if found is not None), key=len)
         chosen: list[list[int]] = []
         total = 0
         for found in postings:
-            if total + len(found) > _POSTINGS_BUDGET:
+            if total + len(found) > budget:
                 if not chosen:  # even the rarest trigram is everywhere: count a part of it
-                    chosen.append(found[:_POSTINGS_BUDGET])
+                    chosen.append(found[:budget])
                 break
             chosen.append(found)
             total += len(found)
-        counts = Counter(chain.from_iterable(chosen))
-        for position in self._gone.intersection(counts):
-            del counts[position]
-        # sorted() rather than most_common(): heapq's loop runs in Python, the sort in C.
-        common = sorted(counts.items(), key=itemgetter(1), reverse=True)[:_SHORTLIST]
-        # Ranked by all the trigrams they share (the count above saw only the rare ones).
         ranked = []
-        for position, _ in common:
+        for position in self._most_shared(chosen):
             theirs = self._name_grams[position]
             ranked.append((self._order[position], 2 * len(grams & theirs) / (len(grams) + len(theirs))))
+        # Ranked by all the trigrams they share (the count above saw only the rare ones).
         ranked.sort(key=itemgetter(1), reverse=True)
         return ranked
+
+    def _most_shared(self, chosen: list[list[int]]) -> list[int]:
+        """The positions of the :data:`_SHORTLIST` names in most of ``chosen``, first seen first on ties.
+
+        What ``Counter(...).most_common()`` would give, without counting or sorting
+        where the answer is known: one list, or no name in two of them.
+        """
+        gone = self._gone
+        if len(chosen) == 1:  # every name counted once: the first ones kept
+            return [p for p in chosen[0][: _SHORTLIST + len(gone)] if p not in gone][:_SHORTLIST]
+        counts = Counter(chain.from_iterable(chosen))
+        if gone:
+            for position in gone.intersection(counts):
+                del counts[position]
+        if max(counts.values(), default=1) == 1:
+            return list(islice(counts, _SHORTLIST))  # each name once: in the order first seen
+        # sorted() is stable (ties keep the order first seen) and runs in C, unlike most_common().
+        return sorted(counts, key=counts.__getitem__, reverse=True)[:_SHORTLIST]
 
 
 def _similar(word: str, ranked: list[tuple[str, float]], limit: int) -> list[str]:
     """The first ``limit`` names of ``ranked`` close to ``word``.
 
     Close: half their trigrams shared, else difflib's ratio at its 0.6 cutoff (asked
-    only then, and of the first few: it costs tens of microseconds a name).
+    only then, and of the first few).
     """
-    import difflib
-
-    matcher = difflib.SequenceMatcher()
-    matcher.set_seq2(word)
     found = []
     asked = 0
     for name, similarity in ranked:
@@ -197,10 +221,77 @@ def _similar(word: str, ranked: list[tuple[str, float]], limit: int) -> list[str
             if asked == _DIFFLIB_ASKS:
                 break
             asked += 1
-            matcher.set_seq1(name)
-            if matcher.real_quick_ratio() < 0.6 or matcher.quick_ratio() < 0.6 or matcher.ratio() < 0.6:
+            if not _close_by_difflib(name, word):
                 continue
         found.append(name)
         if len(found) == limit:
             break
     return found
+
+
+def _close_by_difflib(name: str, word: str) -> bool:
+    """``difflib.SequenceMatcher(None, name, word).ratio() >= 0.6``, as difflib would answer it.
+
+    difflib's matching blocks (the longest common block, then the same left and right
+    of it) are found here with ``str.find`` instead of its per-character loops, and
+    counted only until the answer is known: several times faster for names. A word
+    of 200 characters or more is left to difflib itself (it then treats frequent
+    characters as junk).
+    """
+    total = len(name) + len(word)
+    if not total:
+        return True  # difflib's ratio of two empty strings is 1.0
+    if 2.0 * min(len(name), len(word)) / total < 0.6:  # difflib's real_quick_ratio, as it computes it
+        return False
+    if len(word) >= 200:
+        import difflib
+
+        return difflib.SequenceMatcher(None, name, word).ratio() >= 0.6
+    needed = math.ceil(0.3 * total)  # the fewest matched characters the ratio accepts, as difflib computes it
+    while needed > 0 and 2.0 * (needed - 1) / total >= 0.6:
+        needed -= 1
+    while 2.0 * needed / total < 0.6:
+        needed += 1
+    return _matched(name, word, needed) >= needed
+
+
+def _matched(a: str, b: str, enough: int) -> int:
+    """The characters of ``a`` and ``b`` in difflib's matching blocks (no junk), counted up to ``enough``.
+
+    The count stops once it reaches ``enough``, or once the blocks still to look in
+    could not bring it there (then less than ``enough`` is returned).
+    """
+    matched = 0
+    queue = [(0, len(a), 0, len(b))]
+    while queue:
+        if matched + sum(min(ahi - alo, bhi - blo) for alo, ahi, blo, bhi in queue) < enough:
+            return matched  # even every character left matching would not be enough
+        alo, ahi, blo, bhi = queue.pop()
+        i, j, k = _longest_block(a, b, alo, ahi, blo, bhi)
+        if k:
+            matched += k
+            if matched >= enough:
+                return matched
+            if alo < i and blo < j:
+                queue.append((alo, i, blo, j))
+            if i + k < ahi and j + k < bhi:
+                queue.append((i + k, ahi, j + k, bhi))
+    return matched
+
+
+def _longest_block(a: str, b: str, alo: int, ahi: int, blo: int, bhi: int) -> tuple[int, int, int]:
+    """The longest block of ``a`` and ``b`` as difflib's ``find_longest_match`` finds it without junk.
+
+    The longest; of those, the first in ``a``; at that place, the first in ``b``.
+    """
+    besti, bestj, best = alo, blo, 0
+    for i in range(alo, ahi):
+        k = best + 1
+        if i + k > ahi:
+            break  # no longer block can start here or later
+        if b.find(a[i : i + k], blo, bhi) < 0:
+            continue
+        while i + k < ahi and b.find(a[i : i + k + 1], blo, bhi) >= 0:
+            k += 1
+        besti, bestj, best = i, b.find(a[i : i + k], blo, bhi), k
+    return besti, bestj, best

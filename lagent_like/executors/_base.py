@@ -45,11 +45,29 @@ from ..toolkits._base_action import (
     unknown_api,
     validation_mode,
 )
-from ..toolkits._tool_state import NO_SETTINGS, STATE_ATTR, EnableCheck, enabled, shared_description, watch
+from ..toolkits._tool_state import (
+    NO_SETTINGS,
+    STATE_ATTR,
+    EnableCheck,
+    class_settings_edits,
+    enabled,
+    shared_description,
+    watch_tools,
+)
 from ..types._families import COERCE, check_mode
 from ._exports import FunctionCallingMixin
 from ._intake import ToolLike, as_action, named_actions
-from ._routes import RouteTable, ToolRoutes, add_tool, call_names, remove_tool, route_table, tool_routes
+from ._one_pass import note_built, one_pass, recent_tables
+from ._routes import (
+    KeptRoutes,
+    RouteTable,
+    ToolRoutes,
+    add_tool,
+    call_names,
+    remove_tool,
+    route_table,
+    tool_routes,
+)
 
 if TYPE_CHECKING:
     from ..runtime._pool import DaemonThreadPool
@@ -166,13 +184,15 @@ class ExecutorBase(FunctionCallingMixin):
         self._sessions: dict[str, dict[str, Any]] = {}
         self._breakers: dict[str, BreakerSlot] = {}
         self._lock = threading.RLock()
-        self._weakref = weakref.ref(self)  # one for all the tools that watch this executor
-        self._id = id(self)
+        self._weakref = weakref.ref(self)
         self._routes: dict[str, Route] = {}
         self._hook_methods = NO_HOOKS
         self._current_profile: Optional[tuple[Any, ...]] = None
         self._profile_hash: Optional[int] = None
         self._built = False
+        #: ``(version, profile, class settings edits)`` when the tables were built for
+        #: reuse by the next executors (see :meth:`_note_built`).
+        self._built_as: Optional[tuple[int, Any, int]] = None
         self._hooks = HookList(on_change=self.refresh)
         # Imported here, not with the package: describing them imports docstring-parser.
         from ..toolkits._builtin_actions import FinishAction, InvalidAction, NoAction
@@ -180,7 +200,6 @@ class ExecutorBase(FunctionCallingMixin):
         self.invalid_action = invalid_action if invalid_action is not None else InvalidAction()
         self.no_action = no_action if no_action is not None else NoAction()
         self.finish_action = finish_action if finish_action is not None else FinishAction()
-        self.actions, given = named_actions(actions, self.finish_action if finish_in_action else None)
         #: Name -> ``(action, its state)``, beside ``actions``: describing and exporting a
         #: catalogue then looks nothing up on thousands of tool classes.
         self._tools: dict[str, tuple[BaseAction, Any]] = {}
@@ -193,7 +212,44 @@ class ExecutorBase(FunctionCallingMixin):
         #: :meth:`_close_enabled`); dropped on a rebuild, kept up to date by one tool's change.
         self._name_indexes: dict[bool, NameIndex] = {}
         self._built = True
-        self._rebuild_routes(given)
+        self._build(actions, self.finish_action if finish_in_action else None)
+        watch_tools(self, self._weakref)  # a setting changed through a tool refreshes this executor
+
+    def _build(self, actions: Any, finish: Optional[BaseAction]) -> None:
+        """Take ``actions`` (and ``finish``, offered too when given) and build their routes.
+
+        Raises:
+            ToolDefinitionError: an entry is not an action, two actions share a name, or
+                two tools would answer the same call name.
+        """
+        self._set_profile()
+        kept = self._kept_routes(True)
+        if finish is None and kept is not None and isinstance(actions, (list, tuple)):
+            # The usual catalogue: a recent executor's tables, or one pass over it.
+            built = recent_tables(actions, kept, self._unchanged) or one_pass(actions, kept)
+            if built is not None:
+                self.actions, self._tools, table = built
+                self._hook_methods = HookMethods.of(self._hooks.calls)
+                self._use(table)
+                self._note_built(kept)
+                return
+        if isinstance(actions, (list, tuple)):
+            actions = [self._from_config(a) if isinstance(a, dict) else a for a in actions]
+        self.actions, given, plain = named_actions(actions, finish)
+        self._rebuild_routes(given, plain)
+        if finish is None and kept is not None:
+            self._note_built(kept)
+
+    def _note_built(self, kept: KeptRoutes) -> None:
+        """Offer this executor's tables, just built under ``kept``'s profile, to the next executors."""
+        self._built_as = (self._version, self._current_profile, class_settings_edits())
+        note_built(self, kept.key)
+
+    def _unchanged(self, other: ExecutorBase) -> bool:
+        """Whether ``other``'s tables are as built, under this profile, with no class settings changed."""
+        return other._built_as == (other._version, self._current_profile, class_settings_edits()) and (
+            other._current_profile is self._current_profile and not other._breakers
+        )
 
     def _may_skip_core(self, route: Route, settings: ToolSettings) -> bool:
         """Whether a call without hooks, policies or context may skip the call core.
@@ -237,11 +293,6 @@ class ExecutorBase(FunctionCallingMixin):
         """
         if state is None:
             state = action.__dict__.get(STATE_ATTR) or state_of(action)
-        watchers = state.executors
-        if watchers is not None and len(watchers) < state.prune_at:
-            watchers[self._id] = self._weakref  # as watch() does, without looking the state up again
-        else:
-            watch(action, self, self._weakref)
         settings = getattr(action, "__tool_settings__", NO_SETTINGS)
         if settings is not NO_SETTINGS and not isinstance(settings, ToolSettings):
             settings = NO_SETTINGS  # as settings_of()
@@ -265,44 +316,22 @@ class ExecutorBase(FunctionCallingMixin):
             if len(state.resolved) >= _KEPT_PROFILES:
                 state.resolved.clear()
             state.resolved[key] = (state.routes, state.parser, self._current_profile, resolved)
+            if key is self._profile_hash and resolved.legal and resolved.long_name is not None:
+                # A plain simple tool: what a one-pass build reads of it, in one tuple (see one_pass).
+                name, route = resolved.rows[0]
+                state.simple = (key, self._current_profile, name, route, resolved.long_name)
         return resolved
 
-    def _resolver(self) -> Callable[[BaseAction, Any], ToolRoutes]:
-        """:meth:`_tool_routes` for a whole build, with this executor's values read once.
+    def _kept_routes(self, plain: bool) -> Optional[KeptRoutes]:
+        """What a build needs to take a tool's kept routes as they are, or ``None`` when it cannot.
 
-        A catalogue's tools mostly take routes kept for this profile; reading each
-        setting as ``self.x`` would look it up on the executor's class for each tool,
-        and with thousands of tool classes those lookups miss Python's type cache.
+        Read once per build: with thousands of tool classes, reading each setting as
+        ``self.x`` per tool would miss Python's type cache each time. ``plain``: no
+        tool sets runtime settings of its own (none is asked then).
         """
-        executor = self
-        executor_id = self._id
-        ref = self._weakref
-        key = self._profile_hash
-        profile = self._current_profile
-        finish = self.finish_action
-        full = self._tool_routes
-        breakers = self._breakers
-
-        def resolve(action: BaseAction, state: Any) -> ToolRoutes:
-            if state is None:
-                state = action.__dict__.get(STATE_ATTR) or state_of(action)
-            settings = getattr(action, "__tool_settings__", NO_SETTINGS)
-            if settings is not NO_SETTINGS or action is finish or key is None or breakers:
-                return full(action, state)  # settings of its own, the finish action, breakers
-            kept = state.resolved.get(key)
-            if kept is None or kept[0] is not state.routes or kept[1] is not state.parser:
-                return full(action, state)
-            if kept[2] is not profile and kept[2] != profile:
-                return full(action, state)
-            watchers = state.executors
-            if watchers is not None and len(watchers) < state.prune_at:
-                watchers[executor_id] = ref  # as watch() does, without looking the state up again
-            else:
-                watch(action, executor, ref)
-            routes: ToolRoutes = kept[3]
-            return routes
-
-        return resolve
+        if self._profile_hash is None or self._breakers:
+            return None  # routes of this executor's own, or breakers to drop (see _reused)
+        return KeptRoutes(self._profile_hash, self._current_profile, self.finish_action, plain)
 
     def _reused(self, kept: ToolRoutes) -> ToolRoutes:
         """``kept``, routes resolved before for this profile, taken again (no breaker applies)."""
@@ -365,23 +394,36 @@ class ExecutorBase(FunctionCallingMixin):
             live=state if type(action).enable is BaseAction.enable else action,
         )
 
-    def _rebuild_routes(self, given: Optional[list[tuple[BaseAction, Any]]] = None) -> None:
+    def _rebuild_routes(
+        self, given: Optional[list[tuple[BaseAction, Any]]] = None, plain: bool = False
+    ) -> None:
+        """Build the route table of the actions held and swap it in.
+
+        Args:
+            given: ``(action, its state)`` of each action held, in order, when just read.
+            plain: no tool in ``given`` sets runtime settings of its own.
+        """
         # Built aside and swapped in whole, so a call never sees a half-built table.
-        # Each tool watches this executor from now on (see _tool_routes): a setting
-        # changed through the tool then refreshes it.
+        # A setting changed through a tool refreshes this executor (see watch_tools).
+        self._set_profile()
+        if given is None:
+            given = [(action, state_of(action)) for action in self.actions.values()]
+            plain = False
+        table = route_table(given, self._tool_routes, self._kept_routes(plain))
+        self._tools = dict(zip(self.actions, given))  # the states read with the names, in the same order
+        self._hook_methods = HookMethods.of(self._hooks.calls)
+        self._use(table)
+
+    def _from_config(self, item: dict[str, Any]) -> Any:
+        """A tool given as a dict, as this executor reads it (the dict itself: refused)."""
+        return item
+
+    def _set_profile(self) -> None:
+        """Note what this executor's routes depend on now (see :meth:`_profile`)."""
         profile = self._profile()
         # One tuple for equal profiles: the tools' kept routes then match by identity.
         self._current_profile = profile if profile is None else _interned(profile)
         self._profile_hash = None if self._current_profile is None else hash(self._current_profile)
-        if given is None:
-            given = [(action, None) for action in self.actions.values()]
-        table = route_table(given, self._resolver())
-        if given and given[0][1] is not None:  # the states read with the names: in the same order
-            self._tools = dict(zip(self.actions, given))
-        else:
-            self._tools = {name: (action, state_of(action)) for name, action in self.actions.items()}
-        self._hook_methods = HookMethods.of(self._hooks.calls)
-        self._use(table)
 
     def _use(self, table: RouteTable) -> None:
         """Swap ``table`` in: calls from now on take its routes."""
@@ -640,6 +682,7 @@ class ExecutorBase(FunctionCallingMixin):
         """
         tools = self._tools
         if len(tools) != len(self.actions):  # ``actions`` changed directly: read it again
+            self._built_as = None  # the tables no longer hold what ``actions`` does: not to be copied
             with self._lock:
                 tools = self._tools = {n: (a, state_of(a)) for n, a in self.actions.items()}
         return list(tools.values())

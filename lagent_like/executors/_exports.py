@@ -29,6 +29,10 @@ if TYPE_CHECKING:
 __all__ = ["FunctionCallingMixin", "mcp_extras"]
 
 
+#: Tools exported at a time by a first export (see ``FunctionCallingMixin._first_export``).
+_BLOCK = 256
+
+
 def _enabled_flags(pairs: Sequence[tuple[BaseAction, _ToolState]]) -> tuple[tuple[bool, ...], bool]:
     """Whether each tool of ``pairs`` (``(action, state)``) is enabled now, and whether any is unwatched.
 
@@ -48,6 +52,22 @@ def _enabled_flags(pairs: Sequence[tuple[BaseAction, _ToolState]]) -> tuple[tupl
         else:
             flags.append(bool(action.enable))
     return tuple(flags), unwatched
+
+
+def _add_rows(
+    rows: list[tuple[str, str, dict[str, Any]]],
+    aliases: dict[str, str],
+    action: BaseAction,
+    state: _ToolState,
+    own_schema: bool,
+) -> None:
+    """Append ``(alias, description text, schema)`` of each API of ``action`` (enabled) to ``rows``."""
+    for key, call, text, schema in export_rows(state, own_schema):
+        alias = aliases.get(call)
+        if alias is None:  # removed meanwhile (the snapshot of actions still has it)
+            continue
+        # A tool that writes its own schema (or an API without a spec) is asked and frozen.
+        rows.append((alias, text, schema if schema is not None else frozen(action.json_schema(key))))
 
 
 def _field(obj: Any, key: str) -> Any:
@@ -369,16 +389,23 @@ class FunctionCallingMixin:
         # Cached until the set of actions, their enabled flags or a description change;
         # a callable ``enable`` is asked once per tool and export.
         version = self._version  # before the snapshot: a change meanwhile makes the next call build anew
+        edits = description_edits()
         pairs = self._tool_pairs()
-        flags, unwatched = _enabled_flags(pairs)
-        # A description holding a plain container may have changed unseen: not cached then.
-        key = (version, flags, description_edits(), object() if unwatched else None)
         cached = self._exports.get(shape)
+        entries = None
+        if cached is None:  # the first export: flags, rows (and entries) read in one pass over the tools
+            flags, unwatched, rows, entries = self._first_export(pairs, build if each_call else None)
+        else:
+            flags, unwatched = _enabled_flags(pairs)
+            rows = None
+        # A description holding a plain container may have changed unseen: not cached then.
+        key = (version, flags, edits, object() if unwatched else None)
         if cached is None or cached[0] != key:
-            rows = self._export_rows(pairs, flags)
+            if rows is None:
+                rows = self._export_rows(pairs, flags)
             if each_call:
                 self._exports[shape] = (key, rows)
-                return list(starmap(build, rows))
+                return entries if entries is not None else list(starmap(build, rows))
             # Plain at the top two levels (copied for each caller), read-only below.
             cached = (key, list(starmap(build, rows)))
             self._exports[shape] = cached
@@ -387,22 +414,76 @@ class FunctionCallingMixin:
         # Fresh at the top for the caller; the schemas inside are shared and read-only.
         return [fresh_top(entry) for entry in cached[1]]
 
+    def _first_export(
+        self,
+        pairs: list[tuple[BaseAction, _ToolState]],
+        build: Optional[Callable[[str, str, dict[str, Any]], dict[str, Any]]],
+    ) -> tuple[tuple[bool, ...], bool, list[tuple[str, str, dict[str, Any]]], Optional[list[dict[str, Any]]]]:
+        """:meth:`_flags_and_rows` of ``pairs``, and ``build`` of each row when given, a block at a time.
+
+        Each block's rows are built into entries while their parts are still in the
+        CPU's caches: with thousands of tools, a pass over all the rows after all the
+        tools would find them out of the caches again.
+        """
+        flags: list[bool] = []
+        unwatched = False
+        rows: list[tuple[str, str, dict[str, Any]]] = []
+        entries: Optional[list[dict[str, Any]]] = [] if build is not None else None
+        for start in range(0, len(pairs), _BLOCK):
+            block_flags, block_unwatched, block_rows = self._flags_and_rows(pairs[start : start + _BLOCK])
+            flags += block_flags
+            unwatched = unwatched or block_unwatched
+            rows += block_rows
+            if entries is not None and build is not None:
+                entries += starmap(build, block_rows)
+        return tuple(flags), unwatched, rows, entries
+
+    def _flags_and_rows(
+        self, pairs: list[tuple[BaseAction, _ToolState]]
+    ) -> tuple[tuple[bool, ...], bool, list[tuple[str, str, dict[str, Any]]]]:
+        """:func:`_enabled_flags` and :meth:`_export_rows` of ``pairs`` in one pass over the tools.
+
+        With thousands of tools, a second pass finds each tool's state out of the CPU's
+        caches again.
+        """
+        own_enable = BaseAction.enable
+        own_json_schema = BaseAction.json_schema
+        aliases = self._aliases
+        flags = []
+        unwatched = False
+        rows: list[tuple[str, str, dict[str, Any]]] = []
+        for action, state in pairs:
+            if state.unwatched:
+                unwatched = True
+            if state.class_enable is own_enable:
+                flag = state.enable
+                on = flag if flag is True or flag is False else enabled(state)
+            else:
+                on = bool(action.enable)
+            flags.append(on)
+            if not on:
+                continue
+            kept = state.exported  # as export_rows() answers, without the call when it has them
+            if kept is None or state.unwatched:
+                kept = export_rows(state, state.class_json_schema is not own_json_schema)
+            for key, call, text, schema in kept:
+                alias = aliases.get(call)
+                if alias is not None:  # else removed meanwhile (the snapshot of actions still has it)
+                    rows.append(
+                        (alias, text, schema if schema is not None else frozen(action.json_schema(key)))
+                    )
+        return tuple(flags), unwatched, rows
+
     def _export_rows(
         self, pairs: list[tuple[BaseAction, _ToolState]], flags: tuple[bool, ...]
     ) -> list[tuple[str, str, dict[str, Any]]]:
         """``(alias, description text, schema)`` of every API of the enabled tools, in route order."""
-        rows = []
+        rows: list[tuple[str, str, dict[str, Any]]] = []
         aliases = self._aliases
         own_json_schema = BaseAction.json_schema
         for (action, state), on in zip(pairs, flags):
-            if not on:
-                continue
-            for key, call, text, schema in export_rows(state, state.class_json_schema is not own_json_schema):
-                alias = aliases.get(call)
-                if alias is None:  # removed meanwhile (the snapshot of actions still has it)
-                    continue
-                # A tool that writes its own schema (or an API without a spec) is asked and frozen.
-                rows.append((alias, text, schema if schema is not None else frozen(action.json_schema(key))))
+            if on:
+                _add_rows(rows, aliases, action, state, state.class_json_schema is not own_json_schema)
         return rows
 
     def to_openai_tools(self, strict: bool = False) -> list[dict[str, Any]]:

@@ -14,7 +14,13 @@ from .._private.text import preview
 from ..exceptions import DefinitionWarning, ToolDefinitionError
 from ..langchain._convert import from_langchain, is_langchain_tool
 from ..toolkits._base_action import BaseAction
-from ..toolkits._tool_state import STATE_ATTR, _ToolState, state_of
+from ..toolkits._tool_state import (
+    STATE_ATTR,
+    _ToolState,
+    class_settings_edits,
+    class_settings_plain,
+    state_of,
+)
 from ..toolkits._unread_settings import SETTING_NAMES, instance_notes
 from ._exports import _read_tool_call
 
@@ -77,42 +83,58 @@ def _tool_list(actions: Any) -> list[Any]:
 
 def named_actions(
     actions: Any, finish: Optional[BaseAction]
-) -> tuple[dict[str, BaseAction], list[tuple[BaseAction, _ToolState]]]:
+) -> tuple[dict[str, BaseAction], list[tuple[BaseAction, _ToolState]], bool]:
     """Name -> action of the tools given to an executor, and ``finish`` when it is offered too.
 
     Also ``(action, its state)`` of each, in order: read here once, so that building
     the routes looks nothing up on the tools again (with thousands of tool classes,
-    each attribute read on a tool's class misses Python's type cache).
+    each attribute read on a tool's class misses Python's type cache); and whether
+    no tool sets runtime settings of its own (``__tool_settings__``).
 
     Raises:
         ToolDefinitionError: an entry is not an action, or two actions share a name.
     """
     problems: list[str] = []
     given: list[tuple[BaseAction, _ToolState]] = []
+    named: dict[str, BaseAction] = {}
+    duplicates: set[str] = set()
+    plain = True
+    edits = class_settings_edits()
+    # One pass, each tool's attributes read once: a catalogue may hold thousands of tools.
     for i, item in enumerate(_tool_list(actions)):
         if BaseAction in type(item).__mro__:  # as as_action(), with the state read from the same dict
             values = item.__dict__
-            if len(values) > 1 and not _SETTING_NAMES.isdisjoint(values):  # most hold only their state
-                _warn_unread(item)
-            given.append((item, values.get(STATE_ATTR) or state_of(item)))
+            if len(values) > 1:  # most hold only their state
+                plain = plain and "__tool_settings__" not in values
+                if not _SETTING_NAMES.isdisjoint(values):
+                    _warn_unread(item)
+            pair = (item, values.get(STATE_ATTR) or state_of(item))
         else:
             action = as_action(item, f"actions[{i}]", problems)
-            if action is not None:
-                given.append((action, state_of(action)))
+            if action is None:
+                continue
+            pair = (action, state_of(action))
+            plain = False  # a function or a LangChain tool: asked as before
+        if pair[1].plain_at != edits:
+            plain = plain and class_settings_plain(pair[1], type(pair[0]))
+        given.append(pair)
+        _name(pair, named, duplicates)
     if finish is not None:
         given.append((finish, state_of(finish)))
-    named: dict[str, BaseAction] = {}
-    duplicates: set[str] = set()
-    for action, state in given:  # one pass, each name read once: a catalogue may hold thousands of tools
-        name = state.name
-        if name in named:
-            duplicates.add(name)
-        named[name] = action
+        _name(given[-1], named, duplicates)
     if duplicates:
         problems.append(f"several actions are named {sorted(duplicates)}; tool names must be unique")
     if problems:
         raise ToolDefinitionError("ActionExecutor", problems)
-    return named, given
+    return named, given, plain
+
+
+def _name(pair: tuple[BaseAction, _ToolState], named: dict[str, BaseAction], duplicates: set[str]) -> None:
+    """Put ``pair``'s action in ``named`` under its name, noting a name given twice."""
+    name = pair[1].name
+    if name in named:
+        duplicates.add(name)
+    named[name] = pair[0]
 
 
 def batch_job(call: Any) -> tuple[Any, Any, Optional[str]]:

@@ -224,9 +224,8 @@ class MessageApi(ToolSearch):
         given: Any = actions
         if isinstance(actions, dict):
             given = [created(actions)]
-        elif isinstance(actions, (list, tuple)):
-            # Only a dict is a config; a catalogue of thousands of tools skips the call.
-            given = [created(a) if isinstance(a, dict) else a for a in actions]
+        # A list's dict configs are built where the list is read (see _from_config): a
+        # catalogue of thousands of tools is not gone over once more for them.
         super().__init__(
             given,
             created(invalid_action),
@@ -237,6 +236,10 @@ class MessageApi(ToolSearch):
         )
         for hook in hooks or ():
             self.register_hook(created(hook))
+
+    def _from_config(self, item: dict[str, Any]) -> Any:
+        """``item`` built when it is Lagent's ``dict(type=..., **kwargs)`` (see :func:`created`)."""
+        return created(item)
 
     def register_hook(self, hook: Any) -> Any:
         """Run ``hook`` around every call from now on; ``handle.remove()`` stops it.

@@ -19,8 +19,18 @@ from .._private.aliases import LEGAL_NAME, assign_aliases, hashed_alias, readabl
 from ..exceptions import ToolDefinitionError
 from ..runtime._invoke import Route
 from ..toolkits._base_action import BaseAction, routes_of
+from ..toolkits._tool_state import NO_SETTINGS
 
-__all__ = ["RouteTable", "ToolRoutes", "add_tool", "call_names", "remove_tool", "route_table", "tool_routes"]
+__all__ = [
+    "KeptRoutes",
+    "RouteTable",
+    "ToolRoutes",
+    "add_tool",
+    "call_names",
+    "remove_tool",
+    "route_table",
+    "tool_routes",
+]
 
 
 class ToolRoutes(NamedTuple):
@@ -39,6 +49,25 @@ class ToolRoutes(NamedTuple):
 
 #: ``resolve(action, state)``: ``action``'s part of the table (``state``: its state if already read).
 Resolve = Callable[[BaseAction, Any], ToolRoutes]
+
+
+class KeptRoutes(NamedTuple):
+    """What a build compares with the routes a tool keeps, to take them without resolving.
+
+    A tool keeps its resolved routes per executor profile (``ExecutorBase._tool_routes``);
+    a catalogue rebuilt into a new executor of the same profile takes them as they are.
+
+    Attributes:
+        key: the hash of the executor's profile (what the routes are kept under).
+        profile: the profile itself (interned: compared by identity).
+        finish: the executor's finish action (its routes are resolved apart).
+        plain: no tool sets runtime settings of its own (none is asked).
+    """
+
+    key: int
+    profile: Any
+    finish: BaseAction
+    plain: bool
 
 
 class RouteTable(NamedTuple):
@@ -79,25 +108,51 @@ def _is_simple(action: BaseAction, rows: list[tuple[str, Route]]) -> bool:
     return not action.is_toolkit
 
 
-def route_table(actions: Collection[tuple[BaseAction, Any]], resolve: Resolve) -> RouteTable:
+def route_table(
+    actions: Collection[tuple[BaseAction, Any]], resolve: Resolve, kept: Optional[KeptRoutes] = None
+) -> RouteTable:
     """The table of the routes of ``actions`` (``(action, state)``), each tool's made by ``resolve``.
+
+    ``kept``: given, a tool's routes kept for that profile are taken as they are, unless
+    the tool sets its own settings or is the finish action (then ``resolve`` decides).
 
     Raises:
         ToolDefinitionError: two tools would answer the same call name.
     """
     names: dict[str, Route] = {}
-    longs: list[tuple[str, str]] = []  # ('Tool.run', 'Tool') of each simple tool
+    long_names: list[str] = []  # 'Tool.run' of each simple tool ...
+    long_rows: list[tuple[str, Route]] = []  # ... and its row ('Tool', route)
     legal = True
     size = 0
+    key, profile, finish, plain = kept if kept is not None else (None, None, None, False)
     for action, state in actions:
-        rows, long_name, own_legal = resolve(action, state)
+        found = state.resolved.get(key) if key is not None else None
+        if (
+            found is not None
+            and found[0] is state.routes
+            and found[1] is state.parser
+            and found[2] is profile
+            and action is not finish
+            and (plain or getattr(action, "__tool_settings__", NO_SETTINGS) is NO_SETTINGS)
+        ):
+            rows, long_name, own_legal = found[3]
+        else:
+            rows, long_name, own_legal = resolve(action, state)
         names.update(rows)
         size += len(rows)
         if len(names) != size:  # a name taken twice
             raise _clashes(actions, resolve)
         if long_name is not None:
-            longs.append((long_name, rows[0][0]))
+            long_names.append(long_name)
+            long_rows.append(rows[0])
         legal = legal and own_legal
+    return _table(names, legal, long_names, long_rows)
+
+
+def _table(
+    names: dict[str, Route], legal: bool, long_names: list[str], long_rows: list[tuple[str, Route]]
+) -> RouteTable:
+    """The table of ``names``, with their aliases and each simple tool's ``'Tool.run'`` spelling."""
     if legal:  # every name its own alias (the usual catalogue): built in C
         aliases = dict(zip(names, names))
         table = RouteTable(names, aliases, dict(aliases), dict(names))
@@ -109,9 +164,14 @@ def route_table(actions: Collection[tuple[BaseAction, Any]], resolve: Resolve) -
                 table.routes.setdefault(alias, names[name])
     routes = table.routes
     canonical = table.canonical
-    for long_name, tool in longs:
-        if long_name not in routes:
-            routes[long_name] = names[tool]
+    if routes.keys().isdisjoint(long_names):  # the usual case: added in C, after the names
+        tools, long_routes = zip(*long_rows) if long_rows else ((), ())
+        routes.update(zip(long_names, long_routes))
+        canonical.update(zip(long_names, tools))
+        return table
+    for long_name, (tool, route) in zip(long_names, long_rows):
+        if long_name not in routes:  # a name of its own wins over another tool's 'Tool.run'
+            routes[long_name] = route
             canonical[long_name] = tool
     return table
 

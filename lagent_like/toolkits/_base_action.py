@@ -41,6 +41,7 @@ from ._tool_state import api_specs as api_specs
 from ._tool_state import routes_of as routes_of
 from ._tool_state import settings_of as settings_of
 from ._tool_state import state_of as state_of
+from ._tool_state import tool_class_attribute as tool_class_attribute
 from ._tool_state import unknown_api as unknown_api
 from ._tool_state import validation_mode as validation_mode
 from ._unread_settings import PLAIN_VALUES, class_notes
@@ -217,6 +218,7 @@ class ToolMeta(ABCMeta):
 
     __tool_apis__: dict[str, ApiSpec]
     __tool_description__: dict[str, Any]
+    __setattr__ = __delattr__ = tool_class_attribute  # counts changes of __tool_settings__
 
     def __new__(
         mcs,

@@ -41,6 +41,7 @@ __all__ = [
     "api_entry",
     "api_specs",
     "checked_enable",
+    "class_settings_plain",
     "description_edits",
     "export_rows",
     "enabled",
@@ -49,10 +50,11 @@ __all__ = [
     "settings_changed",
     "setup_state",
     "state_of",
+    "tool_class_attribute",
     "unknown_api",
     "parser_input",
     "validation_mode",
-    "watch",
+    "watch_tools",
 ]
 
 #: Where an instance keeps all of ``BaseAction``'s own state: one name no tool uses.
@@ -144,9 +146,9 @@ class _ToolState:
     """
 
     __slots__ = (
-        "api_index", "apis", "class_enable", "class_json_schema", "description", "enable", "executors",
-        "exported", "given", "is_toolkit", "name", "parser", "prune_at", "resolved", "routes", "shared",
-        "specs", "unwatched",
+        "api_index", "apis", "class_enable", "class_json_schema", "description", "enable",
+        "exported", "given", "is_toolkit", "name", "parser", "plain_at", "resolved", "routes", "shared",
+        "simple", "specs", "unwatched",
     )  # fmt: skip
 
     def __init__(
@@ -170,12 +172,12 @@ class _ToolState:
         self.routes: dict[str, Route] = {}
         #: API key -> callable, for APIs that can run.
         self.apis: dict[str, Callable[..., Any]] = {}
-        #: The executors whose routes hold this tool's settings (see :func:`watch`).
-        #: ``id(executor) -> weak reference`` (the executor's own one, made once: a catalogue
-        #: of thousands of tools is watched by each new executor).
-        self.executors: Optional[dict[int, weakref.ReferenceType[Any]]] = None
-        #: Watchers at which the collected executors' entries are dropped (doubles past the live ones).
-        self.prune_at = PRUNE_WATCHERS
+        #: The count of class settings changes (:func:`class_settings_edits`) at which the
+        #: class was last seen to set no ``__tool_settings__`` (``-1``: not seen so).
+        self.plain_at = -1
+        #: A simple tool's ``(profile key, profile, name, route, 'Tool.run')`` as last resolved
+        #: for an executor profile, flat: what a catalogue's build reads (see ``executors._one_pass``).
+        self.simple: Optional[tuple[int, Any, str, Route, str]] = None
         #: Executor profile -> ``(routes, parser, resolved routes)`` (see ``ExecutorBase._tool_routes``).
         self.resolved: dict[Any, tuple[Any, Any, Any, Any]] = {}
         #: A read-only copy of ``description``, handed out until it changes (see :func:`shared_description`).
@@ -429,6 +431,7 @@ def setup_state(
     edits.state = state
     state.class_enable = getattr(cls, "enable", None)
     state.class_json_schema = getattr(cls, "json_schema", None)
+    class_settings_plain(state, cls)
     action.__dict__[STATE_ATTR] = state
     state.apis = _callables(action, found, specs)
     state.parser = parser(action)
@@ -525,11 +528,45 @@ def validation_mode(action: BaseAction, key: str, default: str = COERCE) -> str:
     return default if own is UNSET else str(own)
 
 
-#: Watchers of one tool past which the collected executors' entries are first dropped.
-PRUNE_WATCHERS = 32
+#: Live executors past which the collected ones' entries are first dropped from :data:`_EXECUTORS`.
+PRUNE_EXECUTORS = 64
 
 #: The settings of a tool that sets none (frozen, so one instance serves every tool).
 NO_SETTINGS = ToolSettings()
+
+
+#: Assignments and deletions of ``__tool_settings__`` on tool classes so far (a cell).
+_CLASS_SETTINGS_EDITS = [0]
+
+
+def tool_class_attribute(cls: type, name: str, *value: Any) -> None:
+    """Set (given ``value``) or delete attribute ``name`` of tool class ``cls`` (``ToolMeta``'s).
+
+    A change of ``__tool_settings__`` is counted: a catalogue's build then knows
+    whether a class it saw set no settings may set some now, without looking each
+    class up (with thousands of tool classes, each lookup misses Python's type cache).
+    """
+    if name == "__tool_settings__":
+        _CLASS_SETTINGS_EDITS[0] += 1
+    if value:
+        type.__setattr__(cls, name, *value)
+    else:
+        type.__delattr__(cls, name)
+
+
+def class_settings_edits() -> int:
+    """How many times a tool class's ``__tool_settings__`` was set or deleted, so far."""
+    return _CLASS_SETTINGS_EDITS[0]
+
+
+def class_settings_plain(state: _ToolState, cls: type) -> bool:
+    """Whether tool class ``cls`` (of ``state``'s tool) sets no ``__tool_settings__``; noted on ``state``."""
+    edits = _CLASS_SETTINGS_EDITS[0]
+    if state.plain_at == edits:
+        return True
+    plain = getattr(cls, "__tool_settings__", NO_SETTINGS) is NO_SETTINGS
+    state.plain_at = edits if plain else -1
+    return plain
 
 
 def settings_of(action: BaseAction) -> ToolSettings:
@@ -538,29 +575,37 @@ def settings_of(action: BaseAction) -> ToolSettings:
     return settings if isinstance(settings, ToolSettings) else NO_SETTINGS
 
 
-def watch(action: BaseAction, executor: Any, ref: weakref.ReferenceType[Any]) -> None:
-    """Note that ``executor`` resolved ``action``'s settings into its routes.
+#: ``id(executor) -> weak reference`` of every executor made (its own reference, made
+#: once): a setting changed through a tool refreshes those holding the tool. One entry
+#: per executor, not one per tool in each: a catalogue of thousands of tools is held
+#: by each new executor, and a setting changes rarely.
+_EXECUTORS: dict[int, weakref.ReferenceType[Any]] = {}
+#: Entries at which the collected executors' are dropped (doubles past the live ones).
+_PRUNE_AT = [PRUNE_EXECUTORS]
 
-    So that a setting changed through the tool (``function_tool.timeout = 5``) reaches
+
+def watch_tools(executor: Any, ref: weakref.ReferenceType[Any]) -> None:
+    """Note that ``executor`` resolves its tools' settings into its routes.
+
+    So that a setting changed through a tool (``function_tool.timeout = 5``) reaches
     every executor holding it (:func:`settings_changed`); held weakly, through ``ref``
-    (``weakref.ref(executor)``, made once per executor and shared by its tools).
+    (``weakref.ref(executor)``).
     """
-    state = state_of(action)
-    watchers = state.executors
-    if watchers is None:
-        watchers = state.executors = {}
-    elif len(watchers) >= state.prune_at and id(executor) not in watchers:
-        for key in [key for key, held in watchers.items() if held() is None]:
-            del watchers[key]  # executors gone: a tool reused by many keeps only the live ones
-        state.prune_at = max(PRUNE_WATCHERS, 2 * len(watchers))  # amortized: many live ones, rare scans
-    watchers[id(executor)] = ref
+    if len(_EXECUTORS) >= _PRUNE_AT[0]:
+        for key, held in list(_EXECUTORS.items()):
+            if held() is None:
+                _EXECUTORS.pop(key, None)  # executors gone: only the live ones are kept
+        _PRUNE_AT[0] = max(PRUNE_EXECUTORS, 2 * len(_EXECUTORS))  # amortized: rare scans
+    _EXECUTORS[id(executor)] = ref
 
 
 def settings_changed(action: BaseAction) -> None:
     """Have every executor holding ``action`` re-read its settings (its ``refresh()``)."""
     state = action.__dict__.get(STATE_ATTR)
-    watchers = list((state.executors or {}).values()) if state is not None else []
-    for ref in watchers:
+    if state is None:
+        return
+    for ref in list(_EXECUTORS.values()):  # a C copy: executors made meanwhile are not scanned
         executor = ref()
-        if executor is not None:  # an id of a collected executor: its entry is stale
+        # An executor holds a tool under its name (an id of a collected executor: stale).
+        if executor is not None and executor.actions.get(state.name) is action:
             executor.refresh()
