@@ -26,11 +26,8 @@ such functions made tools by ``function_tool``). Rows, each at every size:
   functions), per API.
 * **define, one docstring**: the same with one docstring text for every tool (a
   generated catalogue); no verdict beyond its growth.
-* **executor build per API**: ``ActionExecutor(tools)`` over the same instances, in
-  the same order (an executor per session or request over one catalogue: the package
-  copies a recent executor's tables when that one is still alive and unchanged).
-* **build, another order**: the same over the tools in a new order each run (a
-  rotation), so that no recent executor holds them so: the package's one-pass build.
+* **executor build per API**: ``ActionExecutor(tools)`` over the same instances (an
+  executor per session or request over one catalogue).
 * **get_actions_info()**: the whole list, per API.
 * **to_openai_tools() cold / cached**: the first export of a new executor over the
   same instances, and the next one; per API. The SDK has no cache: its row is
@@ -104,7 +101,6 @@ WHOLE_ROWS = (
     "define",
     "define, one docstring",
     "build",
-    "build, another order",
     "get_actions_info",
     "export cold",
     "export cached",
@@ -257,14 +253,6 @@ def measure_package(n: int, repeats: int, lagent: bool) -> dict[str, float]:
     extra = _define_classes(BaseAction, [_run_function()], prefix + "extra", **options)[0]()
     rows = {"define": define / n, "define, one docstring": shared / n}
     rows["build"] = best(lambda: ActionExecutor(list(tools)), repeats) / n
-    turns = iter(range(1, 10**9))
-    orders: list[list[Any]] = []
-
-    def turned() -> None:  # made before timing: a rotation no executor was built over yet
-        k = next(turns) % n
-        orders.append(tools[k:] + tools[:k])
-
-    rows["build, another order"] = best(lambda: ActionExecutor(orders.pop()), repeats, turned) / n
     executor = ActionExecutor(list(tools))
     rows["get_actions_info"] = best(executor.get_actions_info, repeats) / n
     if not lagent:
@@ -452,7 +440,7 @@ def _checks(
         checks.append(exponent <= ONE_TOOL_GROWTH)
     if ours is None:
         return checks
-    if row in ("build", "build, another order"):
+    if row == "build":
         checks.append(ours * 1e6 <= BUILD_TARGET_US)
     elif row.startswith("unknown") and row in CALL_ROWS:
         checks.append(ours * 1e6 <= UNKNOWN_TARGET_US)

@@ -59,8 +59,8 @@ class Shelf(BaseAction, register=False):
 
 @pytest.fixture
 def builds(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
-    """How many builds copied a recent executor's tables, went in one pass, or resolved routes."""
-    counts = {"copied": 0, "one pass": 0, "resolved": 0}
+    """How many builds went in one pass, or resolved routes."""
+    counts = {"one pass": 0, "resolved": 0}
 
     def counting(name: str, function: Callable[..., Any]) -> Callable[..., Any]:
         def counted(*args: Any) -> Any:
@@ -70,7 +70,6 @@ def builds(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
 
         return counted
 
-    monkeypatch.setattr(_base, "recent_tables", counting("copied", _one_pass.recent_tables))
     monkeypatch.setattr(_base, "one_pass", counting("one pass", _one_pass.one_pass))
     monkeypatch.setattr(_base.ExecutorBase, "_route", counting("resolved", _base.ExecutorBase._route))
     return counts
@@ -79,17 +78,40 @@ def builds(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
 # --------------------------------------------------------------------------- building
 
 
-def test_a_new_executor_over_a_recent_ones_tools_copies_its_tables(builds: dict[str, int]) -> None:
+def test_a_second_executor_over_the_same_tools_is_built_in_one_pass(builds: dict[str, int]) -> None:
     tools = catalogue(40)
     first = ActionExecutor(tools)
     second = ActionExecutor(list(tools))
-    assert (builds["copied"], builds["resolved"]) == (1, 40)  # only the first resolved its routes
+    assert (builds["one pass"], builds["resolved"]) == (1, 40)  # the second reused the kept routes
     assert second._routes == first._routes and second._routes is not first._routes
     assert second._names is not first._names and second.actions is not first.actions
     assert second("Cat00003", '{"a": 5}').result == [{"type": "text", "content": "5"}]
 
 
-def test_a_copied_table_changes_apart_from_the_one_it_was_copied_from() -> None:
+class EqualTool(BaseAction, register=False):
+    """A tool whose instances all compare equal (a user's ``__eq__``)."""
+
+    def __init__(self, label: str) -> None:
+        super().__init__()
+        self.label = label
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, EqualTool)
+
+    __hash__ = BaseAction.__hash__
+
+    def run(self) -> str:
+        """Say which instance answered."""
+        return self.label
+
+
+def test_an_executor_calls_its_own_tools_though_another_holds_equal_ones() -> None:
+    ActionExecutor([EqualTool("first")])
+    second = ActionExecutor([EqualTool("second")])
+    assert second("EqualTool", "{}").result == [{"type": "text", "content": "second"}]
+
+
+def test_executors_over_the_same_tools_change_apart() -> None:
     tools = catalogue(40)
     first = ActionExecutor(tools)
     second = ActionExecutor(list(tools))
@@ -97,7 +119,7 @@ def test_a_copied_table_changes_apart_from_the_one_it_was_copied_from() -> None:
     second.add_action(tool_class("Extra")())
     assert "Cat00001" in first._routes and "Extra" not in first._routes
     assert "Cat00001" not in second._routes and "Extra" in second._routes
-    third = ActionExecutor(list(tools))  # not the changed one's tables
+    third = ActionExecutor(list(tools))
     assert "Cat00001" in third._routes and "Extra" not in third._routes
 
 
@@ -105,7 +127,7 @@ def test_a_catalogue_in_another_order_is_built_in_one_pass_in_that_order(builds:
     tools = catalogue(40)
     ActionExecutor(tools)
     turned = ActionExecutor(tools[::-1])
-    assert (builds["copied"], builds["one pass"], builds["resolved"]) == (0, 1, 40)
+    assert (builds["one pass"], builds["resolved"]) == (1, 40)
     assert list(turned.actions) == [tool.name for tool in tools[::-1]]
     assert list(turned._names) == list(turned.actions)
     assert turned._canonical["Cat00007.run"] == "Cat00007"
@@ -117,7 +139,7 @@ def test_settings_set_on_a_tool_after_a_build_reach_the_next_executor(builds: di
     ActionExecutor(tools)
     tools[3].__tool_settings__ = ToolSettings(timeout=1.5)  # written into the instance, unseen
     again = ActionExecutor(list(tools))
-    assert (builds["copied"], builds["one pass"]) == (0, 0)
+    assert builds["one pass"] == 0  # a tool with settings of its own takes the general build
     assert again._names["Cat00003"].timeout == 1.5 and again._names["Cat00004"].timeout is None
 
 

@@ -49,7 +49,6 @@ from ..toolkits._tool_state import (
     NO_SETTINGS,
     STATE_ATTR,
     EnableCheck,
-    class_settings_edits,
     enabled,
     shared_description,
     watch_tools,
@@ -57,7 +56,7 @@ from ..toolkits._tool_state import (
 from ..types._families import COERCE, check_mode
 from ._exports import FunctionCallingMixin
 from ._intake import ToolLike, as_action, named_actions
-from ._one_pass import note_built, one_pass, recent_tables
+from ._one_pass import one_pass
 from ._routes import (
     KeptRoutes,
     RouteTable,
@@ -190,9 +189,6 @@ class ExecutorBase(FunctionCallingMixin):
         self._current_profile: Optional[tuple[Any, ...]] = None
         self._profile_hash: Optional[int] = None
         self._built = False
-        #: ``(version, profile, class settings edits)`` when the tables were built for
-        #: reuse by the next executors (see :meth:`_note_built`).
-        self._built_as: Optional[tuple[int, Any, int]] = None
         self._hooks = HookList(on_change=self.refresh)
         # Imported here, not with the package: describing them imports docstring-parser.
         from ..toolkits._builtin_actions import FinishAction, InvalidAction, NoAction
@@ -225,31 +221,17 @@ class ExecutorBase(FunctionCallingMixin):
         self._set_profile()
         kept = self._kept_routes(True)
         if finish is None and kept is not None and isinstance(actions, (list, tuple)):
-            # The usual catalogue: a recent executor's tables, or one pass over it.
-            built = recent_tables(actions, kept, self._unchanged) or one_pass(actions, kept)
+            # The usual catalogue: one pass over it.
+            built = one_pass(actions, kept)
             if built is not None:
                 self.actions, self._tools, table = built
                 self._hook_methods = HookMethods.of(self._hooks.calls)
                 self._use(table)
-                self._note_built(kept)
                 return
         if isinstance(actions, (list, tuple)):
             actions = [self._from_config(a) if isinstance(a, dict) else a for a in actions]
         self.actions, given, plain = named_actions(actions, finish)
         self._rebuild_routes(given, plain)
-        if finish is None and kept is not None:
-            self._note_built(kept)
-
-    def _note_built(self, kept: KeptRoutes) -> None:
-        """Offer this executor's tables, just built under ``kept``'s profile, to the next executors."""
-        self._built_as = (self._version, self._current_profile, class_settings_edits())
-        note_built(self, kept.key)
-
-    def _unchanged(self, other: ExecutorBase) -> bool:
-        """Whether ``other``'s tables are as built, under this profile, with no class settings changed."""
-        return other._built_as == (other._version, self._current_profile, class_settings_edits()) and (
-            other._current_profile is self._current_profile and not other._breakers
-        )
 
     def _may_skip_core(self, route: Route, settings: ToolSettings) -> bool:
         """Whether a call without hooks, policies or context may skip the call core.
@@ -682,7 +664,6 @@ class ExecutorBase(FunctionCallingMixin):
         """
         tools = self._tools
         if len(tools) != len(self.actions):  # ``actions`` changed directly: read it again
-            self._built_as = None  # the tables no longer hold what ``actions`` does: not to be copied
             with self._lock:
                 tools = self._tools = {n: (a, state_of(a)) for n, a in self.actions.items()}
         return list(tools.values())

@@ -8,18 +8,11 @@ runtime settings of their own and have names legal for function calling. Their
 names, aliases and routes are then all written while each tool's objects are at
 hand. Anything else makes :func:`one_pass` answer ``None``, and the general build
 (with its checks and messages) takes over.
-
-A catalogue is often built into executor after executor (one per session or
-request): a new executor of the same profile over the very tools of a recent one
-whose tables have not changed since copies those tables (:func:`recent_tables`),
-after checking only that no tool set settings of its own meanwhile.
 """
 
 from __future__ import annotations
 
-import weakref
 from collections.abc import Sequence
-from operator import itemgetter
 from typing import Any, Optional
 
 from ..toolkits._base_action import BaseAction
@@ -27,7 +20,7 @@ from ..toolkits._tool_state import STATE_ATTR, class_settings_edits
 from ..toolkits._unread_settings import SETTING_NAMES
 from ._routes import KeptRoutes, RouteTable
 
-__all__ = ["Built", "note_built", "one_pass", "recent_tables"]
+__all__ = ["Built", "one_pass"]
 
 #: Instance attributes that send a tool to the general build: its own settings, or
 #: attributes named like settings (which the general build warns of).
@@ -37,11 +30,6 @@ _NOT_PLAIN = frozenset({*SETTING_NAMES, "__tool_settings__"})
 #: that misses Python's type cache with thousands of tool classes); ``TypeError`` for
 #: anything but a ``BaseAction``.
 _instance_dict = BaseAction.__dict__["__dict__"].__get__
-_first = itemgetter(0)
-#: Executors built lately, per profile key (weakly): the tables a new one may copy.
-_RECENT: dict[int, list[weakref.ReferenceType[Any]]] = {}
-#: Executors remembered per profile key.
-_RECENT_KEPT = 4
 
 #: What :func:`one_pass` builds: name -> action, name -> ``(action, state)``, the routes.
 Built = tuple[dict[str, BaseAction], dict[str, tuple[BaseAction, Any]], RouteTable]
@@ -115,47 +103,3 @@ def _plain(items: Sequence[Any]) -> bool:
         if len(values) > 1 and not _NOT_PLAIN.isdisjoint(values):
             return False
     return True
-
-
-def note_built(executor: Any, key: int) -> None:
-    """Remember ``executor``, just built under profile key ``key``, for :func:`recent_tables`."""
-    live = [ref for ref in _RECENT.get(key, ()) if ref() is not None]  # the collected ones dropped
-    _RECENT[key] = [executor._weakref, *live[: _RECENT_KEPT - 1]]
-
-
-def recent_tables(items: Sequence[Any], kept: KeptRoutes, unchanged: Any) -> Optional[Built]:
-    """Copies of the tables of a recent executor over ``items`` under ``kept``'s profile, or ``None``.
-
-    Args:
-        items: the tools given to the new executor.
-        kept: its profile (see :class:`KeptRoutes`).
-        unchanged: ``unchanged(executor)``: whether that executor's tables are still as
-            built, under this profile, with no class settings changed since.
-    """
-    for ref in _RECENT.get(kept.key, ()):
-        executor = ref()
-        if executor is not None:
-            with executor._lock:  # one tool added or removed meanwhile would change its tables under us
-                built = _copied(executor, items, unchanged)
-            if built is not None:
-                return built
-    return None
-
-
-def _copied(executor: Any, items: Sequence[Any], unchanged: Any) -> Optional[Built]:
-    """Copies of ``executor``'s tables when they are ``items``' under this profile, else ``None``."""
-    if not unchanged(executor):
-        return None
-    actions = executor.actions
-    given = list(items)
-    if (
-        len(actions) != len(given)
-        or list(actions.values()) != given
-        or list(map(_first, executor._tools.values())) != given  # what its tables were built of
-        or not _plain(given)
-    ):
-        return None  # other tools, in another order, or one sets settings of its own now
-    table = RouteTable(
-        dict(executor._names), dict(executor._aliases), dict(executor._canonical), dict(executor._routes)
-    )
-    return dict(actions), dict(executor._tools), table
