@@ -18,7 +18,6 @@ from .._private.text import close_matches
 from ..exceptions import ToolNotFoundError
 from ..runtime._messages import alias_renamer
 from ..schema import ActionStatusCode
-from ..spec._metadata import output_schema
 from ..toolkits._base_action import BaseAction, api_specs
 from ..toolkits._tool_state import description_edits, enabled, export_rows
 
@@ -586,6 +585,8 @@ def mcp_extras(action: BaseAction, key: str) -> dict[str, Any]:
     annotations = getattr(options, "annotations", None)
     if annotations:
         extras["annotations"] = dict(annotations)
+    from ..spec._metadata import output_schema  # on first use: reads type hints
+
     schema = output_schema(spec)
     if schema is not None:
         extras["outputSchema"] = frozen(schema)

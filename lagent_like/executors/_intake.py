@@ -12,7 +12,6 @@ from typing import Any, Callable, Optional, Union
 
 from .._private.text import preview
 from ..exceptions import DefinitionWarning, ToolDefinitionError
-from ..langchain._convert import from_langchain, is_langchain_tool
 from ..toolkits._base_action import BaseAction
 from ..toolkits._tool_state import (
     STATE_ATTR,
@@ -39,6 +38,9 @@ def as_action(item: Any, where: str, problems: list[str]) -> Optional[BaseAction
         if not _SETTING_NAMES.isdisjoint(action.__dict__):  # rare: tool.timeout = 5.0 on a BaseAction
             _warn_unread(action)
         return action
+    # Imported on first use: a catalogue of plain actions never needs the LangChain bridge.
+    from ..langchain._convert import from_langchain, is_langchain_tool
+
     if is_langchain_tool(item):  # a LangChain BaseTool is callable too: before functions
         try:
             return from_langchain(item)
