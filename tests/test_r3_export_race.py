@@ -31,14 +31,17 @@ def test_a_tool_removed_while_the_mcp_export_is_built_leaves_it_out_of_the_next_
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     executor = ActionExecutor([kept_tool, dropped_tool])
-    rows_of = executor._export_rows
+    rows_of = executor._flags_and_rows  # what a first export reads, a block of tools at a time
+    removed = []
 
     def rows_then_removal(*args: Any) -> Any:
-        rows = rows_of(*args)
+        found = rows_of(*args)
         executor.del_action("dropped_tool")  # as another thread would, between rows and entries
-        return rows
+        removed.append(True)
+        return found
 
-    monkeypatch.setattr(executor, "_export_rows", rows_then_removal)
+    monkeypatch.setattr(executor, "_flags_and_rows", rows_then_removal)
     assert [tool["name"] for tool in executor.to_mcp_tools()] == ["kept_tool", "dropped_tool"]
-    monkeypatch.setattr(executor, "_export_rows", rows_of)
+    assert removed == [True]
+    monkeypatch.setattr(executor, "_flags_and_rows", rows_of)
     assert [tool["name"] for tool in executor.to_mcp_tools()] == ["kept_tool"]
