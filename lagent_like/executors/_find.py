@@ -10,8 +10,10 @@ English stemmer when the ``snowballstemmer`` package is installed, else a small
 suffix stripper). A request's values count as the words for their kind: a date
 ("March 5th", "2023-10-01", "Friday") adds ``date``, a time of day adds ``time``, an
 amount of money adds ``amount``, since a request names the values it has, not the
-parameters they fill. The scores of each word in each document are computed when the
-index is built, so a query only adds up posting lists. An embedding ranker
+parameters they fill. Among the tools sharing a word with the request, those holding
+more of its words, and those whose name and description are alike letter by letter
+(character n-grams), score more. The scores of each word in each document are
+computed when the index is built, so a query only adds up posting lists. An embedding ranker
 (:class:`EmbeddingRanker`) takes any embedding function, for a model the user picks.
 
 An index belongs to one state of an executor's catalogue: adding, removing or
@@ -356,6 +358,12 @@ class LexicalRanker:
         name_bonus: how much more a tool scores when the request holds all the
             words of its name (``1 + name_bonus * share``, the share of the name's
             words the request holds); 0 turns it off.
+        grams: the weight of the character n-gram similarity added to the score of
+            each tool sharing a word with the request (the TF-IDF cosine of the 3- to
+            5-grams of name and description: a misspelt or inflected word still
+            counts); 0 turns it off.
+        coverage: the score is multiplied by the share of the request's terms the
+            tool holds to this power; 0 turns it off.
     """
 
     def __init__(
