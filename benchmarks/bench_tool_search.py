@@ -26,7 +26,9 @@ few hundred queries. ``--embed MODULE:FUNCTION`` also measures an
 :class:`~lagent_like.executors._find.EmbeddingRanker` over that embedding function, and
 two ``HybridRanker`` rows fusing it with the lexical ranker, by ranks and by scores (e.g.
 ``--embed mpnet_embed:embed``, see ``benchmarks/mpnet_embed.py``, or ``--embed
-minilm_numpy:embed``); ``--embed-cache FILE`` keeps the vectors for the next run.
+minilm_numpy:embed``, or ``--embed use_embed:embed``); ``--embed-cache FILE`` keeps the
+vectors for the next run. Both may be given more than once (a cache per model, in the
+same order): a last row then fuses the lexical ranker with every model, by scores.
 Their ms/query leave out embedding the query, which is printed apart (the mean over
 10 queries embedded one at a time).
 Times are the median of ``--repeat`` passes over all queries, in ms per query, with
@@ -46,7 +48,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from lagent_like.executors._find import LexicalRanker, ToolDocument, words
+from lagent_like.executors._find import EmbeddingRanker, HybridRanker, LexicalRanker, ToolDocument, words
 
 SAMPLE = Path(__file__).resolve().parent / "data" / "tool_search_sample.json"
 CATALOGUE_FILES = (
@@ -251,10 +253,19 @@ def _cached(embed: Any, memory: dict[str, Any]) -> Any:
     def cached(texts: list[str]) -> list[Any]:
         missing = [t for t in dict.fromkeys(texts) if t not in memory]
         if missing:
-            memory.update(zip(missing, (list(map(float, v)) for v in embed(missing))))
+            memory.update(zip(missing, (_array(v) for v in embed(missing))))
         return [memory[t] for t in texts]
 
     return cached
+
+
+def _array(vector: Any) -> Any:
+    """A vector as a numpy array (the index stacks those fast), or as a list without numpy."""
+    try:
+        import numpy
+    except ImportError:
+        return [float(v) for v in vector]
+    return numpy.asarray(vector, dtype=numpy.float32)
 
 
 def _load_vectors(path: Path | None) -> dict[str, Any]:
@@ -262,13 +273,32 @@ def _load_vectors(path: Path | None) -> dict[str, Any]:
     if path is None or not path.exists():
         return {}
     pairs = (json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line)
-    return {text: vector for text, vector in pairs}
+    return {text: _array(vector) for text, vector in pairs}
 
 
 def _save_vectors(path: Path | None, memory: dict[str, Any]) -> None:
     if path is not None:
-        lines = (json.dumps([text, [round(v, 6) for v in vector]]) for text, vector in memory.items())
+        lines = (json.dumps([text, [round(float(v), 6) for v in vector]]) for text, vector in memory.items())
         path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def _embedding(given: str, cache: Path | None, data: dict[str, Any]) -> Any:
+    """The embedding function ``MODULE:FUNCTION``, cached, with every text of ``data`` embedded."""
+    module, _, function = given.partition(":")
+    raw = getattr(importlib.import_module(module), function)
+    raw([data["queries"][0]["query"]])  # the model loads on the first call: not a query's time
+    start = time.perf_counter()
+    for q in data["queries"][:10]:
+        raw([q["query"]])
+    print(f"{given}: one query embedded in {(time.perf_counter() - start) * 100:.1f} ms (not in the rows)")
+    memory = _load_vectors(cache)
+    embed = _cached(raw, memory)
+    # In batches, far faster than one by one: the requests, the tools, each request's own tool.
+    embed([q["query"] for q in data["queries"]])
+    embed([document(f).text() for f in data["functions"]])
+    embed([document(q["function"]).text() for q in data["queries"] if "function" in q])
+    _save_vectors(cache, memory)
+    return embed
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -278,8 +308,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--bfcl-dir", help="a bfcl_eval/data directory")
     parser.add_argument("--write-sample", type=Path, help="write a sample of the data here and stop")
     parser.add_argument("--every", type=int, default=6, help="the sample keeps every N-th query")
-    parser.add_argument("--embed", help="MODULE:FUNCTION, an embedding function texts -> vectors")
-    parser.add_argument("--embed-cache", type=Path, help="a file keeping the texts' vectors between runs")
+    parser.add_argument("--embed", action="append", help="MODULE:FUNCTION, texts -> vectors (repeatable)")
+    parser.add_argument(
+        "--embed-cache", type=Path, action="append", help="per --embed, a file keeping its vectors"
+    )
     parser.add_argument("--embed-only", action="store_true", help="leave out the lexical rows")
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--json", action="store_true")
@@ -294,30 +326,23 @@ def main(argv: list[str] | None = None) -> int:
     rows = []
     if not args.embed_only:
         rows.append(measure("lexical (BM25F)", LexicalRanker(), data, args.repeat))
-        plain = LexicalRanker({"title": 1.0, "description": 1.0, "parameters": 0.0}, name_bonus=0.0)
-        rows.append(measure("plain BM25, name + description", plain, data, args.repeat))
-    if args.embed:
-        from lagent_like.executors._find import EmbeddingRanker, HybridRanker
-
-        module, _, function = args.embed.partition(":")
-        raw = getattr(importlib.import_module(module), function)
-        start = time.perf_counter()
-        for q in data["queries"][:10]:
-            raw([q["query"]])
-        print(
-            f"embedding one query: {(time.perf_counter() - start) * 100:.1f} ms (not in the rows' ms/query)"
+        plain = LexicalRanker(
+            {"title": 1.0, "description": 1.0, "parameters": 0.0}, name_bonus=0.0, grams=0.0, coverage=0.0
         )
-        memory = _load_vectors(args.embed_cache)
-        embed = _cached(raw, memory)
-        # In batches, far faster than one by one: the requests, the tools, each request's own tool.
-        embed([q["query"] for q in data["queries"]])
-        embed([document(f).text() for f in data["functions"]])
-        embed([document(q["function"]).text() for q in data["queries"] if "function" in q])
-        rows.append(measure(f"embedding ({args.embed})", EmbeddingRanker(embed), data, 1))
-        _save_vectors(args.embed_cache, memory)
+        rows.append(measure("plain BM25, name + description", plain, data, args.repeat))
+    embeds = []
+    for number, given in enumerate(args.embed or ()):
+        cache = args.embed_cache[number] if number < len(args.embed_cache or ()) else None
+        embeds.append((given, _embedding(given, cache, data)))
+    for given, embed in embeds:
+        rows.append(measure(f"embedding ({given})", EmbeddingRanker(embed), data, 1))
         for fusion in ("ranks", "scores"):
             hybrid = HybridRanker([LexicalRanker(), EmbeddingRanker(embed)], fusion=fusion)
-            rows.append(measure(f"hybrid by {fusion}: lexical + embedding ({args.embed})", hybrid, data, 1))
+            rows.append(measure(f"hybrid by {fusion}: lexical + embedding ({given})", hybrid, data, 1))
+    if len(embeds) > 1:
+        every = HybridRanker([LexicalRanker(), *(EmbeddingRanker(e) for _, e in embeds)], fusion="scores")
+        label = " + ".join(given for given, _ in embeds)
+        rows.append(measure(f"hybrid by scores: lexical + {label}", every, data, 1))
     if args.json:
         print(json.dumps(rows, indent=1))
     else:

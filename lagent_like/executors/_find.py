@@ -10,8 +10,10 @@ English stemmer when the ``snowballstemmer`` package is installed, else a small
 suffix stripper). A request's values count as the words for their kind: a date
 ("March 5th", "2023-10-01", "Friday") adds ``date``, a time of day adds ``time``, an
 amount of money adds ``amount``, since a request names the values it has, not the
-parameters they fill. The scores of each word in each document are computed when the
-index is built, so a query only adds up posting lists. An embedding ranker
+parameters they fill. Among the tools sharing a word with the request, those holding
+more of its words, and those whose name and description are alike letter by letter
+(character n-grams), score more. The scores of each word in each document are
+computed when the index is built, so a query only adds up posting lists. An embedding ranker
 (:class:`EmbeddingRanker`) takes any embedding function, for a model the user picks.
 
 An index belongs to one state of an executor's catalogue: adding, removing or
@@ -70,8 +72,13 @@ class ToolDocument(NamedTuple):
     parameters: str
 
     def text(self) -> str:
-        """Return all the fields as one text (what an embedding model reads)."""
-        return f"{self.title}: {self.description} Parameters: {self.parameters}"
+        """Return all the fields as one text (what an embedding model reads).
+
+        The name is written as lowercase words (``Weather_1_GetWeather`` reads
+        ``weather get weather``): a model's vocabulary holds words, not identifiers.
+        """
+        name = " ".join(word.lower() for word in _CAMEL.findall(self.title))
+        return f"{name}: {self.description} Parameters: {self.parameters}"
 
 
 class ToolIndex(Protocol):
@@ -221,6 +228,60 @@ def _value_kinds(query: str) -> list[str]:
     return [word for pattern, word in _VALUE_KINDS if pattern.search(query)]
 
 
+def _grams(text: str) -> dict[str, int]:
+    """Character 3- to 5-grams of each word of ``text``, the word's ends marked by spaces."""
+    counts: dict[str, int] = {}
+    for word in _CAMEL.findall(text):
+        padded = f" {word.lower()} "
+        for size in (3, 4, 5):
+            for start in range(len(padded) - size + 1):
+                gram = padded[start : start + size]
+                counts[gram] = counts.get(gram, 0) + 1
+    return counts
+
+
+_COMMON_GRAM = 0.05  # the share of the texts above which a gram is left out
+
+
+class _GramIndex:
+    """TF-IDF cosine over character n-grams: catches misspellings, inflections, glued words."""
+
+    def __init__(self, texts: Sequence[str], weight: float) -> None:
+        counted = [_grams(text) for text in texts]
+        holders: dict[str, int] = {}
+        for counts in counted:
+            for gram in counts:
+                holders[gram] = holders.get(gram, 0) + 1
+        total = len(texts)
+        # A gram most texts hold tells little and costs a long posting list: left out.
+        common = max(1.0, _COMMON_GRAM * total)
+        self._idf = {
+            gram: math.log((total + 1) / (held + 0.5)) for gram, held in holders.items() if held <= common
+        }
+        self._weight = weight
+        self._postings: dict[str, list[tuple[int, float]]] = {}
+        for number, counts in enumerate(counted):
+            vector = self._vector(counts)
+            for gram, value in vector.items():
+                self._postings.setdefault(gram, []).append((number, value))
+
+    def _vector(self, counts: dict[str, int]) -> dict[str, float]:
+        idf = self._idf
+        vector = {g: (1.0 + math.log(c)) * idf[g] for g, c in counts.items() if g in idf}
+        norm = math.sqrt(sum(v * v for v in vector.values())) or 1.0
+        return {g: v / norm for g, v in vector.items()}
+
+    def similarities(self, query: str) -> dict[int, float]:
+        """Document number -> ``weight`` x the cosine of its n-grams with the query's."""
+        scores: dict[int, float] = {}
+        postings = self._postings
+        for gram, value in self._vector(_grams(query)).items():
+            for doc, other in postings[gram]:
+                scores[doc] = scores.get(doc, 0.0) + value * other
+        weight = self._weight
+        return {doc: weight * score for doc, score in scores.items()}
+
+
 class _LexicalIndex:
     """BM25F postings: term -> [(document number, saturated weight, share of the name)], idf folded in.
 
@@ -230,31 +291,59 @@ class _LexicalIndex:
     """
 
     def __init__(
-        self, names: list[str], postings: dict[str, list[tuple[int, float, float]]], bonus: float
+        self,
+        names: list[str],
+        postings: dict[str, list[tuple[int, float, float]]],
+        bonus: float,
+        grams: Optional[_GramIndex] = None,
+        coverage: float = 0.0,
     ) -> None:
         self._names = names
         self._postings = postings
         self._bonus = bonus
+        self._grams = grams
+        self._coverage = coverage
 
     def search(self, query: str, limit: int) -> list[ToolMatch]:
         """Return up to ``limit`` matches for ``query``, best first (ties by catalogue order)."""
         scores: dict[int, float] = {}
         named: dict[int, float] = {}
+        matched: dict[int, int] = {}
         postings = self._postings
-        terms = set(words(query))
-        kinds = _value_kinds(query)
-        if kinds:
-            terms.update(words(" ".join(kinds)))
+        terms = _query_terms(query)
         for term in terms:
             for doc, weight, share in postings.get(term, ()):
                 scores[doc] = scores.get(doc, 0.0) + weight
+                matched[doc] = matched.get(doc, 0) + 1
                 if share:
                     named[doc] = named.get(doc, 0.0) + share
         bonus = self._bonus
         for doc, share in named.items():
             scores[doc] *= 1.0 + bonus * share
+        if self._coverage and terms:
+            self._cover(scores, matched, len(terms))
+        if self._grams is not None:
+            # Only tools sharing a word with the request: a few shared letters find no tool.
+            for doc, similarity in self._grams.similarities(query).items():
+                if doc in scores:
+                    scores[doc] += similarity
         best = heapq.nsmallest(limit, scores.items(), key=lambda item: (-item[1], item[0]))
         return [ToolMatch(self._names[doc], round(score, 6)) for doc, score in best]
+
+    def _cover(self, scores: dict[int, float], matched: dict[int, int], terms: int) -> None:
+        """Scale each score by ``(share of the request's terms the tool holds) ** coverage``."""
+        power = self._coverage
+        for doc in scores:
+            scores[doc] *= (matched[doc] / terms) ** power
+
+
+def _query_terms(query: str) -> set[str]:
+    """The request's terms, with the words for the kinds of value it holds."""
+    terms = set(words(query))
+    kinds = _value_kinds(query)
+    if kinds:
+        terms.update(words(" ".join(kinds)))
+    return terms
 
 
 class LexicalRanker:
@@ -269,6 +358,12 @@ class LexicalRanker:
         name_bonus: how much more a tool scores when the request holds all the
             words of its name (``1 + name_bonus * share``, the share of the name's
             words the request holds); 0 turns it off.
+        grams: the weight of the character n-gram similarity added to the score of
+            each tool sharing a word with the request (the TF-IDF cosine of the 3- to
+            5-grams of name and description: a misspelt or inflected word still
+            counts); 0 turns it off.
+        coverage: the score is multiplied by the share of the request's terms the
+            tool holds to this power; 0 turns it off.
     """
 
     def __init__(
@@ -277,11 +372,15 @@ class LexicalRanker:
         k1: float = 1.2,
         b: float = 0.3,
         name_bonus: float = 0.2,
+        grams: float = 12.0,
+        coverage: float = 0.2,
     ) -> None:
         self.weights = {"title": 2.0, "description": 1.0, "parameters": 0.7, **(weights or {})}
         self.k1 = k1
         self.b = b
         self.name_bonus = name_bonus
+        self.grams = grams
+        self.coverage = coverage
 
     def _field_frequencies(self, documents: Sequence[ToolDocument]) -> list[dict[str, float]]:
         """Per document: term -> the fields' weighted, length-normalised frequencies, summed."""
@@ -317,7 +416,10 @@ class LexicalRanker:
                 postings.setdefault(term, []).append(
                     (number, idf * tf * (self.k1 + 1) / (tf + self.k1), share if term in title else 0.0)
                 )
-        return _LexicalIndex([doc.name for doc in documents], postings, self.name_bonus)
+        grams = None
+        if self.grams:
+            grams = _GramIndex([f"{doc.title} {doc.description}" for doc in documents], self.grams)
+        return _LexicalIndex([doc.name for doc in documents], postings, self.name_bonus, grams, self.coverage)
 
 
 class _EmbeddingIndex:
@@ -351,7 +453,9 @@ def _unit_matrix(vectors: list[Iterable[float]]) -> Any:
         import numpy
     except ImportError:
         return None
-    matrix = numpy.asarray([list(vector) for vector in vectors], dtype=numpy.float32)
+    # Rows that are arrays already (a model's output) are stacked without a copy to lists.
+    rows = [vector if isinstance(vector, numpy.ndarray) else list(vector) for vector in vectors]
+    matrix = numpy.asarray(rows, dtype=numpy.float32)
     norms = numpy.linalg.norm(matrix, axis=1, keepdims=True)
     norms[norms == 0] = 1.0
     return matrix / norms
