@@ -72,6 +72,6 @@ def test_coverage_scales_a_score_by_the_share_of_the_request_a_tool_holds() -> N
     assert {m.name: m.score for m in covered} == pytest.approx(expected, abs=1e-5)
 
 
-def test_the_default_ranker_uses_grams_and_coverage() -> None:
+def test_the_default_ranker_uses_coverage_and_offers_grams() -> None:
     ranker = LexicalRanker()
-    assert (ranker.grams, ranker.coverage) == (12.0, 0.2)
+    assert (ranker.grams, ranker.coverage) == (0.0, 0.2)

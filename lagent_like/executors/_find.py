@@ -361,7 +361,10 @@ class LexicalRanker:
         grams: the weight of the character n-gram similarity added to the score of
             each tool sharing a word with the request (the TF-IDF cosine of the 3- to
             5-grams of name and description: a misspelt or inflected word still
-            counts); 0 turns it off.
+            counts); 0 (the default) turns it off. ``grams=12`` found the right tool
+            first a point more often on the BFCL benchmark (0.683 against 0.674; in the
+            first five 0.888 against 0.886) at about four times the cost per query and
+            half again the index build, so it is offered, not the default.
         coverage: the score is multiplied by the share of the request's terms the
             tool holds to this power; 0 turns it off.
     """
@@ -372,7 +375,7 @@ class LexicalRanker:
         k1: float = 1.2,
         b: float = 0.3,
         name_bonus: float = 0.2,
-        grams: float = 12.0,
+        grams: float = 0.0,
         coverage: float = 0.2,
     ) -> None:
         self.weights = {"title": 2.0, "description": 1.0, "parameters": 0.7, **(weights or {})}
