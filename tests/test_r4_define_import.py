@@ -106,3 +106,21 @@ def test_bench_scale_judges_the_import_of_the_core_names_and_reports_the_bare_im
     table = bench.format_table([100], [], {"lagent_like": 90.0, bench.CORE_IMPORT: core_ms}, 5)
     rows = {line.split("  ")[0]: line.split()[-1] for line in table.splitlines()[3:]}
     assert rows == {"import lagent_like": "-", bench.CORE_IMPORT: verdict}
+
+
+def test_the_core_import_compiles_no_pattern_of_tool_search() -> None:
+    probe = (
+        "import re, sys\n"
+        "compile_ = re._compile\n"
+        "seen = []\n"
+        "def counted(pattern, flags):\n"
+        "    seen.append(sys._getframe(2).f_code.co_filename)\n"
+        "    return compile_(pattern, flags)\n"
+        "re._compile = counted\n"
+        "from lagent_like import ActionExecutor, BaseAction, tool_api\n"
+        "print(sorted({f.replace(chr(92), '/').rsplit('lagent_like/', 1)[-1] for f in seen if 'lagent_like' in f}))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    compiled_in = eval(done.stdout)
+    assert "executors/_find.py" not in compiled_in
+    assert all(not name.startswith("spec/_docstrings") for name in compiled_in)

@@ -28,6 +28,7 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, Callable, NamedTuple, Optional, Protocol
 
+from .._private.lazy import lazy_pattern
 from ._base import ExecutorBase
 
 __all__ = [
@@ -77,7 +78,7 @@ class ToolDocument(NamedTuple):
         The name is written as lowercase words (``Weather_1_GetWeather`` reads
         ``weather get weather``): a model's vocabulary holds words, not identifiers.
         """
-        name = " ".join(word.lower() for word in _CAMEL.findall(self.title))
+        name = " ".join(word.lower() for word in _CAMEL().findall(self.title))
         return f"{name}: {self.description} Parameters: {self.parameters}"
 
 
@@ -95,7 +96,8 @@ class Ranker(Protocol):
         """Return the index of ``documents``."""
 
 
-_CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+")
+# Compiled on the first search (lazy_pattern): most programs never search.
+_CAMEL = lazy_pattern(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+")
 # Words that say nothing about which tool is meant (the last line: a request's courtesies).
 _STOPWORD_TEXT = """
 a an and are as at be by can could do does for from get give has have how i if in into is it
@@ -140,7 +142,7 @@ class _Words:
     def __call__(self, text: str) -> list[str]:
         stems = self._stems
         terms = []
-        for word in _CAMEL.findall(text):
+        for word in _CAMEL().findall(text):
             word = word.lower()
             if len(word) < 2 or word in _STOPWORDS:
                 continue
@@ -203,7 +205,7 @@ def documents_of(actions: Iterable[Any]) -> list[ToolDocument]:
 # tool's parameters would use: "on March 5th" asks for a tool with a date.
 _VALUE_KINDS = (
     (
-        re.compile(
+        lazy_pattern(
             r"\b(?:january|february|march|april|june|july|august|september|october|november|december"
             r"|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec|today|tomorrow|yesterday"
             r"|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b"
@@ -213,9 +215,12 @@ _VALUE_KINDS = (
         ),
         "date",
     ),
-    (re.compile(r"\b\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)|\b\d{1,2}:\d{2}\b", re.IGNORECASE), "time"),
     (
-        re.compile(
+        lazy_pattern(r"\b\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.)|\b\d{1,2}:\d{2}\b", re.IGNORECASE),
+        "time",
+    ),
+    (
+        lazy_pattern(
             r"[$\u20ac\u00a3\u00a5]\s*\d|\b\d+(?:\.\d+)?\s*(?:dollars?|euros?|usd|eur|gbp|pounds?)\b", re.I
         ),
         "amount",
@@ -225,13 +230,13 @@ _VALUE_KINDS = (
 
 def _value_kinds(query: str) -> list[str]:
     """The words naming the kinds of value ``query`` holds (dates, times, amounts of money)."""
-    return [word for pattern, word in _VALUE_KINDS if pattern.search(query)]
+    return [word for pattern, word in _VALUE_KINDS if pattern().search(query)]
 
 
 def _grams(text: str) -> dict[str, int]:
     """Character 3- to 5-grams of each word of ``text``, the word's ends marked by spaces."""
     counts: dict[str, int] = {}
-    for word in _CAMEL.findall(text):
+    for word in _CAMEL().findall(text):
         padded = f" {word.lower()} "
         for size in (3, 4, 5):
             for start in range(len(padded) - size + 1):
