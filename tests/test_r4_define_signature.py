@@ -116,12 +116,16 @@ def test_other_signatures_take_the_general_path(function: Callable[..., Any]) ->
     assert _describe._plain_signature(function) is None
 
 
-def plain_texts(self: Any, a: int, b: str = "x", c: None = None) -> bool:
-    """Annotate with the names of plain classes, as text."""
+def plain_texts(self: Any, a: int, c: None, b: str = "x") -> bool:
+    """Annotate with the names of plain classes, as text.
+
+    No ``None`` default: before Python 3.11 ``get_type_hints`` makes such a parameter
+    ``Optional``, so the general path reads it.
+    """
     return True
 
 
-plain_texts.__annotations__ = {"a": "int", "b": "str", "c": "None", "return": "bool"}
+plain_texts.__annotations__ = {"a": "int", "c": "None", "b": "str", "return": "bool"}
 
 
 def test_plain_class_names_as_text_are_resolved_as_get_type_hints_resolves_them() -> None:
@@ -129,4 +133,4 @@ def test_plain_class_names_as_text_are_resolved_as_get_type_hints_resolves_them(
     expected = typing.get_type_hints(plain_texts)
     assert hints == {"a": expected["a"], "b": expected["b"], "c": expected["c"]}
     assert hints == {"a": int, "b": str, "c": type(None)}
-    assert [p[0] for p in kept] == ["a", "b", "c"]
+    assert [p[0] for p in kept] == ["a", "c", "b"]
