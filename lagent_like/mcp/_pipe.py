@@ -220,10 +220,10 @@ async def _exited(process: asyncio.subprocess.Process, timeout: float, group: bo
 
 
 def _parsed(line: bytes) -> Any:
-    """One line of the server for the session: the message, or the error reading it.
+    r"""One line of the server for the session: the message, or the error reading it.
 
     Bytes that are not UTF-8 are read as U+FFFD (as the SDK's server reads its stdin),
-    and a ``\\ud800`` escape (valid JSON, which the SDK's parser refuses) as the lone
+    and a ``\ud800`` escape (valid JSON, which the SDK's parser refuses) as the lone
     surrogate it stands for: one odd character costs that character (the proxy makes
     it valid text), not the whole answer.
     """
