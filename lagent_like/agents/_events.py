@@ -40,12 +40,18 @@ class ModelTextEvent:
 
 
 @dataclass(frozen=True)
-class ToolCallEvent:
-    """A tool call is about to run."""
+class _ToolTurnEvent:
+    """What names a tool call's events: the agent, its turn and the tool called (fields first)."""
 
     agent: str
     turn: int
     name: str
+
+
+@dataclass(frozen=True)
+class ToolCallEvent(_ToolTurnEvent):
+    """A tool call is about to run."""
+
     arguments: Any
     call_id: Optional[str] = None
     type: str = "tool_call"
@@ -62,12 +68,9 @@ class ToolProgressEvent:
 
 
 @dataclass(frozen=True)
-class ToolResultEvent:
+class ToolResultEvent(_ToolTurnEvent):
     """A tool call is done: ``action_return`` is its record."""
 
-    agent: str
-    turn: int
-    name: str
     action_return: ActionReturn
     type: str = "tool_result"
 
