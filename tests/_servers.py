@@ -1,24 +1,35 @@
-"""Starting and stopping the suite's server subprocesses on 127.0.0.1 (not a test file).
+"""Starting and stopping the suite's server subprocesses (not a test file).
 
 An MCP server or proxy under test runs as ``serve-mcp --transport http --port 0`` (or a
 test server speaking alike): it picks a free port and announces its URL on stderr as
 ``serving MCP on <url>``. Every test that needs one starts it, waits for that line (a
-bounded wait) and stops it after, the same way; this module is that one way. It holds
-no state: each call starts and stops its own process.
+bounded wait) and stops it after, the same way; this module is that one way, with the
+stdio server a test speaks raw JSON-RPC to. It holds no state: each call starts its
+own process.
 """
 
 from __future__ import annotations
 
 import contextlib
+import json
 import re
 import select
 import subprocess
+import sys
 from collections.abc import Iterator, Mapping, Sequence
 
 import pytest
 
 #: Seconds a test waits for a server to announce itself, and then for it to stop.
 LIMIT = 30
+#: The ``initialize`` parameters a hand-written client sends.
+RAW_INITIALIZE = {
+    "protocolVersion": "2025-06-18",
+    "capabilities": {},
+    "clientInfo": {"name": "raw", "version": "0"},
+}
+#: A whole ``initialize`` request (id 1) as JSON text.
+INITIALIZE_REQUEST = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": RAW_INITIALIZE})
 
 
 def stop(proc: subprocess.Popen[bytes]) -> None:
@@ -31,6 +42,17 @@ def stop(proc: subprocess.Popen[bytes]) -> None:
         proc.wait(LIMIT)
     if proc.stderr is not None:
         proc.stderr.close()
+
+
+def raw_stdio_server(args: Sequence[str], env: Mapping[str, str]) -> subprocess.Popen[bytes]:
+    """``python ARGS`` as a stdio server a test speaks to by hand (stdin and stdout piped)."""
+    return subprocess.Popen(
+        [sys.executable, *args],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        env=dict(env),
+    )
 
 
 def start_announced(

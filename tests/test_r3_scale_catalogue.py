@@ -8,31 +8,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from _catalogue import simple_tool
 
 from lagent_like import ActionExecutor, BaseAction, tool_api
 from lagent_like._private import _names_index
 from lagent_like._private._names_index import SCANNED_WHOLE, NameIndex
 from lagent_like.exceptions import ToolDefinitionError
 from lagent_like.executors import _base
-
-
-def simple_tool(name: str) -> BaseAction:
-    """A simple tool called ``name`` taking one int."""
-
-    class Tool(BaseAction, register=False):
-        """A tool."""
-
-        __tool_name__ = name
-
-        def run(self, a: int) -> int:
-            """Echo a number.
-
-            Args:
-                a: a number
-            """
-            return a
-
-    return Tool()
 
 
 def catalogue(size: int) -> list[BaseAction]:

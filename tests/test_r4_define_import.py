@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import importlib.util
-import subprocess
-import sys
 import types
 from pathlib import Path
 
 import pytest
+from _probe import imported_after, run_python
 
 #: Modules a program that defines, builds and calls tools never needs at import: other
 #: libraries (optional extras), the standard library's heavy packages, and the package's
@@ -51,9 +50,7 @@ NOT_IMPORTED = (
 
 def _imported(code: str) -> list[str]:
     """The :data:`NOT_IMPORTED` modules a fresh interpreter holds after running ``code``."""
-    probe = f"import sys\n{code}\nprint(sorted(m for m in {NOT_IMPORTED!r} if m in sys.modules))"
-    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
-    return list(eval(done.stdout))
+    return imported_after(code, NOT_IMPORTED)
 
 
 @pytest.mark.parametrize(
@@ -78,8 +75,7 @@ def test_the_core_import_changes_no_global_state() -> None:
         "logging.getLogger().handlers[:])\n"
         "print(before == after)"
     )
-    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
-    assert done.stdout.strip() == "True"
+    assert run_python(probe).strip() == "True"
 
 
 def _bench_scale() -> types.ModuleType:
@@ -120,7 +116,6 @@ def test_the_core_import_compiles_no_pattern_of_tool_search() -> None:
         "from lagent_like import ActionExecutor, BaseAction, tool_api\n"
         "print(sorted({f.replace(chr(92), '/').rsplit('lagent_like/', 1)[-1] for f in seen if 'lagent_like' in f}))\n"
     )
-    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
-    compiled_in = eval(done.stdout)
+    compiled_in = eval(run_python(probe))
     assert "executors/_find.py" not in compiled_in
     assert all(not name.startswith("spec/_docstrings") for name in compiled_in)

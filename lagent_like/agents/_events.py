@@ -40,18 +40,12 @@ class ModelTextEvent:
 
 
 @dataclass(frozen=True)
-class _ToolTurnEvent:
-    """What names a tool call's events: the agent, its turn and the tool called (fields first)."""
+class ToolCallEvent:
+    """A tool call is about to run."""
 
     agent: str
     turn: int
     name: str
-
-
-@dataclass(frozen=True)
-class ToolCallEvent(_ToolTurnEvent):
-    """A tool call is about to run."""
-
     arguments: Any
     call_id: Optional[str] = None
     type: str = "tool_call"
@@ -68,9 +62,12 @@ class ToolProgressEvent:
 
 
 @dataclass(frozen=True)
-class ToolResultEvent(_ToolTurnEvent):
+class ToolResultEvent:
     """A tool call is done: ``action_return`` is its record."""
 
+    agent: str
+    turn: int
+    name: str
     action_return: ActionReturn
     type: str = "tool_result"
 
