@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-import importlib.util
-import types
-from pathlib import Path
-
 import pytest
+from _benchmarks import benchmark_module
 from _probe import imported_after, run_python
 
 #: Modules a program that defines, builds and calls tools never needs at import: other
@@ -78,16 +75,6 @@ def test_the_core_import_changes_no_global_state() -> None:
     assert run_python(probe).strip() == "True"
 
 
-def _bench_scale() -> types.ModuleType:
-    """``benchmarks/bench_scale.py`` as a module."""
-    path = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_scale.py"
-    spec = importlib.util.spec_from_file_location("bench_scale_import_rows", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.mark.parametrize(
     ("core_ms", "verdict"),
     [
@@ -98,7 +85,7 @@ def _bench_scale() -> types.ModuleType:
 def test_bench_scale_judges_the_import_of_the_core_names_and_reports_the_bare_import(
     core_ms: float, verdict: str
 ) -> None:
-    bench = _bench_scale()
+    bench = benchmark_module("bench_scale")
     table = bench.format_table([100], [], {"lagent_like": 90.0, bench.CORE_IMPORT: core_ms}, 5)
     rows = {line.split("  ")[0]: line.split()[-1] for line in table.splitlines()[3:]}
     assert rows == {"import lagent_like": "-", bench.CORE_IMPORT: verdict}

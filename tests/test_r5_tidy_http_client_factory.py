@@ -23,7 +23,7 @@ from _servers import serving
 from mcp.shared import _httpx_utils as sdk_http
 
 from lagent_like import ActionExecutor, ActionStatusCode
-from lagent_like.mcp import MCPToolkit
+from lagent_like.mcp import MCPConnectionError, MCPToolkit
 
 TESTS = Path(__file__).resolve().parent
 SERVE = [
@@ -81,6 +81,11 @@ def test_http_client_factory_builds_the_client_the_toolkit_calls_through_and_clo
     assert (open_before_close, [client.is_closed for client in factory.clients]) == ([False], [True])
 
 
+def no_headers() -> Any:
+    """A factory that cannot be given the toolkit's headers."""
+    return HTTPX.AsyncClient()
+
+
 @pytest.mark.parametrize(
     ("options", "error", "message"),
     [
@@ -89,6 +94,13 @@ def test_http_client_factory_builds_the_client_the_toolkit_calls_through_and_clo
             TypeError,
             "MCPToolkit's http_client_factory must be callable \\(headers=...\\) -> httpx.AsyncClient, got str",
             id="not-callable",
+        ),
+        pytest.param(
+            {"url": "http://127.0.0.1:9/mcp", "http_client_factory": no_headers},
+            TypeError,
+            "MCPToolkit's http_client_factory must take headers= \\(it is called as factory\\(headers=...\\)\\); "
+            "no_headers\\(\\) does not",
+            id="takes-no-headers",
         ),
         pytest.param(
             {"command": sys.executable, "http_client_factory": RecordingFactory()},
@@ -103,3 +115,13 @@ def test_http_client_factory_is_refused_before_connecting(
 ) -> None:
     with pytest.raises(error, match=f"^{message}$"):
         MCPToolkit(**options)
+
+
+def test_a_factory_returning_no_client_fails_the_connection_naming_the_option() -> None:
+    refused = "http://127.0.0.1:9/mcp"  # never reached: the factory's answer is refused first
+    with pytest.raises(MCPConnectionError) as raised:
+        MCPToolkit(url=refused, http_client_factory=lambda headers=None: {"headers": headers})
+    assert str(raised.value) == (
+        f"cannot connect to the MCP server {refused}: TypeError: "
+        "MCPToolkit's http_client_factory returned dict, not an httpx.AsyncClient"
+    )

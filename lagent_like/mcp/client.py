@@ -72,7 +72,7 @@ def _client_factory(factory: Optional[Callable[..., Any]], url: Optional[str]) -
     """``MCPToolkit``'s ``http_client_factory`` checked; the SDK's own when none is given.
 
     Raises:
-        TypeError: ``factory`` is not callable.
+        TypeError: ``factory`` is not callable, or cannot be called with ``headers=``.
         ValueError: ``factory`` is given for a stdio server (no ``url``).
     """
     if factory is None:
@@ -86,7 +86,33 @@ def _client_factory(factory: Optional[Callable[..., Any]], url: Optional[str]) -
         raise ValueError(
             "MCPToolkit's http_client_factory= is used only with url= (a streamable-HTTP server)"
         )
+    try:
+        signature: Optional[inspect.Signature] = inspect.signature(factory)
+    except (TypeError, ValueError):  # a callable that shows no signature is taken on trust
+        signature = None
+    if signature is not None:
+        try:
+            signature.bind(headers={})
+        except TypeError:
+            raise TypeError(
+                f"MCPToolkit's http_client_factory must take headers= (it is called as "
+                f"factory(headers=...)); {getattr(factory, '__qualname__', type(factory).__name__)}"
+                f"({', '.join(signature.parameters)}) does not"
+            ) from None
     return factory
+
+
+def _opened(client: Any) -> Any:
+    """The client an ``http_client_factory`` returned, checked before the connection uses it.
+
+    Raises:
+        TypeError: it is not an async context manager (an ``httpx.AsyncClient``).
+    """
+    if not hasattr(client, "__aenter__"):
+        raise TypeError(
+            f"MCPToolkit's http_client_factory returned {type(client).__name__}, not an httpx.AsyncClient"
+        )
+    return client
 
 
 class MCPToolkit(BaseAction, register=False):
@@ -147,7 +173,8 @@ class MCPToolkit(BaseAction, register=False):
     Raises:
         ValueError: neither or both of ``command`` and ``url`` are given, or
             ``http_client_factory`` is given without ``url``.
-        TypeError: ``http_client_factory`` is not callable.
+        TypeError: ``http_client_factory`` is not callable, or cannot be called with
+            ``headers=``.
         MCPConnectionError: the server cannot be started or reached, or does not list its tools.
     """
 
@@ -299,7 +326,7 @@ class MCPToolkit(BaseAction, register=False):
     async def _http_transport(self, url: str) -> AsyncIterator[Any]:
         # The SDK's transport leaves a client it is given open: close it here.
         # Nested, not parenthesized: the package must still compile on Python 3.9.
-        async with self._http_client_factory(headers=self._headers) as client:  # noqa: SIM117
+        async with _opened(self._http_client_factory(headers=self._headers)) as client:  # noqa: SIM117
             async with streamable_http_client(url, http_client=client) as streams:
                 yield streams
 
