@@ -16,49 +16,24 @@ Run as ``python r4_passthrough_upstream.py FIFO``. Its tools:
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from typing import Any, Optional
 
 import anyio
 import mcp_types as types
+from _upstream import ANY, COMMON_TOOLS, common_result, serve_stdio, text_result
 from mcp.server.lowlevel import Server
-from mcp.server.stdio import stdio_server
-
-TEXT = {"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]}
-ANY = {"type": "object"}
 
 TOOLS = [
-    types.Tool(
-        name="shout",
-        title="Shouter",
-        description="Say it loud.",
-        input_schema=TEXT,
-        output_schema={"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]},
-        annotations=types.ToolAnnotations(read_only_hint=True, open_world_hint=False),
-    ),
-    types.Tool(name="fail", description="Always fails.", input_schema=ANY),
-    types.Tool(name="steps", description="Three steps.", input_schema=ANY),
+    *(COMMON_TOOLS[name] for name in ("shout", "fail", "steps")),
     types.Tool(name="gate", description="Waits for the test.", input_schema=ANY),
     types.Tool(name="hang", description="Never answers.", input_schema=ANY),
     types.Tool(name="cancelled", description="Cancelled hangs.", input_schema=ANY),
     types.Tool(name="whoami", description="Its request id.", input_schema=ANY),
     types.Tool(name="die", description="Exits mid-call.", input_schema=ANY),
-    types.Tool(
-        name="PythonInterpreter",
-        description="Pretends to run code.",
-        input_schema={
-            "type": "object",
-            "properties": {"command": {"type": "string"}},
-            "required": ["command"],
-        },
-    ),
+    COMMON_TOOLS["PythonInterpreter"],
 ]
-
-
-def _text(text: str, error: bool = False) -> types.CallToolResult:
-    return types.CallToolResult(content=[types.TextContent(text=text)], is_error=error)
 
 
 def _read_fifo(path: str) -> str:
@@ -82,37 +57,23 @@ def main() -> None:
 
     async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
         tool, arguments = params.name, params.arguments or {}
-        if tool == "shout":
-            loud = {"text": str(arguments["text"]).upper()}
-            return types.CallToolResult(
-                content=[types.TextContent(text=json.dumps(loud))], structured_content=loud
-            )
-        if tool == "fail":
-            return _text("it failed, as always", error=True)
-        if tool == "steps":
-            for step, message in ((1, "one"), (2, "two"), (3, None)):
-                await ctx.session.report_progress(step, 3, message)
-            return _text("done")
+        common = await common_result(ctx, tool, arguments)
+        if common is not None:
+            return common
         if tool == "gate":
             await anyio.to_thread.run_sync(_read_fifo, fifo)
-            return _text("gate passed")
+            return text_result("gate passed")
         if tool == "hang":
             return await hang()
         if tool == "cancelled":
-            return _text(str(cancelled[0]))
+            return text_result(str(cancelled[0]))
         if tool == "whoami":
-            return _text(str(ctx.request_id))
+            return text_result(str(ctx.request_id))
         if tool == "die":
             os._exit(3)
-        return _text(f"ran {arguments.get('command')}")
+        return text_result(f"ran {arguments.get('command')}")
 
-    server = Server("passthrough-upstream", on_list_tools=list_tools, on_call_tool=call_tool)
-
-    async def serve() -> None:
-        async with stdio_server() as (read, write):
-            await server.run(read, write, server.create_initialization_options())
-
-    anyio.run(serve)
+    serve_stdio(Server("passthrough-upstream", on_list_tools=list_tools, on_call_tool=call_tool))
 
 
 if __name__ == "__main__":

@@ -9,11 +9,14 @@ test looks for the marker in every host process's ``/proc/<pid>/cmdline``.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import time
 import uuid
 from collections.abc import Iterator
 from typing import Any
+
+from lagent_like import ActionReturn, ActionStatusCode
 
 
 def new_marker() -> str:
@@ -124,3 +127,22 @@ def nothing_left_behind(settle: float = 30.0) -> Iterator[None]:
         time.sleep(0.1)
         left = _left_over(tmp, shm, children, objects)
     assert left == {"tmp": set(), "shm": set(), "children": set(), "sysv": []}
+
+
+def run_py(tool: Any, code: str) -> ActionReturn:
+    """``tool``'s record of running ``code`` (a ``PythonInterpreter`` call)."""
+    ret: ActionReturn = tool(json.dumps({"command": code}))
+    return ret
+
+
+def text(ret: ActionReturn) -> Any:
+    """The text of a successful record's first item (the test fails on any other record)."""
+    assert ret.state == ActionStatusCode.SUCCESS, ret.errmsg
+    assert ret.result is not None
+    return ret.result[0]["content"]
+
+
+def last_line(ret: ActionReturn) -> str:
+    """The last line of an ``API_ERROR`` record's message (the test fails on any other record)."""
+    assert ret.state == ActionStatusCode.API_ERROR and ret.errmsg is not None, ret
+    return ret.errmsg.splitlines()[-1]

@@ -2,32 +2,13 @@
 
 from __future__ import annotations
 
-import json
-from collections.abc import Sequence
 from typing import Any
 
 import pytest
+from _agents import Script, act, escalating, verbatim
 
 from lagent_like import ActionExecutor, ActionStatusCode, DefinitionError, FunctionTool, ToolContext
 from lagent_like.agents import ReAct, nested_trace
-
-Messages = list[dict[str, Any]]
-
-
-class Script:
-    """A text-mode model answering with scripted replies, keeping what it was sent."""
-
-    def __init__(self, replies: Sequence[str]) -> None:
-        self.replies = list(replies)
-        self.calls: list[Messages] = []
-
-    def __call__(self, messages: Messages) -> str:
-        self.calls.append([dict(m) for m in messages])
-        return self.replies[len(self.calls) - 1]
-
-
-def act(name: str, arguments: dict[str, Any]) -> str:
-    return f"Thought: use {name}\nAction: {name}\nAction Input: {json.dumps(arguments)}"
 
 
 def shout(text: str) -> str:
@@ -207,18 +188,6 @@ def test_a_tool_returning_an_agent_outside_an_agent_run_is_an_error_record() -> 
         "hand_over returned the agent 'other', but only an agent run can hand the conversation over; "
         "call it from an agent (e.g. ReAct) or return a value"
     )
-
-
-def escalating(tool_context: ToolContext) -> str:
-    """Give up and hand control back."""
-    tool_context.actions.escalate = True
-    return "cannot help"
-
-
-def verbatim(tool_context: ToolContext) -> str:
-    """Answer verbatim."""
-    tool_context.actions.skip_summarization = True
-    return "42 exactly"
 
 
 @pytest.mark.parametrize(

@@ -4,14 +4,12 @@ resume, guardrail tripwires, model callbacks, and streamed events."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
-import textwrap
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from _agents import Messages, NativeScript, Script, act, resumed_elsewhere, tool_call
 
 from lagent_like import ActionExecutor, ActionStatusCode, ApprovalHook, Hook, ToolContext, ToolError
 from lagent_like.agents import (
@@ -26,41 +24,6 @@ from lagent_like.agents import (
     ToolResultEvent,
 )
 from lagent_like.exceptions import GuardrailTripwire, LagentLikeError
-
-Messages = list[dict[str, Any]]
-
-
-class Script:
-    """A text-mode model answering with scripted replies, keeping what it was sent."""
-
-    def __init__(self, replies: Sequence[str]) -> None:
-        self.replies = list(replies)
-        self.calls: list[Messages] = []
-
-    def __call__(self, messages: Messages) -> str:
-        self.calls.append([dict(m) for m in messages])
-        return self.replies[len(self.calls) - 1]
-
-
-class NativeScript:
-    """A native-mode model: ``chat`` answers with scripted message dicts."""
-
-    def __init__(self, replies: Sequence[dict[str, Any]]) -> None:
-        self.replies = list(replies)
-        self.calls: list[Messages] = []
-
-    def chat(self, messages: Messages, tools: Any = None, **params: Any) -> dict[str, Any]:
-        self.calls.append([dict(m) for m in messages])
-        return self.replies[len(self.calls) - 1]
-
-
-def act(name: str, arguments: dict[str, Any]) -> str:
-    return f"Thought: use {name}\nAction: {name}\nAction Input: {json.dumps(arguments)}"
-
-
-def tool_call(call_id: str, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
-    return {"id": call_id, "type": "function", "function": {"name": name, "arguments": json.dumps(arguments)}}
-
 
 # --------------------------------------------------------------------------- the run's context
 
@@ -239,22 +202,8 @@ def test_approving_an_item_of_another_result_is_refused() -> None:
         second.approve(first.interruptions[0])
 
 
-RESUME_SCRIPT = textwrap.dedent(
-    """
-    import json, sys
-    from lagent_like import ActionExecutor, ApprovalHook
-    from lagent_like.agents import AgentResult, ReAct
-
-    sent = []
-
-    def send_email(to: str) -> str:
-        '''Send an email.
-
-        Args:
-            to: the address.
-        '''
-        sent.append(to)
-        return "sent to " + to
+#: Run after ``MAILER_PRELUDE`` (its ``send_email`` and ``sent``) on the saved result.
+RESUME_SCRIPT = """
 
     executor = ActionExecutor([send_email])
     executor.register_hook(ApprovalHook(lambda name, args: name == "send_email"))
@@ -266,7 +215,6 @@ RESUME_SCRIPT = textwrap.dedent(
     done = agent.resume(result)
     print(json.dumps([done.answer, done.stop_reason, sent, done.invocation_id]))
     """
-)
 
 
 def test_an_interrupted_run_saved_to_a_file_is_approved_and_resumed_in_another_process(
@@ -274,14 +222,7 @@ def test_an_interrupted_run_saved_to_a_file_is_approved_and_resumed_in_another_p
 ) -> None:
     agent = mail_agent(Script([act("send_email", {"to": "bo@x.org"})]), Mail())
     result = agent.run("mail bo")
-    path = tmp_path / "paused.json"
-    result.save(path)
-    script = tmp_path / "resume.py"
-    script.write_text(RESUME_SCRIPT, encoding="utf-8")
-    out = subprocess.run(
-        [sys.executable, str(script), str(path)], capture_output=True, text=True, check=True, timeout=120
-    )
-    assert json.loads(out.stdout) == [
+    assert resumed_elsewhere(result, RESUME_SCRIPT, tmp_path) == [
         "sent to bo@x.org",
         "final_answer",
         ["bo@x.org"],

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from _servers import RAW_INITIALIZE, raw_stdio_server, start_announced, stop
 
 pytest.importorskip("mcp", reason="needs the 'mcp' extra: pip install '.[mcp]' (or 'lagent-like[mcp]')")
 
@@ -93,22 +94,11 @@ def _summary(answer: Any) -> Any:
 
 
 def test_stdio_server_survives_protocol_errors() -> None:
-    proc = subprocess.Popen(
-        [sys.executable, *SERVE],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        env={**os.environ, **ENV},
-    )
-    initialize = {
-        "protocolVersion": "2025-06-18",
-        "capabilities": {},
-        "clientInfo": {"name": "raw", "version": "0"},
-    }
+    proc = raw_stdio_server(SERVE, {**os.environ, **ENV})
     messages: list[Any] = [
         "this is not JSON",
         {"id": 0, "method": "tools/list"},
-        {"id": 1, "method": "initialize", "params": initialize},
+        {"id": 1, "method": "initialize", "params": RAW_INITIALIZE},
         {"method": "notifications/initialized"},
         {"id": 2, "method": "tools/call", "params": {"name": "McpEcho", "arguments": "not an object"}},
         {"id": 3, "method": "no/such/method"},
@@ -319,38 +309,16 @@ def test_server_runs_async_executor_hooks_and_policies() -> None:
 
 def _start_http_server(port: int = 0) -> tuple[subprocess.Popen[bytes], str]:
     """A ``serve-mcp --transport http`` subprocess (token ``mcp_tools.TOKEN``) and its URL."""
-    proc = subprocess.Popen(
-        [sys.executable, *SERVE, "--transport", "http", "--host", "127.0.0.1", "--port", str(port)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        env={**os.environ, **ENV, "LAGENT_LIKE_MCP_TOKEN": mcp_tools.TOKEN},
-    )
-    assert proc.stderr is not None
-    ready, _, _ = select.select([proc.stderr], [], [], LIMIT)
-    line = proc.stderr.readline().decode() if ready else ""
-    match = re.fullmatch(r"serving MCP on (http://127\.0\.0\.1:\d+/mcp)\n", line)
-    if match is None:
-        _stop(proc)
-        pytest.fail(f"the HTTP server did not start: {line!r}")
-    return proc, match.group(1)
-
-
-def _stop(proc: subprocess.Popen[bytes]) -> None:
-    proc.terminate()
-    try:
-        proc.wait(10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait(10)
-    if proc.stderr is not None:
-        proc.stderr.close()
+    command = [sys.executable, *SERVE, "--transport", "http", "--host", "127.0.0.1", "--port", str(port)]
+    env = {**os.environ, **ENV, "LAGENT_LIKE_MCP_TOKEN": mcp_tools.TOKEN}
+    return start_announced(command, env, what="the HTTP server")
 
 
 @pytest.fixture
 def http_server() -> Iterator[tuple[subprocess.Popen[bytes], str]]:
     proc, url = _start_http_server()
     yield proc, url
-    _stop(proc)
+    stop(proc)
 
 
 def test_http_server_serves_the_sdk_client(http_server: tuple[subprocess.Popen[bytes], str]) -> None:
@@ -381,12 +349,12 @@ def test_http_toolkit_reports_a_dead_server_then_reconnects() -> None:
         with MCPToolkit(url=url, timeout=10, token=mcp_tools.TOKEN) as toolkit:
             executor = ActionExecutor([toolkit])
             first = executor("MCP.McpCalc__pid", "{}")
-            _stop(proc)
+            stop(proc)
             lost = executor("MCP.McpCalc__add", '{"a": 1}')
             proc, _ = _start_http_server(port)
             again = executor("MCP.McpCalc__pid", "{}")
     finally:
-        _stop(proc)
+        stop(proc)
     assert first.state == ActionStatusCode.SUCCESS
     assert (lost.state, lost.result, lost.errmsg) == (
         ActionStatusCode.HTTP_ERROR,

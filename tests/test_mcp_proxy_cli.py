@@ -12,15 +12,16 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import re
 import shutil
 import subprocess
 import sys
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any, Callable, Optional
 
 import pytest
+from _servers import serving
 
 pytest.importorskip("mcp", reason="needs the 'mcp' extra: pip install '.[mcp]' (or 'lagent-like[mcp]')")
 
@@ -288,30 +289,10 @@ def test_reference_servers_through_the_proxy_over_stdio(
         assert call(through, tool, wrong)[0] == call(direct, tool, wrong)[0]
 
 
-@contextlib.contextmanager
-def http_proxy(options: list[str], token_file: Path) -> Iterator[str]:
+def http_proxy(options: list[str], token_file: Path) -> AbstractContextManager[str]:
     """``serve-mcp --transport http`` with ``options``; yields its URL, stops it after."""
-    proc = subprocess.Popen(
-        [*proxy(*options), "--transport", "http", "--port", "0", "--token-file", str(token_file)],
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        env=ENV,
-    )
-    try:
-        assert proc.stderr is not None
-        for raw in proc.stderr:
-            match = re.fullmatch(r"serving MCP on (http://127\.0\.0\.1:\d+/mcp)\n", raw.decode())
-            if match:
-                yield match.group(1)
-                break
-        else:
-            raise AssertionError("the proxy ended before serving")
-    finally:
-        proc.terminate()
-        proc.wait(timeout=30)
-        if proc.stderr is not None:
-            proc.stderr.close()
+    command = [*proxy(*options), "--transport", "http", "--port", "0", "--token-file", str(token_file)]
+    return serving(command, ENV, what="the proxy")
 
 
 def http_session(url: str, token: str, use: Callable[[ClientSession], Any]) -> Any:

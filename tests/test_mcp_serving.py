@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 import pytest
+from _servers import INITIALIZE_REQUEST, RAW_INITIALIZE, raw_stdio_server, start_announced, stop
 
 pytest.importorskip("mcp", reason="needs the 'mcp' extra: pip install '.[mcp]' (or 'lagent-like[mcp]')")
 
@@ -47,35 +48,16 @@ def _start(
 ) -> tuple[subprocess.Popen[bytes], str, list[str]]:
     """A ``serve-mcp --transport http`` subprocess, its URL and the rest of its announcement."""
     command = [sys.executable, "-m", "lagent_like", "-m", "mcp_tools", "serve-mcp", "--tools", tools]
-    proc = subprocess.Popen(
-        [*command, "--transport", "http", "--host", host, "--port", "0"],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        # ``env`` replaces the environment, but the path to mcp_tools (ENV) stays.
-        env={**os.environ, **TOKEN_ENV, **ENV} if env is None else {**env, **ENV},
+    # ``env`` replaces the environment, but the path to mcp_tools (ENV) stays.
+    environment = {**os.environ, **TOKEN_ENV, **ENV} if env is None else {**env, **ENV}
+    proc, url = start_announced(
+        [*command, "--transport", "http", "--host", host, "--port", "0"], environment, host, "the HTTP server"
     )
     assert proc.stderr is not None
-    ready, _, _ = select.select([proc.stderr], [], [], LIMIT)
-    line = proc.stderr.readline().decode() if ready else ""
-    match = re.fullmatch(rf"serving MCP on (http://{re.escape(host)}:\d+/mcp)\n", line)
-    if match is None:
-        _stop(proc)
-        pytest.fail(f"the HTTP server did not start: {line!r}")
     rest = []
     if env is not None and "LAGENT_LIKE_MCP_TOKEN" not in env:
         rest.append(proc.stderr.readline().decode())
-    return proc, match.group(1), rest
-
-
-def _stop(proc: subprocess.Popen[bytes]) -> None:
-    proc.terminate()
-    try:
-        proc.wait(10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait(10)
-    if proc.stderr is not None:
-        proc.stderr.close()
+    return proc, url, rest
 
 
 def _text(result: Any) -> str:
@@ -89,21 +71,10 @@ def _text(result: Any) -> str:
 def server_on_127_0_0_2() -> Iterator[str]:
     proc, url, _ = _start("McpEcho", host="127.0.0.2")
     yield url
-    _stop(proc)
+    stop(proc)
 
 
-INITIALIZE = json.dumps(
-    {
-        "jsonrpc": "2.0",
-        "id": 1,
-        "method": "initialize",
-        "params": {
-            "protocolVersion": "2025-06-18",
-            "capabilities": {},
-            "clientInfo": {"name": "raw", "version": "0"},
-        },
-    }
-)
+INITIALIZE = INITIALIZE_REQUEST
 
 
 @pytest.mark.parametrize(
@@ -179,7 +150,7 @@ def test_http_server_generates_and_prints_a_token_when_none_is_given() -> None:
         with pytest.raises(MCPConnectionError, match="MCPError: HTTP 401: the bearer token is not valid"):
             MCPToolkit(url=url, token=mcp_tools.TOKEN, timeout=LIMIT)
     finally:
-        _stop(proc)
+        stop(proc)
     assert (ret.state, ret.format_result()) == (ActionStatusCode.SUCCESS, "OK")
 
 
@@ -188,18 +159,7 @@ def test_http_server_generates_and_prints_a_token_when_none_is_given() -> None:
 
 def test_stdio_server_survives_surrogates_in_results_and_arguments() -> None:
     command = ["-m", "lagent_like", "-m", "mcp_tools", "serve-mcp", "--tools", "McpSurrogate,McpEcho"]
-    proc = subprocess.Popen(
-        [sys.executable, *command],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        env={**os.environ, **ENV},
-    )
-    initialize = {
-        "protocolVersion": "2025-06-18",
-        "capabilities": {},
-        "clientInfo": {"name": "raw", "version": "0"},
-    }
+    proc = raw_stdio_server(command, {**os.environ, **ENV})
 
     def call(request_id: int, name: str, text: str) -> str:
         # Written by hand: JSON may escape a lone surrogate, and a hostile client will.
@@ -210,7 +170,7 @@ def test_stdio_server_survives_surrogates_in_results_and_arguments() -> None:
         )
 
     messages = [
-        json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": initialize}),
+        json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": RAW_INITIALIZE}),
         json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}),
         call(2, "McpSurrogate", "hi"),
         # The SDK's JSON reader refuses a lone surrogate escape: no answer, no harm.
@@ -259,7 +219,7 @@ def test_sessionless_http_clients_get_separate_state() -> None:
     try:
         answers = anyio.run(two_clients)
     finally:
-        _stop(proc)
+        stop(proc)
     assert answers == ["secret of A", "None", "B", "None"]
 
 
@@ -352,7 +312,7 @@ def test_one_flooding_client_does_not_starve_another() -> None:
     try:
         slow, probe, slow_answered_before_the_probe = anyio.run(bounded)
     finally:
-        _stop(proc)
+        stop(proc)
     assert (slow, probe) == (["slept 2.0"] * 8, "QUICK")
     # Without a per-client limit the probe waits for the flood's first calls to end: it
     # would come back after at least one of them (an order of answers, not a time).
@@ -501,7 +461,7 @@ def test_http_server_takes_its_token_from_a_file(tmp_path: Path) -> None:
         with MCPToolkit(url=match.group(1), token="from-a-file", timeout=LIMIT) as toolkit:
             ret = toolkit.call_tool("McpEcho", {"text": "filed"})
     finally:
-        _stop(proc)
+        stop(proc)
     assert (ret.state, ret.format_result()) == (ActionStatusCode.SUCCESS, "FILED")
 
 
@@ -592,5 +552,5 @@ def test_an_ended_http_session_reclaims_its_ipython_process() -> None:
             time.sleep(0.05)
         after = _descendants(proc.pid)
     finally:
-        _stop(proc)
+        stop(proc)
     assert (answer, during > len(before), after) == ("42", True, before)

@@ -6,6 +6,7 @@ import gc
 from typing import Any, Callable
 
 import pytest
+from _catalogue import count_route_builds, simple_tool
 
 from lagent_like import ActionExecutor, BaseAction, FunctionTool, ToolSettings, tool_api
 from lagent_like.executors._base import ExecutorBase
@@ -13,23 +14,10 @@ from lagent_like.toolkits import _tool_state
 from lagent_like.toolkits._tool_state import NO_SETTINGS, PRUNE_EXECUTORS
 
 
-def simple_tool(name: str, **options: Any) -> BaseAction:
-    """A simple tool called ``name`` taking one int (``options`` go to its constructor)."""
-
-    class Tool(BaseAction, register=False):
-        """A tool."""
-
-        __tool_name__ = name
-
-        def run(self, a: int) -> int:
-            """Echo a number.
-
-            Args:
-                a: a number
-            """
-            return a
-
-    return Tool(**options)
+@pytest.fixture
+def route_builds(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The call names whose routes executors resolve from now on, in order."""
+    return count_route_builds(monkeypatch)
 
 
 def units() -> int:
@@ -61,20 +49,6 @@ class Shelf(BaseAction, register=False):
             item: what to name
         """
         return item
-
-
-@pytest.fixture
-def route_builds(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The call names whose routes executors resolve from now on, in order."""
-    built: list[str] = []
-    resolve = ExecutorBase._route
-
-    def counted(self: ExecutorBase, action: BaseAction, name: str, own: Any) -> Any:
-        built.append(name)
-        return resolve(self, action, name, own)
-
-    monkeypatch.setattr(ExecutorBase, "_route", counted)
-    return built
 
 
 @pytest.fixture

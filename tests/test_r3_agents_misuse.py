@@ -7,53 +7,14 @@ may go on as if nothing were wrong.
 
 from __future__ import annotations
 
-import json
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Callable
 
 import pytest
+from _agents import Mailer, Script, act
 
 from lagent_like import ActionExecutor, ActionStatusCode, ApprovalHook, ToolContext
 from lagent_like.agents import AgentResult, ReAct
-
-Messages = list[dict[str, Any]]
-
-
-class Script:
-    """A text-mode model answering with scripted replies, keeping what it was sent."""
-
-    def __init__(self, replies: Sequence[str]) -> None:
-        self.replies = list(replies)
-        self.calls: list[Messages] = []
-
-    def __call__(self, messages: Messages) -> str:
-        self.calls.append([dict(m) for m in messages])
-        return self.replies[len(self.calls) - 1]
-
-
-def act(name: str, arguments: dict[str, Any]) -> str:
-    return f"Thought: use {name}\nAction: {name}\nAction Input: {json.dumps(arguments)}"
-
-
-class Mailer:
-    """An agent whose ``send_email`` waits for approval, counting the mails sent."""
-
-    def __init__(self, name: str = "mailer") -> None:
-        self.sent: list[str] = []
-        executor = ActionExecutor([self.send_email])
-        executor.register_hook(ApprovalHook(lambda tool, args: tool == "send_email"))
-        model = Script([act("send_email", {"to": "bo@x.org"}), "Final Answer: mailed", "Final Answer: again"])
-        self.agent = ReAct(model, executor, name=name)
-
-    def send_email(self, to: str) -> str:
-        """Send an email.
-
-        Args:
-            to: the address.
-        """
-        self.sent.append(to)
-        return f"sent to {to}"
 
 
 def resumed_once(mailer: Mailer) -> AgentResult:

@@ -9,55 +9,23 @@ the order the calls were made, in this process or in another one after ``save()`
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
-import textwrap
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Callable, Optional
 
 import pytest
+from _agents import (
+    NativeScript,
+    Script,
+    act,
+    calls_reply,
+    escalating,
+    resumed_elsewhere,
+    tool_call,
+    verbatim,
+)
 
-from lagent_like import ActionExecutor, ApprovalHook, ToolContext
+from lagent_like import ActionExecutor, ApprovalHook
 from lagent_like.agents import AgentResult, ReAct
-
-Messages = list[dict[str, Any]]
-
-
-class Script:
-    """A text-mode model answering with scripted replies, keeping what it was sent."""
-
-    def __init__(self, replies: Sequence[str]) -> None:
-        self.replies = list(replies)
-        self.calls: list[Messages] = []
-
-    def __call__(self, messages: Messages) -> str:
-        self.calls.append([dict(m) for m in messages])
-        return self.replies[len(self.calls) - 1]
-
-
-class NativeScript:
-    """A native-mode model: ``chat`` answers with scripted message dicts."""
-
-    def __init__(self, replies: Sequence[dict[str, Any]]) -> None:
-        self.replies = list(replies)
-        self.calls: list[Messages] = []
-
-    def chat(self, messages: Messages, tools: Any = None, **params: Any) -> dict[str, Any]:
-        self.calls.append([dict(m) for m in messages])
-        return self.replies[len(self.calls) - 1]
-
-
-def act(name: str, arguments: dict[str, Any]) -> str:
-    return f"Thought: use {name}\nAction: {name}\nAction Input: {json.dumps(arguments)}"
-
-
-def tool_call(call_id: str, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
-    return {"id": call_id, "type": "function", "function": {"name": name, "arguments": json.dumps(arguments)}}
-
-
-def calls_reply(*calls: dict[str, Any]) -> dict[str, Any]:
-    return {"role": "assistant", "content": "", "tool_calls": list(calls)}
 
 
 class Desk:
@@ -210,18 +178,6 @@ def test_the_interrupted_turn_keeps_what_its_calls_asked_for_in_the_trace() -> N
     assert AgentResult.from_dict(json.loads(json.dumps(paused.to_dict()))).turns[0] == paused.turns[0]
 
 
-def escalating(tool_context: ToolContext) -> str:
-    """Give up and hand control back."""
-    tool_context.actions.escalate = True
-    return "cannot help"
-
-
-def verbatim(tool_context: ToolContext) -> str:
-    """Answer verbatim."""
-    tool_context.actions.skip_summarization = True
-    return "42 exactly"
-
-
 @pytest.mark.parametrize(
     ("tool", "answer", "stop_reason"),
     [
@@ -255,22 +211,8 @@ def test_a_run_ending_action_beside_a_held_call_ends_the_run_once_resumed(
     assert (done.answer, done.stop_reason, mailed, len(model.calls)) == (answer, stop_reason, ["a"], 1)
 
 
-RESUME_SCRIPT = textwrap.dedent(
-    """
-    import json, sys
-    from lagent_like import ActionExecutor, ApprovalHook
-    from lagent_like.agents import AgentResult, ReAct
-
-    sent = []
-
-    def send_email(to: str) -> str:
-        '''Send an email.
-
-        Args:
-            to: the address.
-        '''
-        sent.append(to)
-        return "sent to " + to
+#: Run after ``MAILER_PRELUDE`` (its ``send_email`` and ``sent``) on the saved result.
+RESUME_SCRIPT = """
 
     class Billing:
         def chat(self, messages, tools=None, **params):
@@ -291,7 +233,6 @@ RESUME_SCRIPT = textwrap.dedent(
     done = desk.resume(result)
     print(json.dumps([done.answer, done.last_agent, sent, [t.handoff for t in done.turns]]))
     """
-)
 
 
 def test_a_handoff_beside_a_held_call_survives_save_and_resume_in_another_process(tmp_path: Path) -> None:
@@ -304,14 +245,7 @@ def test_a_handoff_beside_a_held_call_survives_save_and_resume_in_another_proces
         ]
     )
     paused = Desk(model, native=True).agent.run("q")
-    path = tmp_path / "paused.json"
-    paused.save(path)
-    script = tmp_path / "resume.py"
-    script.write_text(RESUME_SCRIPT, encoding="utf-8")
-    out = subprocess.run(
-        [sys.executable, str(script), str(path)], capture_output=True, text=True, check=True, timeout=120
-    )
-    assert json.loads(out.stdout) == [
+    assert resumed_elsewhere(paused, RESUME_SCRIPT, tmp_path) == [
         "billing saw sent to bo@x.org",
         "Billing",
         ["bo@x.org"],

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import importlib
-import subprocess
-import sys
 
 import pytest
+from _probe import imported_after, run_python
 
 import lagent_like
 import lagent_like.actions
@@ -24,9 +23,7 @@ CORE_MODULES = (
 
 def _imported_after(code: str) -> list[str]:
     """The :data:`CORE_MODULES` a fresh interpreter has imported after running ``code``."""
-    probe = f"import sys\n{code}\nprint(sorted(m for m in {CORE_MODULES!r} if m in sys.modules))"
-    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
-    return list(eval(out.stdout))
+    return imported_after(code, CORE_MODULES)
 
 
 @pytest.mark.parametrize(
@@ -99,8 +96,7 @@ def test_a_class_defined_after_a_lazy_import_is_registered_and_described() -> No
         "        return a + 1\n"
         "print(get_tool_cls('LazyAdd') is LazyAdd, LazyAdd.__tool_description__['parameters'])"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "True [{'name': 'a', 'type': 'NUMBER', 'description': 'the number'}]"
+    assert run_python(code).strip() == "True [{'name': 'a', 'type': 'NUMBER', 'description': 'the number'}]"
 
 
 @pytest.mark.parametrize(
@@ -109,8 +105,7 @@ def test_a_class_defined_after_a_lazy_import_is_registered_and_described() -> No
 )
 def test_a_public_submodule_is_reachable_from_a_bare_package_import(path: str) -> None:
     code = f"import lagent_like, sys\nprint(lagent_like.{path} is sys.modules['lagent_like.{path}'])"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "True"
+    assert run_python(code).strip() == "True"
 
 
 def test_an_unknown_name_is_still_an_attribute_error_naming_the_package() -> None:

@@ -7,18 +7,19 @@ checked directly, then the HTTP API the page uses, the way an attacker would try
 
 from __future__ import annotations
 
-import contextlib
 import os
 import re
 import subprocess
 import sys
 import threading
 from collections.abc import Iterator
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
 import pytest
 import requests
+from _servers import serving
 from net_guard import Guard
 
 pytest.importorskip("mcp", reason="needs the 'mcp' extra: pip install '.[mcp]' (or 'lagent-like[mcp]')")
@@ -51,30 +52,9 @@ def r3_tools(folder: Path, *names: str) -> str:
     return str(path)
 
 
-@contextlib.contextmanager
-def http_server(name: str, tools: str) -> Iterator[str]:
+def http_server(name: str, tools: str) -> AbstractContextManager[str]:
     """The test server over streamable HTTP on 127.0.0.1; yields its URL, stops it after."""
-    proc = subprocess.Popen(
-        [sys.executable, SERVER, name, tools, "--http", HTTP_TOKEN],
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        env=ENV,
-    )
-    try:
-        assert proc.stderr is not None
-        for raw in proc.stderr:
-            match = re.fullmatch(r"serving MCP on (http://127\.0\.0\.1:\d+/mcp)\n", raw.decode())
-            if match:
-                yield match.group(1)
-                break
-        else:
-            raise AssertionError("the test server ended before serving")
-    finally:
-        proc.terminate()
-        proc.wait(timeout=30)
-        if proc.stderr is not None:
-            proc.stderr.close()
+    return serving([sys.executable, SERVER, name, tools, "--http", HTTP_TOKEN], ENV, what="the test server")
 
 
 @pytest.fixture

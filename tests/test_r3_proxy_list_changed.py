@@ -10,13 +10,13 @@ states), and call them.
 from __future__ import annotations
 
 import os
-import re
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from _servers import serving
 
 pytest.importorskip("mcp", reason="needs the 'mcp' extra: pip install '.[mcp]' (or 'lagent-like[mcp]')")
 
@@ -157,9 +157,6 @@ def test_proxy_over_http_tells_its_clients_too(tmp_path: Path) -> None:
     token_file.write_text("r3-token\n")
     command = [sys.executable, "-m", "lagent_like", "serve-mcp", "--mcp", upstream("alpha", "keep")]
     command += ["--transport", "http", "--port", "0", "--token-file", str(token_file)]
-    proc = subprocess.Popen(
-        command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=ENV
-    )
     changed = anyio.Event()
 
     async def on_message(message: Any) -> None:
@@ -180,17 +177,5 @@ def test_proxy_over_http_tells_its_clients_too(tmp_path: Path) -> None:
                 await changed.wait()
             return [before, [tool.name for tool in (await session.list_tools()).tools]]
 
-    try:
-        assert proc.stderr is not None
-        for raw in proc.stderr:
-            match = re.fullmatch(r"serving MCP on (http://127\.0\.0\.1:\d+/mcp)\n", raw.decode())
-            if match:
-                break
-        else:
-            raise AssertionError("the proxy ended before serving")
-        assert anyio.run(run, match.group(1)) == [["keep", "change"], ["keep", "change", "extra"]]
-    finally:
-        proc.terminate()
-        proc.wait(timeout=30)
-        if proc.stderr is not None:
-            proc.stderr.close()
+    with serving(command, ENV, what="the proxy") as url:
+        assert anyio.run(run, url) == [["keep", "change"], ["keep", "change", "extra"]]

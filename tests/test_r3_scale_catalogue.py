@@ -2,37 +2,17 @@
 
 from __future__ import annotations
 
-import importlib.util
-import types
-from pathlib import Path
 from typing import Any
 
 import pytest
+from _benchmarks import benchmark_module
+from _catalogue import simple_tool
 
 from lagent_like import ActionExecutor, BaseAction, tool_api
 from lagent_like._private import _names_index
 from lagent_like._private._names_index import SCANNED_WHOLE, NameIndex
 from lagent_like.exceptions import ToolDefinitionError
 from lagent_like.executors import _base
-
-
-def simple_tool(name: str) -> BaseAction:
-    """A simple tool called ``name`` taking one int."""
-
-    class Tool(BaseAction, register=False):
-        """A tool."""
-
-        __tool_name__ = name
-
-        def run(self, a: int) -> int:
-            """Echo a number.
-
-            Args:
-                a: a number
-            """
-            return a
-
-    return Tool()
 
 
 def catalogue(size: int) -> list[BaseAction]:
@@ -196,16 +176,6 @@ def test_name_index_of_mostly_removed_names_drops_their_postings() -> None:
 # --------------------------------------------------------------------------- bench_scale's verdicts
 
 
-def bench_scale() -> types.ModuleType:
-    """``benchmarks/bench_scale.py`` as a module."""
-    path = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_scale.py"
-    spec = importlib.util.spec_from_file_location("bench_scale_verdicts", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.mark.parametrize(
     ("row", "exponent", "ours", "lagent", "sdk", "expected"),
     [
@@ -223,7 +193,7 @@ def bench_scale() -> types.ModuleType:
 def test_bench_scale_verdicts_test_the_issues_targets(
     row: str, exponent: float, ours: float, lagent: Any, sdk: Any, expected: list[bool]
 ) -> None:
-    assert bench_scale()._checks(row, exponent, ours, lagent, sdk) == expected
+    assert benchmark_module("bench_scale")._checks(row, exponent, ours, lagent, sdk) == expected
 
 
 @pytest.mark.parametrize(

@@ -2,13 +2,9 @@
 
 from __future__ import annotations
 
-import importlib.util
-import subprocess
-import sys
-import types
-from pathlib import Path
-
 import pytest
+from _benchmarks import benchmark_module
+from _probe import imported_after, run_python
 
 #: Modules a program that defines, builds and calls tools never needs at import: other
 #: libraries (optional extras), the standard library's heavy packages, and the package's
@@ -51,9 +47,7 @@ NOT_IMPORTED = (
 
 def _imported(code: str) -> list[str]:
     """The :data:`NOT_IMPORTED` modules a fresh interpreter holds after running ``code``."""
-    probe = f"import sys\n{code}\nprint(sorted(m for m in {NOT_IMPORTED!r} if m in sys.modules))"
-    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
-    return list(eval(done.stdout))
+    return imported_after(code, NOT_IMPORTED)
 
 
 @pytest.mark.parametrize(
@@ -78,18 +72,7 @@ def test_the_core_import_changes_no_global_state() -> None:
         "logging.getLogger().handlers[:])\n"
         "print(before == after)"
     )
-    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
-    assert done.stdout.strip() == "True"
-
-
-def _bench_scale() -> types.ModuleType:
-    """``benchmarks/bench_scale.py`` as a module."""
-    path = Path(__file__).resolve().parents[1] / "benchmarks" / "bench_scale.py"
-    spec = importlib.util.spec_from_file_location("bench_scale_import_rows", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    assert run_python(probe).strip() == "True"
 
 
 @pytest.mark.parametrize(
@@ -102,7 +85,7 @@ def _bench_scale() -> types.ModuleType:
 def test_bench_scale_judges_the_import_of_the_core_names_and_reports_the_bare_import(
     core_ms: float, verdict: str
 ) -> None:
-    bench = _bench_scale()
+    bench = benchmark_module("bench_scale")
     table = bench.format_table([100], [], {"lagent_like": 90.0, bench.CORE_IMPORT: core_ms}, 5)
     rows = {line.split("  ")[0]: line.split()[-1] for line in table.splitlines()[3:]}
     assert rows == {"import lagent_like": "-", bench.CORE_IMPORT: verdict}
@@ -120,7 +103,6 @@ def test_the_core_import_compiles_no_pattern_of_tool_search() -> None:
         "from lagent_like import ActionExecutor, BaseAction, tool_api\n"
         "print(sorted({f.replace(chr(92), '/').rsplit('lagent_like/', 1)[-1] for f in seen if 'lagent_like' in f}))\n"
     )
-    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
-    compiled_in = eval(done.stdout)
+    compiled_in = eval(run_python(probe))
     assert "executors/_find.py" not in compiled_in
     assert all(not name.startswith("spec/_docstrings") for name in compiled_in)

@@ -8,55 +8,13 @@ again, in this process or in another one.
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
-import textwrap
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
+from _agents import Mailer, resumed_elsewhere
 
-from lagent_like import ActionExecutor, ApprovalHook
-from lagent_like.agents import AgentResult, ReAct
-
-Messages = list[dict[str, Any]]
-
-ACT = 'Thought: mail\nAction: send_email\nAction Input: {"to": "bo@x.org"}'
-
-
-class Script:
-    """A text-mode model answering with scripted replies."""
-
-    def __init__(self, replies: Sequence[str]) -> None:
-        self.replies = list(replies)
-        self.calls = 0
-
-    def __call__(self, messages: Messages) -> str:
-        self.calls += 1
-        return self.replies[self.calls - 1]
-
-
-class Mailer:
-    """An agent whose ``send_email`` waits for approval, counting the mails sent."""
-
-    def __init__(self) -> None:
-        self.sent: list[str] = []
-        executor = ActionExecutor([self.send_email])
-        executor.register_hook(ApprovalHook(lambda tool, args: tool == "send_email"))
-        self.agent = ReAct(
-            Script([ACT, "Final Answer: mailed", "Final Answer: again"]), executor, name="mailer"
-        )
-
-    def send_email(self, to: str) -> str:
-        """Send an email.
-
-        Args:
-            to: the address.
-        """
-        self.sent.append(to)
-        return f"sent to {to}"
-
+from lagent_like.agents import AgentResult
 
 ALREADY = (
     r"ReAct.resume: this result was resumed already and its approved calls ran; "
@@ -87,24 +45,8 @@ def test_a_file_saved_after_the_resume_is_refused_when_loaded_and_runs_nothing(t
     assert mailer.sent == ["bo@x.org"]
 
 
-RESUME_SCRIPT = textwrap.dedent(
-    """
-    import json
-    import sys
-
-    from lagent_like import ActionExecutor, ApprovalHook
-    from lagent_like.agents import AgentResult, ReAct
-
-    sent = []
-
-    def send_email(to: str) -> str:
-        '''Send an email.
-
-        Args:
-            to: the address.
-        '''
-        sent.append(to)
-        return "sent to " + to
+#: Run after ``MAILER_PRELUDE`` (its ``send_email`` and ``sent``) on the saved result.
+RESUME_SCRIPT = """
 
     executor = ActionExecutor([send_email])
     executor.register_hook(ApprovalHook(lambda name, args: name == "send_email"))
@@ -117,7 +59,6 @@ RESUME_SCRIPT = textwrap.dedent(
     else:
         print(json.dumps([result.resumed, None, sent]))
     """
-)
 
 
 def test_a_file_saved_after_the_resume_is_refused_in_another_process(tmp_path: Path) -> None:
@@ -125,14 +66,7 @@ def test_a_file_saved_after_the_resume_is_refused_in_another_process(tmp_path: P
     paused = mailer.agent.run("mail bo")
     paused.approve(paused.interruptions[0])
     mailer.agent.resume(paused)
-    path = tmp_path / "after.json"
-    paused.save(path)
-    script = tmp_path / "resume.py"
-    script.write_text(RESUME_SCRIPT, encoding="utf-8")
-    out = subprocess.run(
-        [sys.executable, str(script), str(path)], capture_output=True, text=True, check=True, timeout=120
-    )
-    assert json.loads(out.stdout) == [
+    assert resumed_elsewhere(paused, RESUME_SCRIPT, tmp_path) == [
         True,
         "ReAct.resume: this result was resumed already and its approved calls ran; "
         "go on with the result that resume() returned",
@@ -144,14 +78,7 @@ def test_an_approved_file_not_yet_resumed_is_resumed_in_another_process(tmp_path
     # The control for the test above: the same script goes on with a file not resumed.
     paused = Mailer().agent.run("mail bo")
     paused.approve(paused.interruptions[0])
-    path = tmp_path / "approved.json"
-    paused.save(path)
-    script = tmp_path / "resume.py"
-    script.write_text(RESUME_SCRIPT, encoding="utf-8")
-    out = subprocess.run(
-        [sys.executable, str(script), str(path)], capture_output=True, text=True, check=True, timeout=120
-    )
-    assert json.loads(out.stdout) == [True, None, ["bo@x.org"]]
+    assert resumed_elsewhere(paused, RESUME_SCRIPT, tmp_path) == [True, None, ["bo@x.org"]]
 
 
 @pytest.mark.parametrize(

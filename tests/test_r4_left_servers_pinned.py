@@ -9,16 +9,16 @@ inspector's own (its API keys and tokens).
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
-import re
 import subprocess
 import sys
 from collections.abc import Iterator
+from contextlib import AbstractContextManager
 from pathlib import Path
 
 import pytest
+from _servers import serving
 from net_guard import Guard
 
 pytest.importorskip("mcp", reason="needs the 'mcp' extra: pip install '.[mcp]' (or 'lagent-like[mcp]')")
@@ -36,30 +36,9 @@ ENV = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("P
 HTTP_TOKEN = "r4-left-token"
 
 
-@contextlib.contextmanager
-def http_server(name: str, tools: str) -> Iterator[str]:
+def http_server(name: str, tools: str) -> AbstractContextManager[str]:
     """The test server over streamable HTTP on 127.0.0.1; yields its URL, stops it after."""
-    proc = subprocess.Popen(
-        [sys.executable, SERVER, name, tools, "--http", HTTP_TOKEN],
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        env=ENV,
-    )
-    try:
-        assert proc.stderr is not None
-        for raw in proc.stderr:
-            match = re.fullmatch(r"serving MCP on (http://127\.0\.0\.1:\d+/mcp)\n", raw.decode())
-            if match:
-                yield match.group(1)
-                break
-        else:
-            raise AssertionError("the test server ended before serving")
-    finally:
-        proc.terminate()
-        proc.wait(timeout=30)
-        if proc.stderr is not None:
-            proc.stderr.close()
+    return serving([sys.executable, SERVER, name, tools, "--http", HTTP_TOKEN], ENV, what="the test server")
 
 
 @pytest.fixture

@@ -11,13 +11,13 @@ tools, and then list and call the new one.
 from __future__ import annotations
 
 import os
-import re
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from _servers import serving
 
 pytest.importorskip("mcp", reason="needs the 'mcp' extra: pip install '.[mcp]' (or 'lagent-like[mcp]')")
 
@@ -83,9 +83,6 @@ def test_a_modern_http_client_is_told_on_its_listen_stream(tmp_path: Path) -> No
     token_file = tmp_path / "token"
     token_file.write_text("r4-token\n")
     command = [*PROXY, "--transport", "http", "--port", "0", "--token-file", str(token_file)]
-    proc = subprocess.Popen(
-        command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=ENV
-    )
 
     async def run(url: str) -> dict[str, Any]:
         headers = {"Authorization": "Bearer r4-token"}
@@ -95,17 +92,5 @@ def test_a_modern_http_client_is_told_on_its_listen_stream(tmp_path: Path) -> No
         ):
             return await _watch(client)
 
-    try:
-        assert proc.stderr is not None
-        for raw in proc.stderr:
-            match = re.fullmatch(r"serving MCP on (http://127\.0\.0\.1:\d+/mcp)\n", raw.decode())
-            if match:
-                break
-        else:
-            raise AssertionError("the proxy ended before serving")
-        assert anyio.run(run, match.group(1)) == EXPECTED
-    finally:
-        proc.terminate()
-        proc.wait(timeout=30)
-        if proc.stderr is not None:
-            proc.stderr.close()
+    with serving(command, ENV, what="the proxy") as url:
+        assert anyio.run(run, url) == EXPECTED

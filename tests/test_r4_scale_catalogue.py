@@ -8,6 +8,7 @@ import warnings
 from typing import Any, Callable
 
 import pytest
+from _catalogue import tool_class
 
 from lagent_like import ActionExecutor, BaseAction, ToolSettings, tool_api
 from lagent_like._private import _names_index
@@ -18,25 +19,6 @@ from lagent_like.toolkits import _tool_state
 from lagent_like.toolkits._tool_state import state_of
 
 TOO_MANY = "too many to list here (all are in the tool descriptions you were given)"
-
-
-def tool_class(name: str) -> type[BaseAction]:
-    """A simple tool class called ``name`` taking one int."""
-
-    class Tool(BaseAction, register=False):
-        """A tool."""
-
-        __tool_name__ = name
-
-        def run(self, a: int) -> int:
-            """Echo a number.
-
-            Args:
-                a: a number
-            """
-            return a
-
-    return Tool
 
 
 def catalogue(size: int, prefix: str = "Cat") -> list[BaseAction]:

@@ -8,7 +8,6 @@ in ``/tmp`` or ``/dev/shm``.
 
 from __future__ import annotations
 
-import json
 import os
 import socket
 import threading
@@ -21,9 +20,12 @@ from sandbox_helpers import (
     appeared_within,
     gone_within,
     host_pids_with,
+    last_line,
     new_marker,
     nothing_left_behind,
+    run_py,
     sleeper,
+    text,
 )
 
 from lagent_like import ActionExecutor, ActionReturn, ActionStatusCode
@@ -59,21 +61,6 @@ def ipython() -> Iterator[IPythonInterpreter]:
     tool = IPythonInterpreter(timeout=5, max_processes=16)
     yield tool
     tool.close()
-
-
-def run_py(tool: PythonInterpreter, code: str) -> ActionReturn:
-    return tool(json.dumps({"command": code}))
-
-
-def text(ret: ActionReturn) -> Any:
-    assert ret.state == SUCCESS, ret.errmsg
-    assert ret.result is not None
-    return ret.result[0]["content"]
-
-
-def last_line(ret: ActionReturn) -> str:
-    assert ret.state == API_ERROR and ret.errmsg is not None, ret
-    return ret.errmsg.splitlines()[-1]
 
 
 def still_works(tool: Any) -> None:

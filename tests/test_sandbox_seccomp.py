@@ -23,9 +23,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sandbox_helpers import nothing_left_behind
+from sandbox_helpers import last_line, nothing_left_behind, run_py, text
 
-from lagent_like import ActionReturn, ActionStatusCode
+from lagent_like import ActionStatusCode
 from lagent_like.exceptions import SandboxUnavailableError
 from lagent_like.tools.interpreters import _sandbox as sandbox
 from lagent_like.tools.interpreters import _seccomp
@@ -77,21 +77,6 @@ def ipython() -> Iterator[IPythonInterpreter]:
     tool = IPythonInterpreter(timeout=10, max_processes=16)
     yield tool
     tool.close()
-
-
-def run_py(tool: PythonInterpreter, code: str) -> ActionReturn:
-    return tool(json.dumps({"command": code}))
-
-
-def text(ret: ActionReturn) -> Any:
-    assert ret.state == SUCCESS, ret.errmsg
-    assert ret.result is not None
-    return ret.result[0]["content"]
-
-
-def last_line(ret: ActionReturn) -> str:
-    assert ret.state == ActionStatusCode.API_ERROR and ret.errmsg is not None, ret
-    return ret.errmsg.splitlines()[-1]
 
 
 # --- refused calls, from model code ---------------------------------------------------

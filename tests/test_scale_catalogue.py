@@ -9,32 +9,19 @@ import types
 from typing import Any, Callable
 
 import pytest
+from _catalogue import count_route_builds, simple_tool
 
 from lagent_like import ActionExecutor, BaseAction, FunctionTool, Hook, tool_api
 from lagent_like._private._names_index import NameIndex
 from lagent_like._private.text import MAX_LISTED, close_matches, listing
-from lagent_like.executors._base import ExecutorBase
 
 TOO_MANY = "too many to list here (all are in the tool descriptions you were given)"
 
 
-def simple_tool(name: str) -> BaseAction:
-    """A simple tool called ``name`` taking one int."""
-
-    class Tool(BaseAction, register=False):
-        """A tool."""
-
-        __tool_name__ = name
-
-        def run(self, a: int) -> int:
-            """Echo a number.
-
-            Args:
-                a: a number
-            """
-            return a
-
-    return Tool()
+@pytest.fixture
+def route_builds(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The call names whose routes executors resolve from now on, in order."""
+    return count_route_builds(monkeypatch)
 
 
 def catalogue(size: int) -> list[BaseAction]:
@@ -69,20 +56,6 @@ def wide_function(width: int) -> FunctionTool:
     namespace: dict[str, Any] = {}
     exec(f"def wide({params}) -> int:\n    '''Sum.'''\n    return 0\n", namespace)
     return FunctionTool(namespace["wide"])
-
-
-@pytest.fixture
-def route_builds(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The call names whose routes executors resolve from now on, in order."""
-    built: list[str] = []
-    resolve = ExecutorBase._route
-
-    def counted(self: ExecutorBase, action: BaseAction, name: str, own: Any) -> Any:
-        built.append(name)
-        return resolve(self, action, name, own)
-
-    monkeypatch.setattr(ExecutorBase, "_route", counted)
-    return built
 
 
 # --------------------------------------------------------------------------- one tool, not all

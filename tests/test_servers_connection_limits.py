@@ -10,12 +10,10 @@ Every server and socket is closed at the end.
 from __future__ import annotations
 
 import http.client
-import json
 import os
 import re
 import select
 import socket
-import subprocess
 import sys
 import time
 from collections.abc import Iterator
@@ -24,6 +22,7 @@ from pathlib import Path
 from typing import Any, Callable, NamedTuple
 
 import pytest
+from _servers import INITIALIZE_REQUEST, start_announced, stop
 
 pytest.importorskip("uvicorn", reason="needs the 'web' extra: pip install '.[web]' (or 'lagent-like[web]')")
 
@@ -59,18 +58,7 @@ class LimitsEcho(BaseAction, register=False):
         return text
 
 
-INITIALIZE = json.dumps(
-    {
-        "jsonrpc": "2.0",
-        "id": 1,
-        "method": "initialize",
-        "params": {
-            "protocolVersion": "2025-06-18",
-            "capabilities": {},
-            "clientInfo": {"name": "t", "version": "0"},
-        },
-    }
-).encode()
+INITIALIZE = INITIALIZE_REQUEST.encode()
 
 
 def _serve_mcp(stack: ExitStack, *options: str) -> Target:
@@ -81,35 +69,14 @@ def _serve_mcp(stack: ExitStack, *options: str) -> Target:
         "PYTHONPATH": os.pathsep.join([str(TESTS), os.environ.get("PYTHONPATH", "")]),
         "LAGENT_LIKE_MCP_TOKEN": TOKEN,
     }
-    proc = subprocess.Popen(
-        [*command, "--transport", "http", "--port", "0", *options],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        env=env,
-    )
-    stack.callback(_stop, proc)
-    assert proc.stderr is not None
-    ready, _, _ = select.select([proc.stderr], [], [], LIMIT)
-    line = proc.stderr.readline().decode() if ready else ""
-    match = re.fullmatch(r"serving MCP on http://127\.0\.0\.1:(\d+)/mcp\n", line)
-    assert match is not None, line
+    proc, url = start_announced([*command, "--transport", "http", "--port", "0", *options], env)
+    stack.callback(stop, proc)
     headers = {
         "Authorization": f"Bearer {TOKEN}",
         "Content-Type": "application/json",
         "Accept": "application/json, text/event-stream",
     }
-    return Target(int(match.group(1)), "POST", "/mcp", INITIALIZE, headers)
-
-
-def _stop(proc: subprocess.Popen[bytes]) -> None:
-    proc.terminate()
-    try:
-        proc.wait(LIMIT)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait(LIMIT)
-    if proc.stderr is not None:
-        proc.stderr.close()
+    return Target(int(url.split(":")[2].split("/")[0]), "POST", "/mcp", INITIALIZE, headers)
 
 
 def _serve_inspector(stack: ExitStack, *options: str) -> Target:

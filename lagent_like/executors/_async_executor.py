@@ -101,15 +101,32 @@ class AsyncActionExecutor(MessageApi):
         route = self._route_of_call(name, command, session_id, call_id)
         if isinstance(route, ActionReturn):
             return route
+        return await self._run_route(route, name, command, session_id, call_id, on_progress, context)
+
+    def _run_route(
+        self,
+        route: Route,
+        name: Any,
+        command: Any,
+        session_id: Optional[str],
+        call_id: Optional[str],
+        on_progress: Optional[Callable[[Any], Any]],
+        context: Any,
+    ) -> Awaitable[ActionReturn]:
+        """The awaitable of a routed call run in this process: the direct path or the call core.
+
+        Not a coroutine, so the direct path awaits ``ainvoke``'s coroutine alone; the
+        Ray executor overrides it to send its tools' calls to their replicas.
+        """
         if route.direct and context is None:
-            return await ainvoke(route, command)
+            return ainvoke(route, command)
         if on_progress is not None:
             import asyncio
 
             on_progress = on_loop(on_progress, asyncio.get_running_loop())
         filled = self._context(route, session_id, call_id, on_progress, context, (name, command))
         core = call_core(route, command, filled, self._hook_methods)
-        return await drive_async(core, self._thread_pool(), self._sleep)
+        return drive_async(core, self._thread_pool(), self._sleep)
 
     async def forward(self, name: str, parameters: Any, **kwargs: Any) -> ActionReturn:
         """Run one call and return its record, without message hooks; see :meth:`ActionExecutor.forward`.

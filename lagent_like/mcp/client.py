@@ -68,6 +68,53 @@ from ._wire import (  # noqa: E402
 __all__ = ["MCPConnectionError", "MCPToolkit"]
 
 
+def _client_factory(factory: Optional[Callable[..., Any]], url: Optional[str]) -> Callable[..., Any]:
+    """``MCPToolkit``'s ``http_client_factory`` checked; the SDK's own when none is given.
+
+    Raises:
+        TypeError: ``factory`` is not callable, or cannot be called with ``headers=``.
+        ValueError: ``factory`` is given for a stdio server (no ``url``).
+    """
+    if factory is None:
+        return create_mcp_http_client
+    if not callable(factory):
+        raise TypeError(
+            f"MCPToolkit's http_client_factory must be callable (headers=...) -> httpx.AsyncClient, "
+            f"got {type(factory).__name__}"
+        )
+    if url is None:
+        raise ValueError(
+            "MCPToolkit's http_client_factory= is used only with url= (a streamable-HTTP server)"
+        )
+    try:
+        signature: Optional[inspect.Signature] = inspect.signature(factory)
+    except (TypeError, ValueError):  # a callable that shows no signature is taken on trust
+        signature = None
+    if signature is not None:
+        try:
+            signature.bind(headers={})
+        except TypeError:
+            raise TypeError(
+                f"MCPToolkit's http_client_factory must take headers= (it is called as "
+                f"factory(headers=...)); {getattr(factory, '__qualname__', type(factory).__name__)}"
+                f"({', '.join(signature.parameters)}) does not"
+            ) from None
+    return factory
+
+
+def _opened(client: Any) -> Any:
+    """The client an ``http_client_factory`` returned, checked before the connection uses it.
+
+    Raises:
+        TypeError: it is not an async context manager (an ``httpx.AsyncClient``).
+    """
+    if not hasattr(client, "__aenter__"):
+        raise TypeError(
+            f"MCPToolkit's http_client_factory returned {type(client).__name__}, not an httpx.AsyncClient"
+        )
+    return client
+
+
 class MCPToolkit(BaseAction, register=False):
     """The tools of an MCP server as one toolkit: ``executor('MCP.<tool>', args)``.
 
@@ -97,6 +144,12 @@ class MCPToolkit(BaseAction, register=False):
         token: the bearer token the HTTP server requires (sent as ``Authorization:
             Bearer <token>``), e.g. the one ``serve-mcp --transport http`` printed.
         headers: more HTTP headers to send with every request.
+        http_client_factory: builds the ``httpx`` client of each HTTP connection, as the
+            MCP SDK's ``McpHttpClientFactory`` does: it is called as
+            ``factory(headers=...)`` (the toolkit's headers, the token's included) and
+            returns an ``httpx.AsyncClient`` (``httpx2`` in SDK 2), which the toolkit
+            closes when the connection ends. Use it to route, pin, proxy or watch the
+            connections; default: the SDK's ``create_mcp_http_client``. Only with ``url``.
         name: the toolkit name, the prefix of every call (``'MCP.<tool>'``).
         description: the toolkit description for the model (default: the server's
             instructions, or a sentence naming the server).
@@ -118,7 +171,10 @@ class MCPToolkit(BaseAction, register=False):
             local tool; ``"off"`` sends the arguments as written, for the server to check.
 
     Raises:
-        ValueError: neither or both of ``command`` and ``url`` are given.
+        ValueError: neither or both of ``command`` and ``url`` are given, or
+            ``http_client_factory`` is given without ``url``.
+        TypeError: ``http_client_factory`` is not callable, or cannot be called with
+            ``headers=``.
         MCPConnectionError: the server cannot be started or reached, or does not list its tools.
     """
 
@@ -131,6 +187,7 @@ class MCPToolkit(BaseAction, register=False):
         *,
         token: Optional[str] = None,
         headers: Optional[Mapping[str, str]] = None,
+        http_client_factory: Optional[Callable[..., Any]] = None,
         name: str = "MCP",
         description: Optional[str] = None,
         timeout: Optional[float] = 30.0,
@@ -146,6 +203,7 @@ class MCPToolkit(BaseAction, register=False):
             raise ValueError(
                 "MCPToolkit needs exactly one of command= (a stdio server) or url= (streamable HTTP)"
             )
+        self._http_client_factory = _client_factory(http_client_factory, url)
         self._command = command
         self._args = [str(a) for a in args]
         self._env = dict(env) if env is not None else None
@@ -268,7 +326,7 @@ class MCPToolkit(BaseAction, register=False):
     async def _http_transport(self, url: str) -> AsyncIterator[Any]:
         # The SDK's transport leaves a client it is given open: close it here.
         # Nested, not parenthesized: the package must still compile on Python 3.9.
-        async with create_mcp_http_client(headers=self._headers) as client:  # noqa: SIM117
+        async with _opened(self._http_client_factory(headers=self._headers)) as client:  # noqa: SIM117
             async with streamable_http_client(url, http_client=client) as streams:
                 yield streams
 

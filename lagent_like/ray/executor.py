@@ -26,14 +26,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any, Awaitable, Callable, Optional, Union, overload
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, Optional, Union
 
 from .._private.text import close_matches
 from ..executors._async_executor import AsyncActionExecutor
-from ..executors._lagent05 import NO_COMMAND
 from ..runtime._core import call_core, drive_async
 from ..runtime._invoke import Route
-from ..schema import ActionReturn, AgentMessage
+from ..schema import ActionReturn
 from ..toolkits._base_action import BaseAction
 from .pool import ReplicaPool, replica_starter
 from .replica import import_ray, reason
@@ -78,8 +77,25 @@ class RayActionExecutor(AsyncActionExecutor):
     running up to ``max_concurrency`` calls at once. A call with a ``session_id`` always
     goes to the same replica, so per-replica tool state and ``ToolContext.state`` follow
     the session (in a replica, ``ToolContext.executor`` is ``None``; an agent's scope
-    and the state a call writes cross over, see :meth:`__call__`); a call without one
-    goes to the least busy replica. The built-in invalid/no/finish actions run here.
+    and the state a call writes cross over, see below); a call without one goes to the
+    least busy replica. The built-in invalid/no/finish actions run here.
+
+    A generator tool is drained in its replica: the record holds its whole output,
+    but its chunks do not travel back one by one, so ``on_progress`` is called only
+    for tools that run here (those without replicas).
+
+    A call's ``context`` (an agent's scope, or the run's own context object) reaches the
+    tool in its replica as it reaches the hooks here: ``ToolContext.agent_name``,
+    ``invocation_id``, ``function_call``, ``approved`` and ``context`` (pickled: a
+    context object that cannot be pickled makes the call an ``API_ERROR`` record
+    naming it, the tool not run). What the tool sets on ``ToolContext.actions``
+    comes back to the caller's scope, and so do the session-state keys a
+    successful call set or deleted (a key is changed when assigned anew; a value
+    changed in place, or one that cannot be pickled, stays in the replica). A
+    failed call's state writes are undone in the replica too. In the replica,
+    ``ToolContext.state`` is the replica's own session state (hooks' writes here
+    do not reach it), and ``executor`` and ``on_progress`` are ``None``. A closed
+    executor's calls raise ``RuntimeError``.
 
     A replica that dies during a call (a crash, ``os._exit``, the OOM killer) is
     restarted by Ray (up to ``max_restarts`` times, then replaced by a new actor) and
@@ -196,80 +212,42 @@ class RayActionExecutor(AsyncActionExecutor):
                 "RayActionExecutor", [f"{action.name} cannot be sent to a Ray worker: {reason(exc)}"]
             ) from exc
 
-    @overload
-    async def __call__(
-        self,
-        name: str,
-        command: Any,
-        session_id: Optional[str] = ...,
-        call_id: Optional[str] = ...,
-        *,
-        on_progress: Optional[Callable[[Any], Any]] = ...,
-        context: Any = ...,
-    ) -> ActionReturn: ...
-
-    @overload
-    async def __call__(
-        self,
-        name: AgentMessage,
-        command: Any = ...,
-        session_id: Any = ...,
-        call_id: Optional[str] = ...,
-        *,
-        on_progress: Optional[Callable[[Any], Any]] = ...,
-    ) -> AgentMessage: ...
-
-    async def __call__(
-        self,
-        name: Any,
-        command: Any = NO_COMMAND,
-        session_id: Any = None,
-        call_id: Optional[str] = None,
-        *,
-        on_progress: Optional[Callable[[Any], Any]] = None,
-        context: Any = None,
-    ) -> Any:
-        """Run the call a model asked for in the tool's replica; see :meth:`ActionExecutor.__call__`.
-
-        A generator tool is drained in its replica: the record holds its whole output,
-        but its chunks do not travel back one by one, so ``on_progress`` is called only
-        for tools that run here (those without replicas).
-
-        ``context`` (an agent's scope, or the run's own context object) reaches the
-        tool in its replica as it reaches the hooks here: ``ToolContext.agent_name``,
-        ``invocation_id``, ``function_call``, ``approved`` and ``context`` (pickled: a
-        context object that cannot be pickled makes the call an ``API_ERROR`` record
-        naming it, the tool not run). What the tool sets on ``ToolContext.actions``
-        comes back to the caller's scope, and so do the session-state keys a
-        successful call set or deleted (a key is changed when assigned anew; a value
-        changed in place, or one that cannot be pickled, stays in the replica). A
-        failed call's state writes are undone in the replica too. In the replica,
-        ``ToolContext.state`` is the replica's own session state (hooks' writes here
-        do not reach it), and ``executor`` and ``on_progress`` are ``None``.
+    def _route_of_call(
+        self, name: Any, command: Any, session_id: Optional[str] = None, call_id: Optional[str] = None
+    ) -> Union[Route, ActionReturn]:
+        """The route of a call, as in the async executor; a closed executor takes no call.
 
         Raises:
             RuntimeError: the executor is closed.
         """
         if self._closed:
             raise RuntimeError("this RayActionExecutor is closed")
-        if name.__class__ is not str or command is NO_COMMAND:  # a Lagent 0.5 message: see the base class
-            return await super().__call__(name, command, session_id, call_id, on_progress=on_progress)
-        # The argument cap, unknown and disabled tools.
-        route = self._route_of_call(name, command, session_id, call_id)
-        if not isinstance(route, Route):
-            return route
+        return super()._route_of_call(name, command, session_id, call_id)
+
+    def _run_route(
+        self,
+        route: Route,
+        name: Any,
+        command: Any,
+        session_id: Optional[str],
+        call_id: Optional[str],
+        on_progress: Optional[Callable[[Any], Any]],
+        context: Any,
+    ) -> Awaitable[ActionReturn]:
+        """The awaitable of a routed call: through the call core here, the tool run in its replica.
+
+        Tools without replicas (the built-in answers) run here as in the async executor.
+        """
         pool = self._pools.get(route.tool)
         if pool is None or pool.action is not route.action:
-            return await super().__call__(
-                name, command, session_id, call_id, on_progress=on_progress, context=context
-            )
+            return super()._run_route(route, name, command, session_id, call_id, on_progress, context)
 
         def run(request: RunRequest) -> Awaitable[Outcome]:
             return pool.run(request, route.key, session_id, call_id)
 
         filled = self._context(route, session_id, call_id, None, context, (name, command))
         core = call_core(route, command, filled, self._hook_methods)
-        return await drive_async(core, self._thread_pool(), self._sleep, run)
+        return drive_async(core, self._thread_pool(), self._sleep, run)
 
     def _direct_or_call(
         self, name: Any, command: Any, session_id: Optional[str], call_id: Optional[str]

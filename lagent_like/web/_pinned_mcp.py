@@ -3,20 +3,18 @@
 The Servers panel checks a URL's host before connecting (public and loopback addresses
 only); the SDK's HTTP client would then resolve the name again, so a name answering
 a loopback address to the check and a private one to the connection (DNS rebinding)
-would reach the operator's network. This toolkit's HTTP transport uses a client whose
-connections are pinned (:mod:`lagent_like._net._pinned`): each one resolves, checks
-every address with the same rule, and connects to a checked one. Imported only when
+would reach the operator's network. This toolkit's connections are made by clients
+(``MCPToolkit``'s ``http_client_factory``) whose connections are pinned
+(:mod:`lagent_like._net._pinned`): each one resolves, checks every address with the
+same rule, and connects to a checked one. Imported only when
 the page connects a URL: it needs the ``mcp`` extra.
 """
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import AsyncIterator
 from types import ModuleType
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
-from mcp.client.streamable_http import streamable_http_client
 from mcp.shared import _httpx_utils as sdk_http
 
 from .._net._pinned import pinned_async_client
@@ -45,21 +43,21 @@ class PinnedMCPToolkit(MCPToolkit):
     """
 
     def __init__(self, url: str, rule: AddressRule, token: Optional[str] = None, **options: Any) -> None:
-        self._rule = rule
-        self._bearer = {"Authorization": f"Bearer {token}"} if token is not None else {}
-        super().__init__(url=url, token=token, **options)
+        super().__init__(url=url, token=token, http_client_factory=_pinned_factory(rule), **options)
 
-    @contextlib.asynccontextmanager
-    async def _http_transport(self, url: str) -> AsyncIterator[Any]:
-        """The SDK's streamable-HTTP transport over a pinned client (closed here: the SDK leaves it open)."""
+
+def _pinned_factory(rule: AddressRule) -> Callable[..., Any]:
+    """An ``http_client_factory`` of clients whose connections are pinned to addresses ``rule`` allows."""
+
+    def pinned_client(headers: Optional[dict[str, str]] = None, timeout: Any = None, auth: Any = None) -> Any:
         httpx = _sdk_httpx()
-        # The SDK's own client timeouts (30 s, and 300 s to read a held-open stream).
-        timeout = httpx.Timeout(
-            getattr(sdk_http, "MCP_DEFAULT_TIMEOUT", 30.0),
-            read=getattr(sdk_http, "MCP_DEFAULT_SSE_READ_TIMEOUT", 300.0),
-        )
-        client = pinned_async_client(self._rule, httpx, headers=self._bearer, timeout=timeout)
-        # Nested, not parenthesized: the package must still compile on Python 3.9.
-        async with client:  # noqa: SIM117
-            async with streamable_http_client(url, http_client=client) as streams:
-                yield streams
+        if timeout is None:
+            # The SDK's own client timeouts (30 s, and 300 s to read a held-open stream).
+            timeout = httpx.Timeout(
+                getattr(sdk_http, "MCP_DEFAULT_TIMEOUT", 30.0),
+                read=getattr(sdk_http, "MCP_DEFAULT_SSE_READ_TIMEOUT", 300.0),
+            )
+        options = {"auth": auth} if auth is not None else {}
+        return pinned_async_client(rule, httpx, headers=headers, timeout=timeout, **options)
+
+    return pinned_client
