@@ -35,7 +35,7 @@ from ._pipe import UpstreamPipe, pass_id
 from ._proxy import ProxyNames
 from ._sessions import ClientLimits
 
-__all__ = ["PassThrough"]
+__all__ = ["PassThrough", "restored_answer"]
 
 _CALL = b'"tools/call"'
 _CANCEL = b'"notifications/cancelled"'
@@ -286,6 +286,14 @@ def _notification(line: bytes, method: str) -> Optional[dict[str, Any]]:
     if not isinstance(message, dict) or message.get("method") != method or message.get("jsonrpc") != "2.0":
         return None
     return message
+
+
+def restored_answer(text: bytes, ours: str, client_id: Any) -> bytes:
+    """The upstream's response ``text`` to request ``ours``, the client's id ``client_id`` in its place."""
+    literal = json.dumps(ours).encode()
+    if text.count(literal) == 1:  # the common case: no need to read the answer
+        return text.replace(literal, json.dumps(client_id).encode())
+    return _restored(text, ours, client_id, json.loads(text), "id")[:-1]
 
 
 def _restored(line: bytes, ours: str, value: Any, message: dict[str, Any], *path: str) -> bytes:

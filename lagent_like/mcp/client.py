@@ -122,6 +122,9 @@ class MCPToolkit(BaseAction, register=False):
         MCPConnectionError: the server cannot be started or reached, or does not list its tools.
     """
 
+    #: Builds the ``httpx2`` client of each HTTP connection (see ``_watch_http``).
+    _http_client_factory: Callable[..., Any] = staticmethod(create_mcp_http_client)
+
     def __init__(
         self,
         command: Optional[str] = None,
@@ -268,7 +271,7 @@ class MCPToolkit(BaseAction, register=False):
     async def _http_transport(self, url: str) -> AsyncIterator[Any]:
         # The SDK's transport leaves a client it is given open: close it here.
         # Nested, not parenthesized: the package must still compile on Python 3.9.
-        async with create_mcp_http_client(headers=self._headers) as client:  # noqa: SIM117
+        async with self._http_client_factory(headers=self._headers) as client:  # noqa: SIM117
             async with streamable_http_client(url, http_client=client) as streams:
                 yield streams
 
@@ -534,6 +537,27 @@ class MCPToolkit(BaseAction, register=False):
             return None
         pipe: UpstreamPipe = conn.pipe
         return pipe
+
+    def _watch_http(self, watch: Callable[[Any], None]) -> bool:
+        """Hand each HTTP client the toolkit builds from now on to ``watch``; reopen its sessions so.
+
+        For a proxy that posts calls on the toolkit's own session itself
+        (:mod:`~lagent_like.mcp._http_passthrough`): ``watch`` reads the session id
+        the SDK's transport sends. The open sessions end; the next call opens a new
+        one. ``False`` (nothing done) for a stdio server or a closed toolkit.
+        """
+        if self._url is None or self._closed:
+            return False
+        build = self._http_client_factory
+
+        def watched(**kwargs: Any) -> Any:
+            client = build(**kwargs)
+            watch(client)
+            return client
+
+        self._http_client_factory = watched
+        self._end_links(self._links.pop_all())
+        return True
 
     def _lost_answer(self) -> str:
         """The error text of a call whose connection was lost, as a forwarded call gives it."""
