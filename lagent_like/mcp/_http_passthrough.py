@@ -195,7 +195,7 @@ class HttpPassThrough:
         """Serve one ASGI request: a pass-through call answered here, anything else by the SDK."""
         app = self._app
         assert app is not None, "HttpPassThrough.wrap() gives the app to serve"
-        taken = self._session_of(scope)
+        taken = await self._session_of(scope)
         if taken is None:
             await app(scope, receive, send)
             return
@@ -213,7 +213,7 @@ class HttpPassThrough:
 
     # -- which requests -----------------------------------------------------------
 
-    def _session_of(self, scope: Scope) -> Optional[tuple[Any, str, Any]]:
+    async def _session_of(self, scope: Scope) -> Optional[tuple[Any, str, Any]]:
         """``(SDK transport, Mcp-Session-Id, slot key)`` when the fast path may take the request.
 
         That is when the SDK would take it to a session's transport as it stands.
@@ -225,27 +225,17 @@ class HttpPassThrough:
             or "user" in scope
         ):
             return None
-        session_id = version = length = b""
-        for key, value in scope["headers"]:
-            if key == _SESSION:
-                session_id = value
-            elif key == _VERSION:
-                version = value
-            elif key == b"content-length":
-                length = value
-        sid = session_id.decode("latin-1")
+        sid, version, length = _heads(scope["headers"])
         client = self._bound.get(sid)
         manager = self._manager
         if client is None or not length.isdigit() or int(length) > manager.max_request_body_size:
             return None
-        if version and version.decode("latin-1") not in HANDSHAKE_PROTOCOL_VERSIONS:
+        if version and version not in HANDSHAKE_PROTOCOL_VERSIONS:
             return None  # the SDK's modern (sessionless) route
         transport = manager._server_instances.get(sid)
         if transport is None or sid in manager._session_owners or not _held_idle(transport):
             return None
-        request = Request(scope)
-        has_json, has_sse = check_accept_headers(request)
-        if not (has_json and has_sse) or not transport._check_content_type(request):
+        if not await _sdk_accepts(transport, Request(scope)):
             return None  # the SDK refuses it, as it always did
         return transport, sid, client
 
@@ -328,6 +318,27 @@ class HttpPassThrough:
         """Close the upstreams' idle connections."""
         for upstream in self._upstreams.values():
             upstream.http.close()
+
+
+def _heads(headers: Any) -> tuple[str, str, bytes]:
+    """The ``Mcp-Session-Id``, ``Mcp-Protocol-Version`` and ``Content-Length`` of raw ASGI ``headers``."""
+    session_id = version = length = b""
+    for key, value in headers:
+        if key == _SESSION:
+            session_id = value
+        elif key == _VERSION:
+            version = value
+        elif key == b"content-length":
+            length = value
+    return session_id.decode("latin-1"), version.decode("latin-1"), length
+
+
+async def _sdk_accepts(transport: Any, request: Request) -> bool:
+    """Whether the SDK's transport lets ``request`` (a POST) through: its own checks, in its order."""
+    if await transport._security.validate_request(request, is_post=True) is not None:
+        return False
+    has_json, has_sse = check_accept_headers(request)
+    return has_json and has_sse and bool(transport._check_content_type(request))
 
 
 def _is_call(message: Any) -> bool:
