@@ -1,7 +1,8 @@
 """A streamable-HTTP MCP server (the SDK's low-level ``Server``) for the HTTP pass-through tests.
 
 Run as ``python r5_http_server.py FIFO``: it listens on a free port of 127.0.0.1 and
-says ``serving MCP on URL`` on stderr. Its tools:
+says ``serving MCP on URL`` on stderr (with ``--stdio`` after ``FIFO``: it serves over
+stdio instead). Its tools:
 
 - ``shout`` (title, annotations, output schema): ``{"text": TEXT.upper()}`` as structured content;
 - ``fail``: an ``isError`` result with a fixed text;
@@ -28,6 +29,7 @@ import anyio
 import mcp_types as types
 import uvicorn
 from mcp.server.lowlevel import Server
+from mcp.server.stdio import stdio_server
 
 TEXT = {"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]}
 ANY = {"type": "object"}
@@ -116,6 +118,14 @@ def main() -> None:
         return _text(f"ran {arguments.get('command')}")
 
     server = Server("http-passthrough-upstream", on_list_tools=list_tools, on_call_tool=call_tool)
+    if sys.argv[2:] == ["--stdio"]:
+
+        async def serve() -> None:
+            async with stdio_server() as (read, write):
+                await server.run(read, write, server.create_initialization_options())
+
+        anyio.run(serve)
+        return
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     print(f"serving MCP on http://127.0.0.1:{sock.getsockname()[1]}/mcp", file=sys.stderr, flush=True)

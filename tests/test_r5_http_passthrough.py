@@ -117,7 +117,7 @@ class Served:
 class Setup:
     """The upstream server and the proxy in front of it, started on demand, stopped at the end."""
 
-    def __init__(self, tmp_path: Path) -> None:
+    def __init__(self, tmp_path: Path, stdio: bool = False) -> None:
         self.fifo = tmp_path / "gate"
         os.mkfifo(self.fifo)
         paths = (str(ROOT), os.environ.get("PYTHONPATH", ""))
@@ -126,16 +126,25 @@ class Setup:
         self.script.write_text(COUNTING, encoding="utf-8")
         self.token_file = tmp_path / "token"
         self.token_file.write_text(TOKEN, encoding="utf-8")
-        self.upstream = Served([sys.executable, str(UPSTREAM), str(self.fifo)], self.env)
+        command = [sys.executable, str(UPSTREAM), str(self.fifo)]
+        # Over stdio the proxy starts the upstream itself, from this command line.
+        self.upstream_command = subprocess.list2cmdline([*command, "--stdio"])
+        self.upstream = None if stdio else Served(command, self.env)
         self._proxy: Optional[Served] = None
         self._counts: Optional[dict[str, int]] = None
 
     def proxy(self, *options: str, env: Optional[dict[str, str]] = None) -> str:
         """Start the proxy of the upstream (with ``options``); its URL."""
-        command = [sys.executable, str(self.script), "serve-mcp", "--mcp", self.upstream.url]
+        target = self.upstream_command if self.upstream is None else self.upstream.url
+        command = [sys.executable, str(self.script), "serve-mcp", "--mcp", target]
         command += ["--transport", "http", "--port", "0", "--token-file", str(self.token_file), *options]
         self._proxy = Served(command, {**self.env, **(env or {})})
         return self._proxy.url
+
+    @property
+    def upstream_url(self) -> str:
+        assert self.upstream is not None
+        return self.upstream.url
 
     def open_gate(self) -> None:
         with open(self.fifo, "w", encoding="utf-8") as fifo:
@@ -154,7 +163,17 @@ class Setup:
     def stop(self) -> None:
         if self._proxy is not None:
             self._proxy.stop()
-        self.upstream.stop()
+        if self.upstream is not None:
+            self.upstream.stop()
+
+
+@pytest.fixture
+def stdio_setup(tmp_path: Path) -> Iterator[Setup]:
+    started = Setup(tmp_path, stdio=True)
+    try:
+        yield started
+    finally:
+        started.stop()
 
 
 @pytest.fixture
@@ -259,7 +278,7 @@ def test_a_passed_call_answers_as_the_upstream_does_directly(
     url = setup.proxy()
     # The first call opens the proxy's upstream session (the SDK path); the second passes.
     proxied = session_calls(url, [(tool, arguments), (tool, arguments)])
-    direct = session_calls(setup.upstream.url, [(tool, arguments)], token=None)
+    direct = session_calls(setup.upstream_url, [(tool, arguments)], token=None)
     assert proxied == direct * 2
     assert setup.counts() == {"passed": 1, "forwarded": 1}
 
@@ -344,7 +363,7 @@ def test_refused_requests_are_refused_as_the_sdk_path_refuses_them(
 def test_a_call_with_a_progress_token_takes_the_sdk_path_and_its_progress_comes(setup: Setup) -> None:
     url = setup.proxy()
     proxied = session_calls(url, [("steps", {})], progress=True)
-    direct = session_calls(setup.upstream.url, [("steps", {})], progress=True, token=None)
+    direct = session_calls(setup.upstream_url, [("steps", {})], progress=True, token=None)
     assert proxied == direct
     assert proxied[0][1] == [(1.0, 3.0, "one"), (2.0, 3.0, "two"), (3.0, 3.0, None)]
     assert setup.counts() == {"passed": 0, "forwarded": 1}
@@ -369,7 +388,7 @@ def test_an_upstream_that_dies_mid_call_is_answered_as_the_sdk_path_answers(
     [(lost, _)] = session_calls(url, [("die", {})], progress=progress)
     assert lost == {
         "content": [
-            {"type": "text", "text": f"the connection to the MCP server {setup.upstream.url} was lost"}
+            {"type": "text", "text": f"the connection to the MCP server {setup.upstream_url} was lost"}
         ],
         "isError": True,
         "resultType": "complete",
@@ -446,3 +465,52 @@ def test_oversized_arguments_are_refused_by_the_sdk_path(setup: Setup) -> None:
         "the arguments are 1100012 characters of JSON; this server accepts at most 1000000"
     )
     assert setup.counts() == {"passed": 0, "forwarded": 1}
+
+
+def test_a_stdio_upstreams_calls_pass_through_the_http_proxy(stdio_setup: Setup) -> None:
+    client = RawClient(stdio_setup.proxy())
+    try:
+        mine = client.call("lagent-like-pass-1", "whoami").json()
+        loud = client.call(2, "shout", {"text": "piped"}).json()
+        failed = client.call(3, "fail").json()
+    finally:
+        client.close()
+    assert mine["id"] == "lagent-like-pass-1"
+    assert mine["result"]["content"][0]["text"].startswith("lagent-like-pass-")
+    assert loud == {
+        "jsonrpc": "2.0",
+        "id": 2,
+        "result": {
+            "content": [{"type": "text", "text": '{"text": "PIPED"}'}],
+            "structuredContent": {"text": "PIPED"},
+            "isError": False,
+        },
+    }
+    assert failed["result"] == {
+        "content": [{"type": "text", "text": "it failed, as always"}],
+        "isError": True,
+    }
+    assert stdio_setup.counts() == {"passed": 3, "forwarded": 0}
+
+
+def test_a_stdio_upstream_that_dies_mid_call_is_answered_with_the_lost_connection_result(
+    stdio_setup: Setup,
+) -> None:
+    client = RawClient(stdio_setup.proxy())
+    try:
+        lost = client.call(1, "die").json()
+        again = client.message(client.call(2, "shout", {"text": "again"}))
+    finally:
+        client.close()
+    assert lost["result"] == {
+        "content": [
+            {
+                "type": "text",
+                "text": f"the connection to the MCP server {stdio_setup.upstream_command} was lost",
+            }
+        ],
+        "isError": True,
+    }
+    # The reconnecting call goes by the SDK session, which opens the new connection.
+    assert again["result"]["structuredContent"] == {"text": "AGAIN"}
+    assert stdio_setup.counts() == {"passed": 1, "forwarded": 1}

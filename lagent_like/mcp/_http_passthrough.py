@@ -37,7 +37,7 @@ import asyncio
 import json
 import math
 from collections.abc import Awaitable, MutableMapping
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Optional, Union
 
 import anyio
 from mcp.server.streamable_http import MCP_SESSION_ID_HEADER, check_accept_headers
@@ -96,16 +96,16 @@ class HttpSessionNotes:
         return self._seen
 
 
-class _Upstream:
-    """A proxied toolkit's HTTP server as the fast path reaches it: its notes and connections."""
+class _HttpUpstream:
+    """A proxied toolkit's HTTP server as the fast path reaches it: its session's notes, its connections."""
 
     def __init__(self, toolkit: Any, url: str) -> None:
         self.toolkit = toolkit
         self.notes = HttpSessionNotes()
-        self.http = UpstreamHttp(url)
+        self._http = UpstreamHttp(url)
 
-    def headers(self) -> Optional[list[tuple[str, str]]]:
-        """The headers of a POST on the toolkit's session now (``None``: no session is open)."""
+    def route(self, session_id: str) -> Optional[list[tuple[str, str]]]:
+        """The headers of a POST on the toolkit's (shared) session now (``None``: none is open)."""
         current = self.notes.current()
         if current is None:
             return None
@@ -119,18 +119,100 @@ class _Upstream:
         ]
         return headers
 
+    async def post(self, data: bytes, ours: str, route: Any) -> bytes:
+        """The server's answer to request ``data`` (id ``ours``); raises as :meth:`UpstreamHttp.post`."""
+        return await self._http.post(data, route, ours)
+
+    def cancel(self, ours: str, route: Any) -> None:
+        """Tell the server to stop request ``ours`` (its answer is no longer awaited)."""
+        self._http.notify(json.dumps(_cancelled(ours)).encode(), route)
+
+    def close(self) -> None:
+        """Close the idle connections."""
+        self._http.close()
+
+
+class _PipeUpstream:
+    """A proxied toolkit's stdio server as the fast path reaches it: its raw pipe, on the toolkit's loop.
+
+    The pipe (:class:`~lagent_like.mcp._pipe.UpstreamPipe`) belongs to the toolkit's
+    loop, the HTTP server runs on another: a call hops there to be written and its
+    answer hops back.
+    """
+
+    def __init__(self, toolkit: Any) -> None:
+        self.toolkit = toolkit
+        self._pipe: Any = None
+
+    def route(self, session_id: str) -> str:
+        """The executor session whose pipe carries the call (whether it is open is known on its loop only)."""
+        return session_id
+
+    async def post(self, data: bytes, ours: str, route: Any) -> bytes:
+        """The server's answer line to request ``data`` (id ``ours``).
+
+        Raises:
+            Refused: the pipe is not open (the call goes by the SDK session, which opens it).
+            UpstreamLost: the server went away before answering.
+        """
+        here = asyncio.get_running_loop()
+        answer: asyncio.Future[Optional[bytes]] = here.create_future()
+
+        def settle(value: Any) -> None:
+            if not answer.done():
+                (answer.set_exception if isinstance(value, BaseException) else answer.set_result)(value)
+
+        def on_line(line: Optional[bytes], message: Optional[dict[str, Any]]) -> None:
+            if message is None or "method" not in message:  # not a progress notification: the answer
+                here.call_soon_threadsafe(settle, line)
+
+        def write() -> None:
+            pipe = self.toolkit._upstream_pipe(route)
+            if pipe is None:
+                here.call_soon_threadsafe(settle, Refused(0))
+                return
+            self._pipe = pipe
+            pipe.expect(ours, on_line)
+            if not pipe.send(data + b"\n"):
+                on_line(None, None)
+
+        self.toolkit._loop.loop.call_soon_threadsafe(write)
+        line = await answer
+        if line is None:
+            raise UpstreamLost("the server went away")
+        return line
+
+    def cancel(self, ours: str, route: Any) -> None:
+        """Tell the server to stop request ``ours``; its late answer is dropped."""
+
+        def stop() -> None:
+            pipe = self._pipe
+            if pipe is not None:
+                pipe.forget(ours)
+                pipe.send(json.dumps(_cancelled(ours)).encode() + b"\n")
+
+        self.toolkit._loop.loop.call_soon_threadsafe(stop)
+
+    def close(self) -> None:
+        """Nothing to close: the pipe is the toolkit's."""
+
+
+_Upstream = Union[_HttpUpstream, _PipeUpstream]
+
+
+def _cancelled(ours: str) -> dict[str, Any]:
+    return {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": ours}}
+
 
 class _Call:
     """One ``tools/call`` the fast path takes: who sent it and where it goes."""
 
-    def __init__(
-        self, message: dict[str, Any], tool: str, upstream: _Upstream, headers: list[tuple[str, str]]
-    ) -> None:
+    def __init__(self, message: dict[str, Any], tool: str, upstream: _Upstream, route: Any) -> None:
         self.message = message
         self.client_id = message["id"]
         self.tool = tool
         self.upstream = upstream
-        self.headers = headers
+        self.route = route
 
 
 class HttpPassThrough:
@@ -157,7 +239,7 @@ class HttpPassThrough:
         self._limits = limits
         self._refuse = refuse
         self._error_result = error_result
-        self._bound: dict[str, Any] = {}
+        self._bound: dict[str, tuple[str, Any]] = {}
         self._upstreams: dict[int, _Upstream] = {}
         self._app: Optional[App] = None
         self._manager: Any = None
@@ -173,9 +255,15 @@ class HttpPassThrough:
         """
         for toolkit in self._names.toolkits:
             url = getattr(toolkit, "_url", None)
-            if id(toolkit) in self._upstreams or url is None or http_endpoint(url) is None:
+            if id(toolkit) in self._upstreams:
                 continue
-            upstream = _Upstream(toolkit, url)
+            if url is None:
+                self._upstreams[id(toolkit)] = _PipeUpstream(toolkit)
+                continue
+            if http_endpoint(url) is None or not toolkit._shares_session():
+                # One session per executor session: which one a watched client serves is not known.
+                continue
+            upstream = _HttpUpstream(toolkit, url)
             if toolkit._watch_http(upstream.notes.watch):
                 self._upstreams[id(toolkit)] = upstream
 
@@ -184,9 +272,9 @@ class HttpPassThrough:
         self._app, self._manager, self._path = app, manager, path
         return self
 
-    def bind(self, mcp_session_id: str, client: Any, connection: Any) -> None:
+    def bind(self, mcp_session_id: str, session_id: str, client: Any, connection: Any) -> None:
         """HTTP session ``mcp_session_id`` finished its handshake: its client's slot key, until it ends."""
-        self._bound[mcp_session_id] = client
+        self._bound[mcp_session_id] = (session_id, client)
         exit_stack = getattr(connection, "exit_stack", None)
         if exit_stack is not None:
             exit_stack.callback(self._bound.pop, mcp_session_id, None)
@@ -199,9 +287,9 @@ class HttpPassThrough:
         if taken is None:
             await app(scope, receive, send)
             return
-        transport, session_id, client = taken
+        transport, http_session, session_id, client = taken
         body, rest = await _read_body(receive, self._manager.max_request_body_size)
-        call = None if rest is not None else self._call_of(body)
+        call = None if rest is not None else self._call_of(body, session_id)
         if call is None:
             await app(scope, _replay(body, rest, receive), send)
             return
@@ -209,12 +297,12 @@ class HttpPassThrough:
         if answer is None:  # the upstream refused it at the HTTP level: the slow path answers
             await app(scope, _replay(body, None, receive), send)
             return
-        await _answer(send, answer, session_id)
+        await _answer(send, answer, http_session)
 
     # -- which requests -----------------------------------------------------------
 
-    async def _session_of(self, scope: Scope) -> Optional[tuple[Any, str, Any]]:
-        """``(SDK transport, Mcp-Session-Id, slot key)`` when the fast path may take the request.
+    async def _session_of(self, scope: Scope) -> Optional[tuple[Any, str, str, Any]]:
+        """``(SDK transport, Mcp-Session-Id, executor session, slot key)`` when the fast path may take it.
 
         That is when the SDK would take it to a session's transport as it stands.
         """
@@ -226,9 +314,9 @@ class HttpPassThrough:
         ):
             return None
         sid, version, length = _heads(scope["headers"])
-        client = self._bound.get(sid)
+        bound = self._bound.get(sid)
         manager = self._manager
-        if client is None or not length.isdigit() or int(length) > manager.max_request_body_size:
+        if bound is None or not length.isdigit() or int(length) > manager.max_request_body_size:
             return None
         if version and version not in HANDSHAKE_PROTOCOL_VERSIONS:
             return None  # the SDK's modern (sessionless) route
@@ -237,9 +325,9 @@ class HttpPassThrough:
             return None
         if not await _sdk_accepts(transport, Request(scope)):
             return None  # the SDK refuses it, as it always did
-        return transport, sid, client
+        return transport, sid, bound[0], bound[1]
 
-    def _call_of(self, body: bytes) -> Optional[_Call]:
+    def _call_of(self, body: bytes, session_id: str) -> Optional[_Call]:
         """The call in ``body`` when it may pass: one ``tools/call`` of a proxied tool; else ``None``."""
         if _CALL not in body:
             return None
@@ -261,8 +349,8 @@ class HttpPassThrough:
         if target is None:
             return None
         upstream, tool = target
-        headers = upstream.headers()
-        return None if headers is None else _Call(message, tool, upstream, headers)
+        route = upstream.route(session_id)
+        return None if route is None else _Call(message, tool, upstream, route)
 
     def _target(self, name: str) -> Optional[tuple[_Upstream, str]]:
         """``(upstream, its tool name)`` of served name ``name``, when it is a served proxied tool."""
@@ -294,16 +382,15 @@ class HttpPassThrough:
         self.passed += 1
         try:
             text = await asyncio.wait_for(
-                call.upstream.http.post(data, call.headers, ours), toolkit._request_timeout
+                call.upstream.post(data, ours, call.route), toolkit._request_timeout
             )
         except asyncio.TimeoutError:
-            notice = {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": ours}}
-            call.upstream.http.notify(json.dumps(notice).encode(), call.headers)
+            call.upstream.cancel(ours, call.route)
             return self._error(call, toolkit._timeout_answer())
         except UpstreamLost:
             return self._error(call, toolkit._lost_answer())
         except Refused as exc:
-            if exc.status < 500:
+            if exc.status < 500:  # not sent, or refused before any tool ran
                 self.passed -= 1
                 return None
             return self._error(call, "the MCP server refused the call: Server returned an error response")
@@ -317,7 +404,7 @@ class HttpPassThrough:
     def close(self) -> None:
         """Close the upstreams' idle connections."""
         for upstream in self._upstreams.values():
-            upstream.http.close()
+            upstream.close()
 
 
 def _heads(headers: Any) -> tuple[str, str, bytes]:

@@ -559,6 +559,10 @@ class MCPToolkit(BaseAction, register=False):
         self._end_links(self._links.pop_all())
         return True
 
+    def _shares_session(self) -> bool:
+        """Whether one MCP session serves every executor session (``shared_session``)."""
+        return bool(self._links._shared)
+
     def _lost_answer(self) -> str:
         """The error text of a call whose connection was lost, as a forwarded call gives it."""
         return f"the connection to the MCP server {self._target} was lost"

@@ -308,7 +308,7 @@ def _tell_of_changes(
             passing.bind(session_id, client_key(ctx, session_id))
         http_session = _http_session_id(ctx)
         if http_session is not None:
-            http_passing.bind(http_session, client_key(ctx, session_id), _connection_of(ctx))
+            http_passing.bind(http_session, session_id, client_key(ctx, session_id), _connection_of(ctx))
 
     server.add_notification_handler("notifications/initialized", types.NotificationParams, on_initialized)
     # The 2026-07-28 clients' way to be told (the SDK then announces tools.listChanged to them).
