@@ -517,18 +517,21 @@ class MCPToolkit(BaseAction, register=False):
                 args, f"the MCP call did not complete: {reason(exc)}", ActionStatusCode.TIMEOUT
             )
 
-    def _upstream_pipe(self, session_id: str = DEFAULT_SESSION) -> Optional[UpstreamPipe]:
+    def _upstream_pipe(
+        self, session_id: str = DEFAULT_SESSION, any_loop: bool = False
+    ) -> Optional[UpstreamPipe]:
         """The raw pipe of ``session_id``'s open connection to a stdio server, else ``None``.
 
         For a server hosted on this toolkit's loop (see :meth:`host`) that passes calls
         through as JSON-RPC lines (:mod:`~lagent_like.mcp._passthrough`); ``None`` when
-        called from another loop, when the session is not open (the first call opens it
-        through the SDK session) or when the server is not a stdio one.
+        called from another loop (unless ``any_loop``: the pipe is then used only through
+        hops to this toolkit's loop), when the session is not open (the first call opens
+        it through the SDK session) or when the server is not a stdio one.
         """
         if self._closed:
             return None
         try:
-            if asyncio.get_running_loop() is not self._loop.loop:
+            if asyncio.get_running_loop() is not self._loop.loop and not any_loop:
                 return None
         except RuntimeError:
             return None
