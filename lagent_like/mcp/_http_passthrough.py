@@ -45,6 +45,7 @@ from mcp.shared.inbound import MCP_PROTOCOL_VERSION_HEADER
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 from starlette.requests import Request
 
+from .._private.log import logger
 from ._passthrough import restored_answer
 from ._pipe import pass_id
 from ._proxy import ProxyNames
@@ -289,7 +290,7 @@ class HttpPassThrough:
             return
         transport, http_session, session_id, client = taken
         body, rest = await _read_body(receive, self._manager.max_request_body_size)
-        call = None if rest is not None else self._call_of(body, session_id)
+        call = None if rest is not None else self._checked_call_of(body, session_id)
         if call is None:
             await app(scope, _replay(body, rest, receive), send)
             return
@@ -326,6 +327,16 @@ class HttpPassThrough:
         if not await _sdk_accepts(transport, Request(scope)):
             return None  # the SDK refuses it, as it always did
         return transport, sid, bound[0], bound[1]
+
+    def _checked_call_of(self, body: bytes, session_id: str) -> Optional[_Call]:
+        """:meth:`_call_of`, where a failure leaves the request to the SDK (which answers it as before)."""
+        try:
+            return self._call_of(body, session_id)
+        except Exception as exc:  # noqa: BLE001 - the SDK answers whatever this cannot
+            logger().warning(
+                "MCP HTTP pass-through left a request to the SDK: %s: %s", type(exc).__name__, exc
+            )
+            return None
 
     def _call_of(self, body: bytes, session_id: str) -> Optional[_Call]:
         """The call in ``body`` when it may pass: one ``tools/call`` of a proxied tool; else ``None``."""

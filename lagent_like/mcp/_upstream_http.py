@@ -199,6 +199,8 @@ class UpstreamHttp:
             kind = head.get("content-type", "").split(";")[0].strip().lower()
             if kind == _JSON:
                 text = await frame.read_all()
+                if not _answers(text, answer_id):
+                    raise UpstreamLost("the JSON answer is not the response to the request")
             elif kind == _EVENT_STREAM:
                 text = await _answer_event(frame, answer_id)
             else:
@@ -345,14 +347,12 @@ async def _events(frame: _Body) -> AsyncIterator[bytes]:
     data: list[bytes] = []
     while True:
         piece = await frame.chunk()
-        if not piece:
-            return
         buffer += piece
-        end = max(buffer.rfind(b"\n"), buffer.rfind(b"\r") if not buffer.endswith(b"\r") else -1)
-        if end < 0:
-            if len(buffer) > _MAX_EVENT:
-                raise ValueError("an event of the answer is too long")
-            continue
+        # A CR at the end may be the first half of a CRLF, unless nothing follows.
+        cr = buffer.rfind(b"\r") if piece == b"" or not buffer.endswith(b"\r") else buffer.rfind(b"\r", 0, -1)
+        end = max(buffer.rfind(b"\n"), cr)
+        if end < 0 and len(buffer) > _MAX_EVENT:
+            raise ValueError("an event of the answer is too long")
         text, buffer = buffer[: end + 1], buffer[end + 1 :]
         for line in text.replace(b"\r\n", b"\n").replace(b"\r", b"\n").split(b"\n")[:-1]:
             if not line:
@@ -362,15 +362,22 @@ async def _events(frame: _Body) -> AsyncIterator[bytes]:
             elif line.startswith(b"data:"):
                 value = line[5:]
                 data.append(value[1:] if value.startswith(b" ") else value)
+        if not piece:
+            return
 
 
 async def _answer_event(frame: _Body, answer_id: str) -> bytes:
     """The data of the event that answers request ``answer_id``; the events before it are skipped."""
     async for data in _events(frame):
-        try:
-            message: Any = json.loads(data)
-        except ValueError:
-            continue
-        if isinstance(message, dict) and "method" not in message and message.get("id") == answer_id:
+        if _answers(data, answer_id):
             return data
     raise UpstreamLost("the event stream ended without the answer")
+
+
+def _answers(text: bytes, answer_id: str) -> bool:
+    """Whether ``text`` is a JSON-RPC response (or error) to request ``answer_id``."""
+    try:
+        message: Any = json.loads(text)
+    except ValueError:
+        return False
+    return isinstance(message, dict) and "method" not in message and message.get("id") == answer_id
