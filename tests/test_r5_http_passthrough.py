@@ -53,6 +53,9 @@ build, forward = server.build_mcp_server, server._forward
 def counting_build(*args, **kwargs):
     if "R5_QUEUE_TIMEOUT" in os.environ:
         kwargs["queue_timeout"] = float(os.environ["R5_QUEUE_TIMEOUT"])
+    if "R5_TOOL_TIMEOUT" in os.environ:
+        for toolkit in kwargs["names"].toolkits:
+            toolkit._request_timeout = float(os.environ["R5_TOOL_TIMEOUT"])
     built.append(build(*args, **kwargs))
     return built[-1]
 
@@ -394,6 +397,23 @@ def test_an_upstream_that_dies_mid_call_is_answered_as_the_sdk_path_answers(
         "resultType": "complete",
     }
     assert setup.counts() == {"passed": 0 if progress else 1, "forwarded": 1 + progress}
+
+
+def test_an_upstream_that_does_not_answer_in_time_is_answered_as_the_sdk_path_answers(setup: Setup) -> None:
+    url = setup.proxy(env={"R5_TOOL_TIMEOUT": "0.5"})
+    session_calls(url, [("shout", {"text": "warm"})])
+    [(passed, _)] = session_calls(url, [("hang", {})])
+    [(forwarded, _)] = session_calls(url, [("hang", {})], progress=True)
+    assert (
+        passed
+        == forwarded
+        == {
+            "content": [{"type": "text", "text": "the MCP server did not answer within 0.5s"}],
+            "isError": True,
+            "resultType": "complete",
+        }
+    )
+    assert setup.counts() == {"passed": 1, "forwarded": 2}
 
 
 def test_a_call_beyond_the_clients_slots_gets_the_sdk_paths_busy_result(setup: Setup) -> None:
