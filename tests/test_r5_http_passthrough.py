@@ -279,17 +279,15 @@ def test_a_passed_call_answers_as_the_upstream_does_directly(
     setup: Setup, tool: str, arguments: dict[str, Any]
 ) -> None:
     url = setup.proxy()
-    # The first call opens the proxy's upstream session (the SDK path); the second passes.
-    proxied = session_calls(url, [(tool, arguments), (tool, arguments)])
+    proxied = session_calls(url, [(tool, arguments)])
     direct = session_calls(setup.upstream_url, [(tool, arguments)], token=None)
-    assert proxied == direct * 2
-    assert setup.counts() == {"passed": 1, "forwarded": 1}
+    assert proxied == direct
+    assert setup.counts() == {"passed": 1, "forwarded": 0}
 
 
 def test_the_upstream_sees_the_proxys_id_and_the_client_gets_its_own_back(setup: Setup) -> None:
     client = RawClient(setup.proxy())
     try:
-        client.call("warm", "whoami")  # opens the proxy's upstream session
         answers = {
             request_id: client.call(request_id, "whoami")
             for request_id in ["lagent-like-pass-1", 7, "7", "ünï", "x" * 200]
@@ -304,12 +302,11 @@ def test_the_upstream_sees_the_proxys_id_and_the_client_gets_its_own_back(setup:
         assert message["id"] == request_id
         upstream_id = message["result"]["content"][0]["text"]
         assert upstream_id.startswith("lagent-like-pass-")
-    assert setup.counts() == {"passed": 5, "forwarded": 1}
+    assert setup.counts() == {"passed": 5, "forwarded": 0}
 
 
 def test_concurrent_calls_are_answered_to_their_own_ids(setup: Setup) -> None:
     client = RawClient(setup.proxy("--max-client-calls", "8"))
-    client.call("warm", "whoami")
     answers: dict[int, dict[str, Any]] = {}
 
     def call(number: int) -> None:
@@ -327,7 +324,7 @@ def test_concurrent_calls_are_answered_to_their_own_ids(setup: Setup) -> None:
     assert {n: a["result"]["structuredContent"] for n, a in answers.items()} == {
         n: {"text": f"CALL {n}"} for n in range(8)
     }
-    assert setup.counts() == {"passed": 8, "forwarded": 1}
+    assert setup.counts() == {"passed": 8, "forwarded": 0}
 
 
 def _call_body(tool: str) -> dict[str, Any]:
@@ -352,7 +349,6 @@ def test_refused_requests_are_refused_as_the_sdk_path_refuses_them(
 ) -> None:
     client = RawClient(setup.proxy())
     try:
-        client.call("warm", "shout", {"text": "warm"})
         proxied = client.post(_call_body("shout"), **headers)
         # An unknown tool always takes the SDK path: the refusal the SDK gives.
         sdk = client.post(_call_body("no-such-tool"), **headers)
@@ -379,7 +375,7 @@ def test_passed_and_sdk_path_calls_share_the_upstream_session(setup: Setup) -> N
     last = session_calls(url, [("count", {})])
     texts = [result["content"][0]["text"] for result, _ in [*first, *with_token, *last]]
     assert texts == ["1", "2", "3", "4"]
-    assert setup.counts() == {"passed": 2, "forwarded": 2}
+    assert setup.counts() == {"passed": 3, "forwarded": 1}
 
 
 @pytest.mark.parametrize("progress", [pytest.param(False, id="passed"), pytest.param(True, id="sdk-path")])
@@ -387,7 +383,6 @@ def test_an_upstream_that_dies_mid_call_is_answered_as_the_sdk_path_answers(
     setup: Setup, progress: bool
 ) -> None:
     url = setup.proxy()
-    session_calls(url, [("shout", {"text": "warm"})])
     [(lost, _)] = session_calls(url, [("die", {})], progress=progress)
     assert lost == {
         "content": [
@@ -396,12 +391,11 @@ def test_an_upstream_that_dies_mid_call_is_answered_as_the_sdk_path_answers(
         "isError": True,
         "resultType": "complete",
     }
-    assert setup.counts() == {"passed": 0 if progress else 1, "forwarded": 1 + progress}
+    assert setup.counts() == {"passed": int(not progress), "forwarded": int(progress)}
 
 
 def test_an_upstream_that_does_not_answer_in_time_is_answered_as_the_sdk_path_answers(setup: Setup) -> None:
     url = setup.proxy(env={"R5_TOOL_TIMEOUT": "0.5"})
-    session_calls(url, [("shout", {"text": "warm"})])
     [(passed, _)] = session_calls(url, [("hang", {})])
     [(forwarded, _)] = session_calls(url, [("hang", {})], progress=True)
     assert (
@@ -413,12 +407,11 @@ def test_an_upstream_that_does_not_answer_in_time_is_answered_as_the_sdk_path_an
             "resultType": "complete",
         }
     )
-    assert setup.counts() == {"passed": 1, "forwarded": 2}
+    assert setup.counts() == {"passed": 1, "forwarded": 1}
 
 
 def test_a_call_beyond_the_clients_slots_gets_the_sdk_paths_busy_result(setup: Setup) -> None:
     client = RawClient(setup.proxy("--max-client-calls", "1", env={"R5_QUEUE_TIMEOUT": "0"}))
-    client.call("warm", "shout", {"text": "warm"})
     gated: list[httpx.Response] = []
     holder = threading.Thread(target=lambda: gated.append(client.call("gate", "gate")))
     holder.start()
@@ -444,7 +437,7 @@ def test_a_call_beyond_the_clients_slots_gets_the_sdk_paths_busy_result(setup: S
     }
     assert gated[0].json()["result"]["content"][0]["text"] == "gate passed"
     assert after["result"]["structuredContent"] == {"text": "AFTER"}
-    assert setup.counts() == {"passed": 2, "forwarded": 1}
+    assert setup.counts() == {"passed": 2, "forwarded": 0}
 
 
 TOOL_RULES = [
@@ -460,7 +453,6 @@ def test_tools_the_proxy_does_not_serve_are_refused_by_the_sdk_path(
 ) -> None:
     client = RawClient(setup.proxy(*options))
     try:
-        client.call("warm", "shout", {"text": "warm"})
         refused = client.message(client.call(9, tool, {"command": "1"}))
     finally:
         client.close()
@@ -469,13 +461,12 @@ def test_tools_the_proxy_does_not_serve_are_refused_by_the_sdk_path(
         "id": 9,
         "error": {"code": -32602, "message": f"unknown tool {tool!r}; call tools/list for the tools"},
     }
-    assert setup.counts() == {"passed": 0, "forwarded": 1}
+    assert setup.counts() == {"passed": 0, "forwarded": 0}
 
 
 def test_oversized_arguments_are_refused_by_the_sdk_path(setup: Setup) -> None:
     client = RawClient(setup.proxy())
     try:
-        client.call("warm", "shout", {"text": "warm"})
         refused = client.message(client.call(3, "shout", {"text": "x" * 1_100_000}))
     finally:
         client.close()
@@ -484,7 +475,7 @@ def test_oversized_arguments_are_refused_by_the_sdk_path(setup: Setup) -> None:
     assert refused["result"]["content"][0]["text"] == (
         "the arguments are 1100012 characters of JSON; this server accepts at most 1000000"
     )
-    assert setup.counts() == {"passed": 0, "forwarded": 1}
+    assert setup.counts() == {"passed": 0, "forwarded": 0}
 
 
 def test_a_stdio_upstreams_calls_pass_through_the_http_proxy(stdio_setup: Setup) -> None:

@@ -546,8 +546,9 @@ class MCPToolkit(BaseAction, register=False):
 
         For a proxy that posts calls on the toolkit's own session itself
         (:mod:`~lagent_like.mcp._http_passthrough`): ``watch`` reads the session id
-        the SDK's transport sends. The open sessions end; the next call opens a new
-        one. ``False`` (nothing done) for a stdio server or a closed toolkit.
+        the SDK's transport sends. The open sessions end; a shared one is opened again
+        at once, others on their next call. ``False`` (nothing done) for a stdio server
+        or a closed toolkit.
         """
         if self._url is None or self._closed:
             return False
@@ -560,6 +561,12 @@ class MCPToolkit(BaseAction, register=False):
 
         self._http_client_factory = watched
         self._end_links(self._links.pop_all())
+        if self._shares_session():
+            # Reopened now, not by the first call: the proxy's calls pass from the start.
+            try:
+                self._loop.run(self._links.get(DEFAULT_SESSION).session(), self._wait(connect=True))
+            except Exception as exc:  # noqa: BLE001 - the next call reconnects, as after any loss
+                logger().info("reopening the MCP session with %s: %s", self._target, reason(exc))
         return True
 
     def _shares_session(self) -> bool:
