@@ -284,7 +284,13 @@ class HttpPassThrough:
         """Serve one ASGI request: a pass-through call answered here, anything else by the SDK."""
         app = self._app
         assert app is not None, "HttpPassThrough.wrap() gives the app to serve"
-        taken = await self._session_of(scope)
+        try:
+            taken = await self._session_of(scope)
+        except Exception as exc:  # noqa: BLE001 - e.g. an SDK whose session manager changed: the SDK answers
+            logger().warning(
+                "MCP HTTP pass-through left a request to the SDK: %s: %s", type(exc).__name__, exc
+            )
+            taken = None
         if taken is None:
             await app(scope, receive, send)
             return
