@@ -10,6 +10,7 @@ stdio instead). Its tools:
 - ``gate``: answers "gate passed" once a line can be read from the named pipe ``FIFO``
   (the test writes it: no clock involved);
 - ``hang``: never answers; a cancelled one is counted;
+- ``held``: reads a line from ``FIFO`` (so the test knows it runs), then as ``hang``;
 - ``cancelled``: how many ``hang`` calls were cancelled so far;
 - ``whoami``: the JSON-RPC id of its own request, as text;
 - ``count``: how many times it was called in this MCP session (state of the session);
@@ -47,6 +48,7 @@ TOOLS = [
     types.Tool(name="steps", description="Three steps.", input_schema=ANY),
     types.Tool(name="gate", description="Waits for the test.", input_schema=ANY),
     types.Tool(name="hang", description="Never answers.", input_schema=ANY),
+    types.Tool(name="held", description="Signals, then never answers.", input_schema=ANY),
     types.Tool(name="cancelled", description="Cancelled hangs.", input_schema=ANY),
     types.Tool(name="whoami", description="Its request id.", input_schema=ANY),
     types.Tool(name="count", description="Calls in this session.", input_schema=ANY),
@@ -104,6 +106,9 @@ def main() -> None:
             await anyio.to_thread.run_sync(_read_fifo, fifo)
             return _text("gate passed")
         if tool == "hang":
+            return await hang()
+        if tool == "held":
+            await anyio.to_thread.run_sync(_read_fifo, fifo)
             return await hang()
         if tool == "cancelled":
             return _text(str(cancelled[0]))

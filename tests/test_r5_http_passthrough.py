@@ -440,6 +440,33 @@ def test_a_call_beyond_the_clients_slots_gets_the_sdk_paths_busy_result(setup: S
     assert setup.counts() == {"passed": 2, "forwarded": 0}
 
 
+def test_a_client_cancelling_a_passed_call_frees_its_slot_and_the_upstream_is_told(setup: Setup) -> None:
+    client = RawClient(setup.proxy("--max-client-calls", "1", env={"R5_QUEUE_TIMEOUT": "0"}))
+    held: list[httpx.Response] = []
+    caller = threading.Thread(target=lambda: held.append(client.call(7, "held")))
+    caller.start()
+    try:
+        setup.open_gate()  # returns once the upstream reads the pipe: the call runs there
+        notice = {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 7}}
+        accepted = client.post(notice)
+        caller.join(PATIENCE)
+        after = client.call("after", "shout", {"text": "after"}).json()
+        counts = [client.call(n, "cancelled").json()["result"]["content"][0]["text"] for n in range(100)]
+    finally:
+        client.close()
+    assert accepted.status_code == 202
+    assert held[0].json() == {
+        "jsonrpc": "2.0",
+        "id": 7,
+        "error": {"code": -32800, "message": "Request cancelled"},
+    }
+    # The slot was given back at once (a call finding it taken would be refused: no queueing).
+    assert after["result"]["structuredContent"] == {"text": "AFTER"}
+    # The upstream was told under the proxy's id: its call was cancelled.
+    assert "1" in counts
+    assert setup.counts() == {"passed": 102, "forwarded": 0}
+
+
 TOOL_RULES = [
     pytest.param(("--tools", "shout"), "fail", id="not-in-tools"),
     pytest.param((), "PythonInterpreter", id="code-tool-withheld"),

@@ -36,17 +36,18 @@ from __future__ import annotations
 import asyncio
 import json
 import math
+from asyncio import FIRST_COMPLETED
 from collections.abc import Awaitable, MutableMapping
 from typing import Any, Callable, Optional, Union
 
 import anyio
-from mcp.server.streamable_http import MCP_SESSION_ID_HEADER, check_accept_headers
+from mcp.server.streamable_http import MCP_SESSION_ID_HEADER, REQUEST_CANCELLED, check_accept_headers
 from mcp.shared.inbound import MCP_PROTOCOL_VERSION_HEADER
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 from starlette.requests import Request
 
 from .._private.log import logger
-from ._passthrough import restored_answer
+from ._passthrough import _key, restored_answer
 from ._pipe import pass_id
 from ._proxy import ProxyNames
 from ._sessions import ClientLimits
@@ -60,6 +61,9 @@ Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
 App = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 _CALL = b'"tools/call"'
+_CANCEL = b'"notifications/cancelled"'
+#: The SDK's answer to a request its client cancelled (the handshake protocols answer one).
+_CANCELLED = {"code": REQUEST_CANCELLED, "message": "Request cancelled"}
 _COMPACT = (",", ":")
 _SESSION = MCP_SESSION_ID_HEADER.encode()
 _VERSION = MCP_PROTOCOL_VERSION_HEADER.lower().encode()
@@ -214,6 +218,8 @@ class _Call:
         self.tool = tool
         self.upstream = upstream
         self.route = route
+        #: ``(Mcp-Session-Id, request id)``: what a cancellation names.
+        self.key: tuple[str, str] = ("", "")
 
 
 class HttpPassThrough:
@@ -241,6 +247,7 @@ class HttpPassThrough:
         self._refuse = refuse
         self._error_result = error_result
         self._bound: dict[str, tuple[str, Any]] = {}
+        self._flight: dict[tuple[str, str], asyncio.Future[None]] = {}
         self._upstreams: dict[int, _Upstream] = {}
         self._app: Optional[App] = None
         self._manager: Any = None
@@ -298,8 +305,11 @@ class HttpPassThrough:
         body, rest = await _read_body(receive, self._manager.max_request_body_size)
         call = None if rest is not None else self._checked_call_of(body, session_id)
         if call is None:
+            if rest is None and self._flight and _CANCEL in body:
+                self._note_cancel(body, http_session)  # the SDK still answers the notification
             await app(scope, _replay(body, rest, receive), send)
             return
+        call.key = (http_session, _key(call.client_id))
         answer = await self._run(call, transport, client)
         if answer is None:  # the upstream refused it at the HTTP level: the slow path answers
             await app(scope, _replay(body, None, receive), send)
@@ -397,13 +407,22 @@ class HttpPassThrough:
         data = json.dumps(message, ensure_ascii=False, separators=_COMPACT).encode()
         toolkit = call.upstream.toolkit
         self.passed += 1
+        posting = asyncio.ensure_future(call.upstream.post(data, ours, call.route))
+        stop: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._flight[call.key] = stop
         try:
-            text = await asyncio.wait_for(
-                call.upstream.post(data, ours, call.route), toolkit._request_timeout
-            )
-        except asyncio.TimeoutError:
+            await asyncio.wait((posting, stop), timeout=toolkit._request_timeout, return_when=FIRST_COMPLETED)
+        finally:
+            self._flight.pop(call.key, None)
+            if not posting.done():
+                posting.cancel()
+        if not posting.done() or posting.cancelled():
             call.upstream.cancel(ours, call.route)
+            if stop.done():  # the client cancelled it: answered as the SDK answers a cancelled request
+                return json.dumps({"jsonrpc": "2.0", "id": call.client_id, "error": _CANCELLED}).encode()
             return self._error(call, toolkit._timeout_answer())
+        try:
+            text = posting.result()
         except UpstreamLost:
             return self._error(call, toolkit._lost_answer())
         except Refused as exc:
@@ -412,6 +431,21 @@ class HttpPassThrough:
                 return None
             return self._error(call, "the MCP server refused the call: Server returned an error response")
         return restored_answer(text, ours, call.client_id)
+
+    def _note_cancel(self, body: bytes, http_session: str) -> None:
+        """The client cancelled a passed call of its session (``body``): its wait ends."""
+        try:
+            message = json.loads(body)
+        except ValueError:
+            return
+        if not isinstance(message, dict) or message.get("method") != "notifications/cancelled":
+            return
+        params = message.get("params")
+        if not isinstance(params, dict):
+            return
+        stop = self._flight.get((http_session, _key(params.get("requestId"))))
+        if stop is not None and not stop.done():
+            stop.set_result(None)
 
     def _error(self, call: _Call, text: str) -> bytes:
         """An answer to ``call``: an error result saying ``text`` (as the slow path gives it)."""

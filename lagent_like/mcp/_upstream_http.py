@@ -49,6 +49,8 @@ class UpstreamLost(Exception):
 class Refused(Exception):
     """The server refused the POST at the HTTP level (a status other than 200), before any tool ran.
 
+    Status 0: the POST was not sent at all (no connection could be made).
+
     Args:
         status: the HTTP status code.
     """
@@ -154,7 +156,10 @@ class UpstreamHttp:
         the answer: the request is sent once more, on a new connection.
         """
         for _ in range(2):
-            conn = await self._take()
+            try:
+                conn = await self._take()
+            except OSError as exc:  # nothing was sent: the SDK's path may answer it
+                raise Refused(0) from exc
             try:
                 conn.writer.write(request)
                 conn.acknowledge()
