@@ -440,7 +440,13 @@ def test_a_call_beyond_the_clients_slots_gets_the_sdk_paths_busy_result(setup: S
     assert setup.counts() == {"passed": 2, "forwarded": 0}
 
 
-def test_a_client_cancelling_a_passed_call_frees_its_slot_and_the_upstream_is_told(setup: Setup) -> None:
+@pytest.mark.parametrize(
+    "upstream", [pytest.param("setup", id="http-server"), pytest.param("stdio_setup", id="stdio-server")]
+)
+def test_a_client_cancelling_a_passed_call_frees_its_slot_and_the_upstream_is_told(
+    request: pytest.FixtureRequest, upstream: str
+) -> None:
+    setup: Setup = request.getfixturevalue(upstream)
     client = RawClient(setup.proxy("--max-client-calls", "1", env={"R5_QUEUE_TIMEOUT": "0"}))
     held: list[httpx.Response] = []
     caller = threading.Thread(target=lambda: held.append(client.call(7, "held")))

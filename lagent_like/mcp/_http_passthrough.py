@@ -147,7 +147,6 @@ class _PipeUpstream:
 
     def __init__(self, toolkit: Any) -> None:
         self.toolkit = toolkit
-        self._pipe: Any = None
 
     def route(self, session_id: str) -> str:
         """The executor session whose pipe carries the call (whether it is open is known on its loop only)."""
@@ -176,7 +175,6 @@ class _PipeUpstream:
             if pipe is None:
                 here.call_soon_threadsafe(settle, Refused(0))
                 return
-            self._pipe = pipe
             pipe.expect(ours, on_line)
             if not pipe.send(data + b"\n"):
                 on_line(None, None)
@@ -191,7 +189,7 @@ class _PipeUpstream:
         """Tell the server to stop request ``ours``; its late answer is dropped."""
 
         def stop() -> None:
-            pipe = self._pipe
+            pipe = self.toolkit._upstream_pipe(route)
             if pipe is not None:
                 pipe.forget(ours)
                 pipe.send(json.dumps(_cancelled(ours)).encode() + b"\n")
