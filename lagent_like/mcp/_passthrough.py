@@ -26,16 +26,16 @@ from __future__ import annotations
 import asyncio
 import functools
 import json
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Optional, Union
 
 from mcp.shared.dispatcher import coerce_request_id
 
 from .._private.log import logger
-from ._pipe import UpstreamPipe, pass_id
+from ._pipe import RemotePipe, UpstreamPipe, pass_id
 from ._proxy import ProxyNames
 from ._sessions import ClientLimits
 
-__all__ = ["PassThrough"]
+__all__ = ["PassThrough", "restored_answer"]
 
 _CALL = b'"tools/call"'
 _CANCEL = b'"notifications/cancelled"'
@@ -45,7 +45,9 @@ _COMPACT = (",", ":")
 class _Call:
     """One passed call: the client's id and token, the proxy's id, and what ends it."""
 
-    def __init__(self, client_id: Any, key: str, token: Any, toolkit: Any, pipe: UpstreamPipe) -> None:
+    def __init__(
+        self, client_id: Any, key: str, token: Any, toolkit: Any, pipe: Union[UpstreamPipe, RemotePipe]
+    ) -> None:
         self.client_id = client_id
         self.key = key
         self.token = token
@@ -161,7 +163,7 @@ class PassThrough:
             self._start(self._queue(call, data))
         return True
 
-    def _target(self, name: str) -> Optional[tuple[Any, str, UpstreamPipe]]:
+    def _target(self, name: str) -> Optional[tuple[Any, str, Union[UpstreamPipe, RemotePipe]]]:
         """``(toolkit, upstream tool, open pipe)`` of served name ``name``, when it can pass."""
         alias = self._names.inward(name)
         if alias is None or self._executor.api_of(alias) is None:
@@ -170,7 +172,13 @@ class PassThrough:
         if upstream is None:
             return None
         toolkit, tool = upstream
-        pipe = toolkit._upstream_pipe(self._session) if hasattr(toolkit, "_upstream_pipe") else None
+        if not hasattr(toolkit, "_upstream_pipe"):
+            return None
+        pipe: Union[UpstreamPipe, RemotePipe, None] = toolkit._upstream_pipe(self._session)
+        if pipe is None:
+            # Another server's pipe, on its own toolkit's loop: reached by hops.
+            elsewhere = toolkit._upstream_pipe(self._session, any_loop=True)
+            pipe = None if elsewhere is None else RemotePipe(elsewhere, toolkit._loop.loop)
         return None if pipe is None else (toolkit, tool, pipe)
 
     def _send(self, call: _Call, data: bytes) -> None:
@@ -286,6 +294,14 @@ def _notification(line: bytes, method: str) -> Optional[dict[str, Any]]:
     if not isinstance(message, dict) or message.get("method") != method or message.get("jsonrpc") != "2.0":
         return None
     return message
+
+
+def restored_answer(text: bytes, ours: str, client_id: Any) -> bytes:
+    """The upstream's response ``text`` to request ``ours``, the client's id ``client_id`` in its place."""
+    literal = json.dumps(ours).encode()
+    if text.count(literal) == 1:  # the common case: no need to read the answer
+        return text.replace(literal, json.dumps(client_id).encode())
+    return _restored(text, ours, client_id, json.loads(text), "id")[:-1]
 
 
 def _restored(line: bytes, ours: str, value: Any, message: dict[str, Any], *path: str) -> bytes:

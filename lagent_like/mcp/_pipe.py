@@ -36,7 +36,7 @@ from mcp.shared.message import SessionMessage
 
 from .._private.log import logger
 
-__all__ = ["PASS_PREFIX", "UpstreamPipe", "pass_id", "piped_stdio_client"]
+__all__ = ["PASS_PREFIX", "RemotePipe", "UpstreamPipe", "pass_id", "piped_stdio_client"]
 
 #: The start of every id (and progress token) a proxy gives the lines it passes through.
 PASS_PREFIX = "lagent-like-pass-"
@@ -189,6 +189,50 @@ class UpstreamPipe:
             if await _exited(process, _EXIT_GRACE, group=True):
                 return
         logger().warning("MCP server process %d is still alive after being killed; left behind", process.pid)
+
+
+class RemotePipe:
+    """An :class:`UpstreamPipe` of another loop (another toolkit's), used from this one.
+
+    A proxy served over stdio runs on its first proxied server's loop; each other
+    server's pipe lives on its own toolkit's loop. Every method hops there (in order:
+    a request's ``expect`` is registered before it is sent), and every line of the
+    server for a sender hops back to the loop that made this object.
+
+    Args:
+        pipe: the pipe, of loop ``there``.
+        there: the loop that owns ``pipe``.
+    """
+
+    def __init__(self, pipe: UpstreamPipe, there: asyncio.AbstractEventLoop) -> None:
+        self._pipe = pipe
+        self._there = there
+        self._here = asyncio.get_running_loop()
+
+    def send(self, data: bytes) -> bool:
+        """Write ``data`` (whole lines) on the pipe's loop; ``False`` when it is closed already."""
+        if self._pipe.closed.is_set():
+            return False
+        self._there.call_soon_threadsafe(self._pipe.send, data)
+        return True
+
+    def expect(self, key: str, handler: LineHandler) -> None:
+        """As :meth:`UpstreamPipe.expect`; ``handler`` runs on this loop (``None, None``: pipe closed)."""
+
+        def back(line: Optional[bytes], message: Optional[dict[str, Any]]) -> None:
+            self._here.call_soon_threadsafe(handler, line, message)
+
+        def register() -> None:
+            if self._pipe.closed.is_set():
+                back(None, None)  # closed before the request could be sent: no answer will come
+            else:
+                self._pipe.expect(key, back)
+
+        self._there.call_soon_threadsafe(register)
+
+    def forget(self, key: str) -> None:
+        """As :meth:`UpstreamPipe.forget`."""
+        self._there.call_soon_threadsafe(self._pipe.forget, key)
 
 
 def _drop(line: Optional[bytes], message: Optional[dict[str, Any]]) -> None:

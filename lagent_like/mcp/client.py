@@ -572,18 +572,21 @@ class MCPToolkit(BaseAction, register=False):
                 args, f"the MCP call did not complete: {reason(exc)}", ActionStatusCode.TIMEOUT
             )
 
-    def _upstream_pipe(self, session_id: str = DEFAULT_SESSION) -> Optional[UpstreamPipe]:
+    def _upstream_pipe(
+        self, session_id: str = DEFAULT_SESSION, any_loop: bool = False
+    ) -> Optional[UpstreamPipe]:
         """The raw pipe of ``session_id``'s open connection to a stdio server, else ``None``.
 
         For a server hosted on this toolkit's loop (see :meth:`host`) that passes calls
         through as JSON-RPC lines (:mod:`~lagent_like.mcp._passthrough`); ``None`` when
-        called from another loop, when the session is not open (the first call opens it
-        through the SDK session) or when the server is not a stdio one.
+        called from another loop (unless ``any_loop``: the pipe is then used only through
+        hops to this toolkit's loop), when the session is not open (the first call opens
+        it through the SDK session) or when the server is not a stdio one.
         """
         if self._closed:
             return None
         try:
-            if asyncio.get_running_loop() is not self._loop.loop:
+            if asyncio.get_running_loop() is not self._loop.loop and not any_loop:
                 return None
         except RuntimeError:
             return None
@@ -592,6 +595,38 @@ class MCPToolkit(BaseAction, register=False):
             return None
         pipe: UpstreamPipe = conn.pipe
         return pipe
+
+    def _watch_http(self, watch: Callable[[Any], None]) -> bool:
+        """Hand each HTTP client the toolkit builds from now on to ``watch``; reopen its sessions so.
+
+        For a proxy that posts calls on the toolkit's own session itself
+        (:mod:`~lagent_like.mcp._http_passthrough`): ``watch`` reads the session id
+        the SDK's transport sends. The open sessions end; a shared one is opened again
+        at once, others on their next call. ``False`` (nothing done) for a stdio server
+        or a closed toolkit.
+        """
+        if self._url is None or self._closed:
+            return False
+        build = self._http_client_factory
+
+        def watched(**kwargs: Any) -> Any:
+            client = build(**kwargs)
+            watch(client)
+            return client
+
+        self._http_client_factory = watched
+        self._end_links(self._links.pop_all())
+        if self._shares_session():
+            # Reopened now, not by the first call: the proxy's calls pass from the start.
+            try:
+                self._loop.run(self._links.get(DEFAULT_SESSION).session(), self._wait(connect=True))
+            except Exception as exc:  # noqa: BLE001 - the next call reconnects, as after any loss
+                logger().info("reopening the MCP session with %s: %s", self._target, reason(exc))
+        return True
+
+    def _shares_session(self) -> bool:
+        """Whether one MCP session serves every executor session (``shared_session``)."""
+        return bool(self._links._shared)
 
     def _lost_answer(self) -> str:
         """The error text of a call whose connection was lost, as a forwarded call gives it."""

@@ -27,6 +27,7 @@ import mcp_types as types  # noqa: E402
 from mcp.server.lowlevel import NotificationOptions, Server  # noqa: E402
 from mcp.server.models import InitializationOptions  # noqa: E402
 from mcp.server.stdio import stdio_server  # noqa: E402
+from mcp.server.streamable_http import MCP_SESSION_ID_HEADER  # noqa: E402
 from mcp.shared.exceptions import MCPError  # noqa: E402
 from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS  # noqa: E402
 
@@ -44,9 +45,10 @@ from ..runtime._messages import mark_native  # noqa: E402
 from ..runtime._streaming import on_loop  # noqa: E402
 from ..schema import ActionReturn, ActionStatusCode  # noqa: E402
 from ._http import HttpGuard, allowed_hosts_for, listen, resolve_token  # noqa: E402
+from ._http_passthrough import HttpPassThrough  # noqa: E402
 from ._passthrough import PassThrough  # noqa: E402
 from ._proxy import ProxyNames  # noqa: E402
-from ._sessions import ClientLimits, Sessions, ToolListNotices, client_key  # noqa: E402
+from ._sessions import ClientLimits, Sessions, ToolListNotices, _connection_of, client_key  # noqa: E402
 from ._stdio import pipe_streams  # noqa: E402
 from ._wire import Progress  # noqa: E402
 
@@ -255,10 +257,13 @@ class _ChangingServer(Server[Any]):
     It announces ``tools.listChanged`` in its capabilities to every client, also those
     of the HTTP transport (which asks the server for its options itself). Served over
     stdio, its ``pass_through`` passes proxied tools' calls to their stdio servers as
-    lines (:class:`~lagent_like.mcp._passthrough.PassThrough`).
+    lines (:class:`~lagent_like.mcp._passthrough.PassThrough`); served over HTTP, its
+    ``http_pass_through`` passes them to their HTTP servers as POSTs
+    (:class:`~lagent_like.mcp._http_passthrough.HttpPassThrough`).
     """
 
     pass_through: Optional[PassThrough] = None
+    http_pass_through: Optional[HttpPassThrough] = None
 
     def create_initialization_options(
         self,
@@ -275,7 +280,12 @@ class _ChangingServer(Server[Any]):
 
 
 def _tell_of_changes(
-    executor: ActionExecutor, names: ProxyNames, server: Server[Any], sessions: Sessions, passing: PassThrough
+    executor: ActionExecutor,
+    names: ProxyNames,
+    server: Server[Any],
+    sessions: Sessions,
+    passing: PassThrough,
+    http_passing: HttpPassThrough,
 ) -> None:
     """Tell ``server``'s clients whenever a proxied server's tool list changes.
 
@@ -284,15 +294,21 @@ def _tell_of_changes(
     ``notifications/tools/list_changed`` and lists the tools again, under the names
     :class:`ProxyNames` gives them now; a client of the 2026-07-28 protocol is sent it
     on its ``subscriptions/listen`` stream. A client's handshake also opens the
-    pass-through (``passing``) to it, when it speaks a handshake protocol.
+    pass-through (``passing`` over stdio, ``http_passing`` for an HTTP session) to
+    it, when it speaks a handshake protocol.
     """
     notices = ToolListNotices()
 
     async def on_initialized(ctx: ServerRequestContext[Any], params: Any) -> None:
         await notices.on_initialized(ctx, params)
-        if passing.attached and ctx.protocol_version in HANDSHAKE_PROTOCOL_VERSIONS:
-            session_id = sessions.id_of(ctx)
+        if ctx.protocol_version not in HANDSHAKE_PROTOCOL_VERSIONS:
+            return
+        session_id = sessions.id_of(ctx)
+        if passing.attached:
             passing.bind(session_id, client_key(ctx, session_id))
+        http_session = _http_session_id(ctx)
+        if http_session is not None:
+            http_passing.bind(http_session, session_id, client_key(ctx, session_id), _connection_of(ctx))
 
     server.add_notification_handler("notifications/initialized", types.NotificationParams, on_initialized)
     # The 2026-07-28 clients' way to be told (the SDK then announces tools.listChanged to them).
@@ -306,6 +322,13 @@ def _tell_of_changes(
 
     for toolkit in names.toolkits:
         toolkit.on_tools_changed(changed)
+
+
+def _http_session_id(ctx: ServerRequestContext[Any]) -> Optional[str]:
+    """The ``Mcp-Session-Id`` of the HTTP request behind ``ctx``; ``None`` over stdio."""
+    headers = getattr(ctx.request, "headers", None)
+    value = None if headers is None else headers.get(MCP_SESSION_ID_HEADER)
+    return value if isinstance(value, str) else None
 
 
 def build_mcp_server(
@@ -410,7 +433,14 @@ def build_mcp_server(
         lambda arguments: _oversized(arguments, _limit(executor, max_argument_chars)),
         _error_json,
     )
-    _tell_of_changes(executor, names, proxy, sessions, proxy.pass_through)
+    proxy.http_pass_through = HttpPassThrough(
+        executor,
+        names,
+        limits,
+        lambda arguments: _oversized(arguments, _limit(executor, max_argument_chars)),
+        _error_json,
+    )
+    _tell_of_changes(executor, names, proxy, sessions, proxy.pass_through, proxy.http_pass_through)
     return proxy
 
 
@@ -461,6 +491,11 @@ def _serve_http(
     app = server.streamable_http_app(
         host=host, transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False)
     )
+    passing = getattr(server, "http_pass_through", None)
+    if passing is not None:
+        # After the guard's checks, in front of the SDK's: see HttpPassThrough.
+        passing.watch_upstreams()
+        app = passing.wrap(app, server._session_manager)
     guarded = HttpGuard(app, required, allowed_hosts_for(host, allowed_hosts))
     sock = listen(host, port)
     bound = sock.getsockname()[1]
