@@ -22,7 +22,7 @@ from __future__ import annotations
 import asyncio
 from collections import Counter
 from collections.abc import Awaitable, MutableMapping
-from typing import Any, Callable, ClassVar, Optional
+from typing import Any, Callable, ClassVar, Optional, cast
 
 __all__ = [
     "DEFAULT_HEAD_TIMEOUT",
@@ -157,8 +157,9 @@ class _GatedProtocol(asyncio.Protocol):
         self._running = 0
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        assert isinstance(transport, asyncio.Transport)
-        self._transport = transport
+        # A stream transport by duck type, not by class: uvloop's does not derive from
+        # asyncio.Transport (an isinstance check reset every connection under uvloop).
+        self._transport = cast(asyncio.Transport, transport)
         address = transport.get_extra_info("peername")
         self._peer = (str(address[0]), int(address[1])) if address else ("", 0)
         refusal = self.gate._admit(self._peer, self)
