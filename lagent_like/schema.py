@@ -13,6 +13,7 @@ from dataclasses import asdict, dataclass, fields, replace
 from enum import IntEnum
 from typing import Any, Optional, Union
 
+from ._private._dataclass_methods import field_eq, field_repr
 from ._private.json_values import json_value
 
 __all__ = [
@@ -66,7 +67,7 @@ def _code(enum: type[IntEnum], value: int) -> Union[IntEnum, int]:
         return value
 
 
-@dataclass
+@dataclass(init=False, repr=False, eq=False)
 class ActionReturn:
     """The outcome of one tool call.
 
@@ -98,6 +99,37 @@ class ActionReturn:
     attempts: int = 1
     full_result: Optional[list[dict[str, Any]]] = None
     repairs: Optional[list[str]] = None
+
+    # Written here rather than by @dataclass, which compiles them at import
+    # (lagent_like._private._dataclass_methods says why).
+    def __init__(
+        self,
+        args: Optional[dict[str, Any]] = None,
+        url: Optional[str] = None,
+        type: Optional[str] = None,
+        result: Optional[list[dict[str, Any]]] = None,
+        errmsg: Optional[str] = None,
+        state: Union[ActionStatusCode, int] = ActionStatusCode.SUCCESS,
+        thought: Optional[str] = None,
+        valid: Union[ActionValidCode, int] = ActionValidCode.OPEN,
+        attempts: int = 1,
+        full_result: Optional[list[dict[str, Any]]] = None,
+        repairs: Optional[list[str]] = None,
+    ) -> None:
+        self.args = args
+        self.url = url
+        self.type = type
+        self.result = result
+        self.errmsg = errmsg
+        self.state = state
+        self.thought = thought
+        self.valid = valid
+        self.attempts = attempts
+        self.full_result = full_result
+        self.repairs = repairs
+
+    __repr__ = field_repr
+    __eq__ = field_eq
 
     def format_result(self) -> str:
         """Render the result for a model's observation.
@@ -152,7 +184,7 @@ class ActionReturn:
         return cls(**values)
 
 
-@dataclass
+@dataclass(init=False, repr=False, eq=False)
 class FunctionCall:
     """A call a model asked for, as Lagent 0.5 passes it in an :class:`AgentMessage`.
 
@@ -163,6 +195,14 @@ class FunctionCall:
 
     name: str
     parameters: Union[dict[str, Any], str]
+
+    # Written here rather than by @dataclass (see ActionReturn).
+    def __init__(self, name: str, parameters: Union[dict[str, Any], str]) -> None:
+        self.name = name
+        self.parameters = parameters
+
+    __repr__ = field_repr
+    __eq__ = field_eq
 
 
 class ModelStatusCode(_Code):
@@ -195,7 +235,7 @@ class AgentStatusCode(_Code):
     CODE_RETURN = 8
 
 
-@dataclass
+@dataclass(init=False, repr=False, eq=False)
 class AgentMessage:
     """A message between Lagent 0.5 agents and executors; fields and defaults are Lagent's.
 
@@ -221,6 +261,28 @@ class AgentMessage:
     type: Optional[str] = None
     receiver: Optional[str] = None
     stream_state: Union[ModelStatusCode, AgentStatusCode, int] = AgentStatusCode.END
+
+    # Written here rather than by @dataclass (see ActionReturn).
+    def __init__(
+        self,
+        content: Any,
+        sender: str = "user",
+        formatted: Optional[Any] = None,
+        extra_info: Optional[Any] = None,
+        type: Optional[str] = None,
+        receiver: Optional[str] = None,
+        stream_state: Union[ModelStatusCode, AgentStatusCode, int] = AgentStatusCode.END,
+    ) -> None:
+        self.content = content
+        self.sender = sender
+        self.formatted = formatted
+        self.extra_info = extra_info
+        self.type = type
+        self.receiver = receiver
+        self.stream_state = stream_state
+
+    __repr__ = field_repr
+    __eq__ = field_eq
 
     def model_dump(self) -> dict[str, Any]:
         """Return the fields as a dict, nested dataclasses included (pydantic's name)."""

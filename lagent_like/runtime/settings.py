@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from .._private._dataclass_methods import field_eq, field_hash, field_repr
 from ..types._families import mode_problem
 
 __all__ = ["UNSET", "ToolSettings"]
@@ -32,7 +33,7 @@ class _Unset:
 UNSET: Any = _Unset()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False, repr=False, eq=False)
 class ToolSettings:
     """The runtime settings of one tool; a field left :data:`UNSET` is the executor's.
 
@@ -58,6 +59,27 @@ class ToolSettings:
     circuit_breaker: Any = UNSET
     blocking: bool = True
     validation: Any = UNSET
+
+    # Written here rather than by @dataclass, which compiles them at import
+    # (lagent_like._private._dataclass_methods says why).
+    def __init__(
+        self,
+        timeout: Any = UNSET,
+        retry: Any = UNSET,
+        circuit_breaker: Any = UNSET,
+        blocking: bool = True,
+        validation: Any = UNSET,
+    ) -> None:
+        object.__setattr__(self, "timeout", timeout)
+        object.__setattr__(self, "retry", retry)
+        object.__setattr__(self, "circuit_breaker", circuit_breaker)
+        object.__setattr__(self, "blocking", blocking)
+        object.__setattr__(self, "validation", validation)
+        self.__post_init__()
+
+    __repr__ = field_repr
+    __eq__ = field_eq
+    __hash__ = field_hash
 
     def __post_init__(self) -> None:
         problems = []

@@ -19,6 +19,7 @@ import enum
 import json
 from typing import Any, Optional
 
+from .._private._dataclass_methods import field_repr
 from .._private.typing_compat import LITERAL_ORIGINS as _LITERAL_ORIGINS
 from .._private.typing_compat import UNION_ORIGINS as _UNION_ORIGINS
 from .._private.typing_compat import (
@@ -44,7 +45,7 @@ _UNIQUE = (set, frozenset, collections.abc.Set)
 PYTHON = "$python"
 
 
-@dataclasses.dataclass(frozen=True, eq=False)
+@dataclasses.dataclass(frozen=True, init=False, repr=False, eq=False)
 class PythonType:
     """What only the annotation says about a schema node: the Python value to build.
 
@@ -66,6 +67,24 @@ class PythonType:
     values: tuple[Any, ...] = ()
     build: Any = list
     key: Optional[Schema] = None
+
+    # Written here rather than by @dataclass, which compiles them at import
+    # (lagent_like._private._dataclass_methods says why).
+    def __init__(
+        self,
+        kind: str,
+        cls: Any = None,
+        values: tuple[Any, ...] = (),
+        build: Any = list,
+        key: Optional[Schema] = None,
+    ) -> None:
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "cls", cls)
+        object.__setattr__(self, "values", values)
+        object.__setattr__(self, "build", build)
+        object.__setattr__(self, "key", key)
+
+    __repr__ = field_repr
 
 
 #: Classes whose schema says everything: no Python value to build beyond the JSON one.

@@ -1,0 +1,61 @@
+"""``__repr__``, ``__eq__`` and ``__hash__`` of a dataclass, written once for the records made at import.
+
+Why this module exists: ``@dataclass`` writes each class's ``__init__``, ``__repr__``,
+``__eq__`` and ``__hash__`` as source text and compiles it with ``exec`` when the class
+is created, 0.3 to 1 ms a class, paid by every program at import (15 dataclasses were
+most of the time ``from lagent_like import ActionExecutor, BaseAction, tool_api``
+spent in the package's own code). The records on that path are therefore declared
+``@dataclass(init=False, repr=False, eq=False)``: each writes its ``__init__`` in its
+class body (compiled once, with its module's bytecode; the call path builds these
+records, so it stays a plain function) and takes the three methods here, which read
+the fields that ``@dataclass`` recorded. ``dataclasses.fields``, ``replace``,
+``asdict`` and pickling work as before; ``tests/test_r5_import_records.py`` checks each
+class against a dataclass generated from the same fields (signature, repr, equality,
+hash).
+"""
+
+from __future__ import annotations
+
+import reprlib
+from dataclasses import fields
+from typing import Any
+
+__all__ = ["FACTORY", "field_eq", "field_hash", "field_repr"]
+
+
+class _Factory:
+    """The default of an ``__init__`` parameter whose field has a ``default_factory``."""
+
+    def __repr__(self) -> str:
+        return "<factory>"  # as dataclasses' own marker, so that signatures read the same
+
+
+#: The default of a parameter whose field has a ``default_factory``: ``__init__`` calls
+#: the factory when it gets this (typed ``Any``: it stands in for a value of any field).
+FACTORY: Any = _Factory()
+
+
+@reprlib.recursive_repr()  # '...' for a record inside itself, as dataclasses' repr
+def field_repr(self: Any) -> str:
+    """``Class(field=value, ...)`` over the fields shown in the repr, as ``@dataclass`` writes it."""
+    shown = ", ".join(f"{f.name}={getattr(self, f.name)!r}" for f in fields(self) if f.repr)
+    return f"{type(self).__qualname__}({shown})"
+
+
+def _compared(record: Any) -> tuple[Any, ...]:
+    """The values of ``record``'s fields that take part in equality, in field order."""
+    return tuple(getattr(record, f.name) for f in fields(record) if f.compare)
+
+
+def field_eq(self: Any, other: Any) -> Any:
+    """Equal when ``other`` has the same class and equal compared fields, as ``@dataclass`` writes it."""
+    if other.__class__ is self.__class__:
+        return _compared(self) == _compared(other)
+    return NotImplemented
+
+
+def field_hash(self: Any) -> int:
+    """The hash of the hashed fields (those compared, unless a field says otherwise), as ``@dataclass``."""
+    return hash(
+        tuple(getattr(self, f.name) for f in fields(self) if (f.compare if f.hash is None else f.hash))
+    )
