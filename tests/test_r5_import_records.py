@@ -155,6 +155,8 @@ def test_a_frozen_record_refuses_assignment_as_dataclass_does(
     if frozen:
         with pytest.raises(dataclasses.FrozenInstanceError, match=f"^cannot assign to field '{name}'$"):
             setattr(record, name, None)
+        with pytest.raises(dataclasses.FrozenInstanceError, match=f"^cannot delete field '{name}'$"):
+            delattr(record, name)
     else:
         setattr(record, name, None)
         assert getattr(record, name) is None

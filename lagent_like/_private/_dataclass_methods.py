@@ -17,10 +17,10 @@ hash).
 from __future__ import annotations
 
 import reprlib
-from dataclasses import fields
+from dataclasses import FrozenInstanceError, fields
 from typing import Any
 
-__all__ = ["FACTORY", "field_eq", "field_hash", "field_repr"]
+__all__ = ["FACTORY", "field_eq", "field_hash", "field_repr", "frozen_delattr", "frozen_setattr"]
 
 
 class _Factory:
@@ -59,3 +59,25 @@ def field_hash(self: Any) -> int:
     return hash(
         tuple(getattr(self, f.name) for f in fields(self) if (f.compare if f.hash is None else f.hash))
     )
+
+
+def frozen_setattr(self: Any, name: str, value: Any) -> None:
+    """Refuse every assignment, as ``@dataclass(frozen=True)`` does for a class without subclasses.
+
+    For the internal records that ``@dataclass(frozen=True)`` made: it compiles this and
+    :func:`frozen_delattr` for each class at import too. Their ``__init__`` sets the
+    fields with ``object.__setattr__``, as the generated one does.
+
+    Raises:
+        FrozenInstanceError: always, with ``@dataclass``'s message.
+    """
+    raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+
+def frozen_delattr(self: Any, name: str) -> None:
+    """Refuse every deletion, as ``@dataclass(frozen=True)`` does for a class without subclasses.
+
+    Raises:
+        FrozenInstanceError: always, with ``@dataclass``'s message.
+    """
+    raise FrozenInstanceError(f"cannot delete field {name!r}")

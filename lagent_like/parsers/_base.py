@@ -18,7 +18,7 @@ import dataclasses
 import json
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Optional
 
-from .._private._dataclass_methods import field_eq, field_hash, field_repr
+from .._private._dataclass_methods import field_eq, field_hash, field_repr, frozen_delattr, frozen_setattr
 from .._private.text import as_text, did_you_mean, preview
 from ..exceptions import ParseError
 from ..types._families import check_mode
@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 __all__ = ["BaseParser", "ParserInput", "render_outputs"]
 
 
-@dataclasses.dataclass(frozen=True, init=False, repr=False, eq=False)
+@dataclasses.dataclass(init=False, repr=False, eq=False)
 class ParserInput:
     """What a parser reads: the specs of a tool's APIs, how a model names each, their modes.
 
@@ -70,6 +70,9 @@ class ParserInput:
     __repr__ = field_repr
     __eq__ = field_eq
     __hash__ = field_hash
+    # Frozen: as @dataclass(frozen=True) would make it, without compiling at import.
+    __setattr__ = frozen_setattr
+    __delattr__ = frozen_delattr
 
 
 class BaseParser:

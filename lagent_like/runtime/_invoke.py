@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 
-from .._private._dataclass_methods import field_eq, field_hash, field_repr
+from .._private._dataclass_methods import field_eq, field_hash, field_repr, frozen_delattr, frozen_setattr
 from .._private.coroutines import run_coroutine
 from .._private.log import logger
 from .._private.text import preview
@@ -72,7 +72,7 @@ class BreakerSlot:
         return self.breaker
 
 
-@dataclass(frozen=True, init=False, repr=False, eq=False)
+@dataclass(init=False, repr=False, eq=False)
 class Route:
     """One callable name, resolved: what a call runs and the settings around it.
 
@@ -175,6 +175,9 @@ class Route:
     __repr__ = field_repr
     __eq__ = field_eq
     __hash__ = field_hash
+    # Frozen: as @dataclass(frozen=True) would make it, without compiling at import.
+    __setattr__ = frozen_setattr
+    __delattr__ = frozen_delattr
 
 
 class Abandoned(LagentLikeError, TimeoutError):

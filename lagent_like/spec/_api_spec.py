@@ -15,7 +15,7 @@ from dataclasses import dataclass, fields
 from functools import cached_property
 from typing import Any, Callable, Optional
 
-from .._private._dataclass_methods import field_eq, field_hash, field_repr
+from .._private._dataclass_methods import field_eq, field_hash, field_repr, frozen_delattr, frozen_setattr
 from .._private.frozen import frozen, thawed
 from ..types._families import COERCE, OFF, check_mode
 from ..types._json_schema import hoist_definitions, parameter_schema
@@ -24,7 +24,7 @@ from ..types._validation import compile_check, compile_validator, exact_type, va
 __all__ = ["DEFAULT_OPTIONS", "NO_DEFAULT", "ApiSpec", "DescribeOptions", "Param", "copy_description"]
 
 
-@dataclass(frozen=True, init=False, repr=False, eq=False)
+@dataclass(init=False, repr=False, eq=False)
 class DescribeOptions:
     """The options of ``tool_api``, the one list of them; see ``tool_api``'s docstring.
 
@@ -71,6 +71,9 @@ class DescribeOptions:
     __repr__ = field_repr
     __eq__ = field_eq
     __hash__ = field_hash
+    # Frozen: as @dataclass(frozen=True) would make it, without compiling at import.
+    __setattr__ = frozen_setattr
+    __delattr__ = frozen_delattr
 
     def __post_init__(self) -> None:
         for key in ("include_arguments", "exclude_arguments"):

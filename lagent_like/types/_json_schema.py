@@ -19,7 +19,7 @@ import enum
 import json
 from typing import Any, Optional
 
-from .._private._dataclass_methods import field_repr
+from .._private._dataclass_methods import field_repr, frozen_delattr, frozen_setattr
 from .._private.typing_compat import LITERAL_ORIGINS as _LITERAL_ORIGINS
 from .._private.typing_compat import UNION_ORIGINS as _UNION_ORIGINS
 from .._private.typing_compat import (
@@ -45,7 +45,7 @@ _UNIQUE = (set, frozenset, collections.abc.Set)
 PYTHON = "$python"
 
 
-@dataclasses.dataclass(frozen=True, init=False, repr=False, eq=False)
+@dataclasses.dataclass(init=False, repr=False, eq=False)
 class PythonType:
     """What only the annotation says about a schema node: the Python value to build.
 
@@ -85,6 +85,9 @@ class PythonType:
         object.__setattr__(self, "key", key)
 
     __repr__ = field_repr
+    # Frozen: as @dataclass(frozen=True) would make it, without compiling at import.
+    __setattr__ = frozen_setattr
+    __delattr__ = frozen_delattr
 
 
 #: Classes whose schema says everything: no Python value to build beyond the JSON one.
