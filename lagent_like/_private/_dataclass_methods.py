@@ -18,9 +18,19 @@ from __future__ import annotations
 
 import reprlib
 from dataclasses import FrozenInstanceError, fields
-from typing import Any
+from typing import Any, TypeVar
 
-__all__ = ["FACTORY", "field_eq", "field_hash", "field_repr", "frozen_delattr", "frozen_setattr"]
+__all__ = [
+    "FACTORY",
+    "field_eq",
+    "field_hash",
+    "field_repr",
+    "frozen_delattr",
+    "frozen_setattr",
+    "mark_frozen",
+]
+
+_Class = TypeVar("_Class", bound=type)
 
 
 class _Factory:
@@ -81,3 +91,14 @@ def frozen_delattr(self: Any, name: str) -> None:
         FrozenInstanceError: always, with ``@dataclass``'s message.
     """
     raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+
+def mark_frozen(cls: _Class) -> _Class:
+    """Record the dataclass ``cls`` as frozen, as ``@dataclass(frozen=True)`` records it.
+
+    For a class that takes :func:`frozen_setattr` and :func:`frozen_delattr` instead of
+    passing ``frozen=True``: ``dataclasses`` reads this flag when a dataclass subclasses
+    it (a frozen subclass is allowed, a non-frozen one refused), as before.
+    """
+    vars(cls)["__dataclass_params__"].frozen = True
+    return cls

@@ -18,7 +18,14 @@ import dataclasses
 import json
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Optional
 
-from .._private._dataclass_methods import field_eq, field_hash, field_repr, frozen_delattr, frozen_setattr
+from .._private._dataclass_methods import (
+    field_eq,
+    field_hash,
+    field_repr,
+    frozen_delattr,
+    frozen_setattr,
+    mark_frozen,
+)
 from .._private.text import as_text, did_you_mean, preview
 from ..exceptions import ParseError
 from ..types._families import check_mode
@@ -32,6 +39,7 @@ if TYPE_CHECKING:
 __all__ = ["BaseParser", "ParserInput", "render_outputs"]
 
 
+@mark_frozen
 @dataclasses.dataclass(init=False, repr=False, eq=False)
 class ParserInput:
     """What a parser reads: the specs of a tool's APIs, how a model names each, their modes.

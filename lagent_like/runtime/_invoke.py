@@ -18,7 +18,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 
-from .._private._dataclass_methods import field_eq, field_hash, field_repr, frozen_delattr, frozen_setattr
+from .._private._dataclass_methods import (
+    field_eq,
+    field_hash,
+    field_repr,
+    frozen_delattr,
+    frozen_setattr,
+    mark_frozen,
+)
 from .._private.coroutines import run_coroutine
 from .._private.log import logger
 from .._private.text import preview
@@ -72,6 +79,7 @@ class BreakerSlot:
         return self.breaker
 
 
+@mark_frozen
 @dataclass(init=False, repr=False, eq=False)
 class Route:
     """One callable name, resolved: what a call runs and the settings around it.

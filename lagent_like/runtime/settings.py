@@ -13,7 +13,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .._private._dataclass_methods import field_eq, field_hash, field_repr
+from .._private._dataclass_methods import (
+    field_eq,
+    field_hash,
+    field_repr,
+    frozen_delattr,
+    frozen_setattr,
+    mark_frozen,
+)
 from ..types._families import mode_problem
 
 __all__ = ["UNSET", "ToolSettings"]
@@ -33,7 +40,8 @@ class _Unset:
 UNSET: Any = _Unset()
 
 
-@dataclass(frozen=True, init=False, repr=False, eq=False)
+@mark_frozen
+@dataclass(init=False, repr=False, eq=False)
 class ToolSettings:
     """The runtime settings of one tool; a field left :data:`UNSET` is the executor's.
 
@@ -80,6 +88,9 @@ class ToolSettings:
     __repr__ = field_repr
     __eq__ = field_eq
     __hash__ = field_hash
+    # Frozen: as @dataclass(frozen=True) would make it, without compiling at import.
+    __setattr__ = frozen_setattr
+    __delattr__ = frozen_delattr
 
     def __post_init__(self) -> None:
         problems = []

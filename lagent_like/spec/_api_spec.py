@@ -15,7 +15,14 @@ from dataclasses import dataclass, fields
 from functools import cached_property
 from typing import Any, Callable, Optional
 
-from .._private._dataclass_methods import field_eq, field_hash, field_repr, frozen_delattr, frozen_setattr
+from .._private._dataclass_methods import (
+    field_eq,
+    field_hash,
+    field_repr,
+    frozen_delattr,
+    frozen_setattr,
+    mark_frozen,
+)
 from .._private.frozen import frozen, thawed
 from ..types._families import COERCE, OFF, check_mode
 from ..types._json_schema import hoist_definitions, parameter_schema
@@ -24,6 +31,7 @@ from ..types._validation import compile_check, compile_validator, exact_type, va
 __all__ = ["DEFAULT_OPTIONS", "NO_DEFAULT", "ApiSpec", "DescribeOptions", "Param", "copy_description"]
 
 
+@mark_frozen
 @dataclass(init=False, repr=False, eq=False)
 class DescribeOptions:
     """The options of ``tool_api``, the one list of them; see ``tool_api``'s docstring.
@@ -98,7 +106,8 @@ _Class = type
 NO_DEFAULT: Any = inspect.Parameter.empty
 
 
-@dataclass(frozen=True, init=False, repr=False, eq=False)
+@mark_frozen
+@dataclass(init=False, repr=False, eq=False)
 class Param:
     """One described parameter of an API.
 
@@ -162,6 +171,9 @@ class Param:
         object.__setattr__(self, "shape", shape)
 
     __repr__ = field_repr
+    # Frozen: as @dataclass(frozen=True) would make it, without compiling at import.
+    __setattr__ = frozen_setattr
+    __delattr__ = frozen_delattr
 
     def entry(self) -> dict[str, Any]:
         """This parameter in Lagent's description format (then its ``schema``, if it has keys)."""
@@ -177,7 +189,8 @@ class Param:
 _ModeChecks = tuple[dict[str, Any], dict[str, Any], Optional[Callable[[Any], Any]]]
 
 
-@dataclass(frozen=True, init=False, repr=False, eq=False)
+@mark_frozen
+@dataclass(init=False, repr=False, eq=False)
 class ApiSpec:
     """Everything known about one API: what describing produces and everything else reads.
 
@@ -256,6 +269,9 @@ class ApiSpec:
         object.__setattr__(self, "doc_warnings", doc_warnings)
 
     __repr__ = field_repr
+    # Frozen: as @dataclass(frozen=True) would make it, without compiling at import.
+    __setattr__ = frozen_setattr
+    __delattr__ = frozen_delattr
 
     @cached_property
     def description(self) -> dict[str, Any]:

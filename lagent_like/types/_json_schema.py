@@ -19,7 +19,7 @@ import enum
 import json
 from typing import Any, Optional
 
-from .._private._dataclass_methods import field_repr, frozen_delattr, frozen_setattr
+from .._private._dataclass_methods import field_repr, frozen_delattr, frozen_setattr, mark_frozen
 from .._private.typing_compat import LITERAL_ORIGINS as _LITERAL_ORIGINS
 from .._private.typing_compat import UNION_ORIGINS as _UNION_ORIGINS
 from .._private.typing_compat import (
@@ -45,6 +45,7 @@ _UNIQUE = (set, frozenset, collections.abc.Set)
 PYTHON = "$python"
 
 
+@mark_frozen
 @dataclasses.dataclass(init=False, repr=False, eq=False)
 class PythonType:
     """What only the annotation says about a schema node: the Python value to build.
