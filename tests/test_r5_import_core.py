@@ -16,9 +16,10 @@ from lagent_like.runtime.settings import ToolSettings
 from lagent_like.spec._api_spec import ApiSpec, DescribeOptions, Param
 from lagent_like.types._json_schema import PythonType
 
-#: Modules the core import stopped importing in round 5: ``heapq`` only ranks tools
-#: (``find_tools``), which most programs never call.
-DEFERRED = ("heapq",)
+#: Modules the core import stopped importing in round 5: ``contextvars`` only flags
+#: native function calling (``run_tool_calls``, MCP) and ``heapq`` only ranks tools
+#: (``find_tools``); most programs do neither.
+DEFERRED = ("contextvars", "heapq")
 
 
 @pytest.mark.parametrize(
@@ -81,3 +82,12 @@ def test_a_frozen_record_takes_a_frozen_dataclass_subclass(cls: type) -> None:
 def test_a_frozen_record_refuses_a_non_frozen_dataclass_subclass(cls: type) -> None:
     with pytest.raises(TypeError, match=r"^cannot inherit non-frozen dataclass from a frozen one$"):
         dataclasses.make_dataclass("Sub", [("added", int, dataclasses.field(default=0))], bases=(cls,))
+
+
+def test_the_native_calls_flag_is_made_on_first_use_and_scoped_to_its_block() -> None:
+    from lagent_like.runtime._messages import is_native, native_calls
+
+    before = is_native()
+    with native_calls():
+        inside = is_native()
+    assert (before, inside, is_native()) == (False, True, False)
