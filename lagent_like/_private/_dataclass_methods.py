@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import reprlib
 from dataclasses import FrozenInstanceError, fields
-from typing import Any, TypeVar
+from operator import attrgetter
+from typing import Any, Callable, TypeVar
 
 __all__ = [
     "FACTORY",
@@ -45,30 +46,61 @@ class _Factory:
 FACTORY: Any = _Factory()
 
 
+class _Plan:
+    """What the three methods read of one class's fields, gathered on its first use."""
+
+    __slots__ = ("compared", "hashed", "shown")
+
+    def __init__(self, cls: type) -> None:
+        own = fields(cls)
+        #: The names shown in the repr, in field order.
+        self.shown = tuple(f.name for f in own if f.repr)
+        #: The values compared for equality, as one tuple (``attrgetter`` is the fastest read).
+        self.compared = _tuple_getter(tuple(f.name for f in own if f.compare))
+        #: The values hashed: those compared, unless a field says otherwise.
+        self.hashed = _tuple_getter(tuple(f.name for f in own if (f.compare if f.hash is None else f.hash)))
+
+
+def _tuple_getter(names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
+    """A function returning ``(record.name, ...)`` for ``names``, a tuple even for one name or none."""
+    if len(names) > 1:
+        return attrgetter(*names)
+    if names:
+        one = attrgetter(names[0])
+        return lambda record: (one(record),)
+    return lambda record: ()
+
+
+#: Each class's :class:`_Plan`, made on the first call of one of its methods.
+_PLANS: dict[type, _Plan] = {}
+
+
+def _plan(cls: type) -> _Plan:
+    """The :class:`_Plan` of ``cls`` (two threads may both make it: either is the same)."""
+    plan = _PLANS.get(cls)
+    if plan is None:
+        plan = _PLANS[cls] = _Plan(cls)
+    return plan
+
+
 @reprlib.recursive_repr()  # '...' for a record inside itself, as dataclasses' repr
 def field_repr(self: Any) -> str:
     """``Class(field=value, ...)`` over the fields shown in the repr, as ``@dataclass`` writes it."""
-    shown = ", ".join(f"{f.name}={getattr(self, f.name)!r}" for f in fields(self) if f.repr)
+    shown = ", ".join([f"{name}={getattr(self, name)!r}" for name in _plan(type(self)).shown])
     return f"{type(self).__qualname__}({shown})"
-
-
-def _compared(record: Any) -> tuple[Any, ...]:
-    """The values of ``record``'s fields that take part in equality, in field order."""
-    return tuple(getattr(record, f.name) for f in fields(record) if f.compare)
 
 
 def field_eq(self: Any, other: Any) -> Any:
     """Equal when ``other`` has the same class and equal compared fields, as ``@dataclass`` writes it."""
     if other.__class__ is self.__class__:
-        return _compared(self) == _compared(other)
+        compared = _plan(type(self)).compared
+        return compared(self) == compared(other)
     return NotImplemented
 
 
 def field_hash(self: Any) -> int:
     """The hash of the hashed fields (those compared, unless a field says otherwise), as ``@dataclass``."""
-    return hash(
-        tuple(getattr(self, f.name) for f in fields(self) if (f.compare if f.hash is None else f.hash))
-    )
+    return hash(_plan(type(self)).hashed(self))
 
 
 def frozen_setattr(self: Any, name: str, value: Any) -> None:
