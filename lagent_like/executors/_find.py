@@ -27,8 +27,10 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, Callable, NamedTuple, Optional, Protocol
 
-from .._private.lazy import lazy_pattern
+from .._private.lazy import lazy_module, lazy_pattern
 from ._base import ExecutorBase
+
+heapq = lazy_module("heapq")  # imported on the first search: most programs never search
 
 __all__ = [
     "EmbeddingRanker",
@@ -96,13 +98,6 @@ class Ranker(Protocol):
 
 
 # Compiled on the first search (lazy_pattern): most programs never search.
-def _nsmallest(limit: int, items: Iterable[Any], key: Callable[[Any], Any]) -> list[Any]:
-    """``heapq.nsmallest``, imported on the first search: most programs never search."""
-    import heapq
-
-    return heapq.nsmallest(limit, items, key=key)
-
-
 _CAMEL = lazy_pattern(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+")
 # Words that say nothing about which tool is meant (the last line: a request's courtesies).
 _STOPWORD_TEXT = """
@@ -338,7 +333,7 @@ class _LexicalIndex:
             for doc, similarity in self._grams.similarities(query).items():
                 if doc in scores:
                     scores[doc] += similarity
-        best = _nsmallest(limit, scores.items(), key=lambda item: (-item[1], item[0]))
+        best = heapq.nsmallest(limit, scores.items(), key=lambda item: (-item[1], item[0]))
         return [ToolMatch(self._names[doc], round(score, 6)) for doc, score in best]
 
     def _cover(self, scores: dict[int, float], matched: dict[int, int], terms: int) -> None:
@@ -455,7 +450,7 @@ class _EmbeddingIndex:
         """Return up to ``limit`` matches for ``query`` by cosine similarity, best first."""
         (vector,) = _unit_vectors(self._embed([query]))
         scores = ((score, n) for n, score in enumerate(self._scores(vector)))
-        best = _nsmallest(limit, scores, key=lambda item: (-item[0], item[1]))
+        best = heapq.nsmallest(limit, scores, key=lambda item: (-item[0], item[1]))
         return [ToolMatch(self._names[n], round(score, 6)) for score, n in best]
 
 
@@ -599,7 +594,7 @@ class _FusedIndex:
             for name, share in shares:
                 scores[name] = scores.get(name, 0.0) + share
                 first_seen.setdefault(name, len(first_seen))
-        best = _nsmallest(limit, scores.items(), key=lambda item: (-item[1], first_seen[item[0]]))
+        best = heapq.nsmallest(limit, scores.items(), key=lambda item: (-item[1], first_seen[item[0]]))
         return [ToolMatch(name, round(score, 6)) for name, score in best]
 
 
