@@ -6,6 +6,7 @@ The subprocess probe is ``tests/test_r4_define_import.py``'s, given this round's
 from __future__ import annotations
 
 import dataclasses
+import json
 
 import pytest
 import test_r4_define_import as r4
@@ -91,3 +92,22 @@ def test_the_native_calls_flag_is_made_on_first_use_and_scoped_to_its_block() ->
     with native_calls():
         inside = is_native()
     assert (before, inside, is_native()) == (False, True, False)
+
+
+@pytest.mark.parametrize(
+    ("core_ms", "code"),
+    [
+        pytest.param(33.0, 0, id="under-the-target"),
+        pytest.param(41.0, 1, id="over-the-target"),
+    ],
+)
+def test_bench_scale_measures_the_import_rows_alone(
+    core_ms: float, code: int, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bench = r4._bench_scale()
+    measured = {"lagent_like": 6.0, bench.CORE_IMPORT: core_ms}
+    monkeypatch.setattr(
+        bench, "measure_import", lambda module, python, statement=None: measured[statement or module]
+    )
+    assert bench.main(["--imports", "--json", "--check", "--peer-python", "/nonexistent/python"]) == code
+    assert json.loads(capsys.readouterr().out) == {"imports": measured}
