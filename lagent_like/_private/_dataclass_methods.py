@@ -17,6 +17,7 @@ hash).
 from __future__ import annotations
 
 import reprlib
+import weakref
 from dataclasses import FrozenInstanceError, fields
 from operator import attrgetter
 from typing import Any, Callable, TypeVar
@@ -71,8 +72,9 @@ def _tuple_getter(names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
     return lambda record: ()
 
 
-#: Each class's :class:`_Plan`, made on the first call of one of its methods.
-_PLANS: dict[type, _Plan] = {}
+#: Each class's :class:`_Plan`, made on the first call of one of its methods (weakly
+#: held: a class made at run time, a test's subclass for instance, can still go).
+_PLANS: weakref.WeakKeyDictionary[type, _Plan] = weakref.WeakKeyDictionary()
 
 
 def _plan(cls: type) -> _Plan:
