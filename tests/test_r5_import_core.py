@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import pickle
+import typing
 
 import pytest
 import test_r4_define_import as r4
@@ -18,9 +20,10 @@ from lagent_like.spec._api_spec import ApiSpec, DescribeOptions, Param
 from lagent_like.types._json_schema import PythonType
 
 #: Modules the core import stopped importing in round 5: ``contextvars`` only flags
-#: native function calling (``run_tool_calls``, MCP) and ``heapq`` only ranks tools
-#: (``find_tools``); most programs do neither.
-DEFERRED = ("contextvars", "heapq")
+#: native function calling (``run_tool_calls``, MCP), ``heapq`` only ranks tools
+#: (``find_tools``), and Lagent 0.5's message types serve only its message API; most
+#: programs use none of them.
+DEFERRED = ("contextvars", "heapq", "lagent_like._private._lagent05_messages")
 
 
 @pytest.mark.parametrize(
@@ -111,3 +114,49 @@ def test_bench_scale_measures_the_import_rows_alone(
     )
     assert bench.main(["--imports", "--json", "--check", "--peer-python", "/nonexistent/python"]) == code
     assert json.loads(capsys.readouterr().out) == {"imports": measured}
+
+
+def test_lagent05_message_types_are_the_schemas_names_when_first_read() -> None:
+    from lagent_like import schema
+
+    message = schema.AgentMessage(content=schema.FunctionCall("Calc.add", {"a": 1}))
+    assert [schema.AgentMessage.__module__, schema.AgentStatusCode.__module__] == ["lagent_like.schema"] * 2
+    assert pickle.loads(pickle.dumps(message)) == message
+    assert pickle.loads(pickle.dumps(schema.AgentStatusCode.CODING)) is schema.AgentStatusCode.CODING
+    assert (
+        typing.get_type_hints(schema.AgentMessage)["stream_state"]
+        == typing.Union[schema.ModelStatusCode, schema.AgentStatusCode, int]
+    )
+    assert (str(schema.ModelStatusCode.SERVER_ERR), repr(schema.FunctionCall("t", "x"))) == (
+        "-1",
+        "FunctionCall(name='t', parameters='x')",
+    )
+
+
+def test_an_unknown_schema_attribute_is_an_attribute_error() -> None:
+    from lagent_like import schema
+
+    with pytest.raises(
+        AttributeError, match=r"^module 'lagent_like\.schema' has no attribute 'AgentMesage'$"
+    ):
+        schema.AgentMesage  # noqa: B018 - the read is the test
+
+
+def test_an_executor_answers_a_lagent05_message_with_a_message() -> None:
+    from lagent_like import ActionExecutor, FunctionTool
+    from lagent_like.schema import AgentMessage, FunctionCall
+
+    def add(a: int, b: int) -> int:
+        """Add two numbers.
+
+        Args:
+            a: the first.
+            b: the second.
+        """
+        return a + b
+
+    executor = ActionExecutor([FunctionTool(add)])
+    reply = executor(
+        AgentMessage(sender="agent", content=FunctionCall("add", {"a": 1, "b": 2})), session_id=0
+    )
+    assert (reply.sender, reply.content.result) == ("ActionExecutor", [{"type": "text", "content": "3"}])
