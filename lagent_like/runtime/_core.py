@@ -63,12 +63,13 @@ class RunRequest(NamedTuple):
 #: Request: wait this many seconds before the next attempt.
 _Sleep = float
 
-Request = Union[_Hook, RunRequest, _Sleep]
-Core = Generator[Request, Any, ActionReturn]
-#: The guarded call: its record and the value the record was made from.
-Guarded = Generator[Request, Any, tuple[ActionReturn, Any]]
-#: Runs a tool somewhere else, timeout included; answers an :data:`Outcome`.
-RunElsewhere = Callable[[RunRequest], Awaitable[Outcome]]
+if TYPE_CHECKING:  # annotations only: typing's subscripts cost import time
+    Request = Union[_Hook, RunRequest, _Sleep]
+    Core = Generator[Request, Any, ActionReturn]
+    #: The guarded call: its record and the value the record was made from.
+    Guarded = Generator[Request, Any, tuple[ActionReturn, Any]]
+    #: Runs a tool somewhere else, timeout included; answers an :data:`Outcome`.
+    RunElsewhere = Callable[[RunRequest], Awaitable[Outcome]]
 
 _FAILED = (ActionStatusCode.API_ERROR, ActionStatusCode.HTTP_ERROR, ActionStatusCode.TIMEOUT)
 
