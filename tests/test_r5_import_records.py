@@ -36,7 +36,11 @@ def _reference(cls: type, eq: bool, frozen: bool) -> type:
         if f.default_factory is not dataclasses.MISSING:
             kwargs["default_factory"] = f.default_factory
         specs.append((f.name, f.type, dataclasses.field(**kwargs)))
-    namespace = {"__post_init__": cls.__post_init__} if hasattr(cls, "__post_init__") else {}
+    # A docstring: before Python 3.10, dataclasses write one from inspect.signature,
+    # which refuses Param's default of inspect.Parameter.empty.
+    namespace: dict[str, Any] = {"__doc__": f"{cls.__name__}, as @dataclass writes it."}
+    if hasattr(cls, "__post_init__"):
+        namespace["__post_init__"] = cls.__post_init__
     return dataclasses.make_dataclass(cls.__name__, specs, namespace=namespace, eq=eq, frozen=frozen)
 
 
