@@ -8,10 +8,12 @@ spent in the package's own code). The records on that path are therefore declare
 ``@dataclass(init=False, repr=False, eq=False)``: each writes its ``__init__`` in its
 class body (compiled once, with its module's bytecode; the call path builds these
 records, so it stays a plain function) and takes the three methods here, which read
-the fields that ``@dataclass`` recorded. ``dataclasses.fields``, ``replace``,
-``asdict`` and pickling work as before; ``tests/test_r5_import_records.py`` checks each
-class against a dataclass generated from the same fields (signature, repr, equality,
-hash).
+the fields that ``@dataclass`` recorded. A frozen one also takes :func:`frozen_setattr`
+and :func:`frozen_delattr` (``frozen=True`` compiles two more methods) and is marked
+frozen with :func:`mark_frozen`. ``dataclasses.fields``, ``replace``, ``asdict``,
+subclassing and pickling work as before; ``tests/test_r5_import_records.py`` checks
+each class against a dataclass generated from the same fields (signature, state,
+repr, equality, hash, frozenness).
 """
 
 from __future__ import annotations
@@ -108,9 +110,10 @@ def field_hash(self: Any) -> int:
 def frozen_setattr(self: Any, name: str, value: Any) -> None:
     """Refuse every assignment, as ``@dataclass(frozen=True)`` does for a class without subclasses.
 
-    For the internal records that ``@dataclass(frozen=True)`` made: it compiles this and
-    :func:`frozen_delattr` for each class at import too. Their ``__init__`` sets the
-    fields with ``object.__setattr__``, as the generated one does.
+    For the frozen records (see the module's docstring): ``@dataclass(frozen=True)``
+    compiles this and :func:`frozen_delattr` for each class at import. Their
+    ``__init__`` sets the fields with ``object.__setattr__``, as the generated one does.
+    (A plain, non-dataclass subclass cannot set attributes of its own either.)
 
     Raises:
         FrozenInstanceError: always, with ``@dataclass``'s message.
