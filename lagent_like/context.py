@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
-from ._private._dataclass_methods import FACTORY, field_eq, field_repr
+from ._private.records import FACTORY, field_eq, field_repr
 
 __all__ = ["DEFAULT_SESSION", "AgentScope", "ToolActions", "ToolContext", "handoff_of"]
 
@@ -51,7 +51,7 @@ class ToolActions:
     handoff_message: Optional[str] = None
 
     # Written here rather than by @dataclass, which compiles them at import
-    # (lagent_like._private._dataclass_methods says why).
+    # (lagent_like._private.records says why).
     def __init__(
         self,
         transfer_to_agent: Optional[str] = None,

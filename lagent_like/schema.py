@@ -14,9 +14,9 @@ from dataclasses import dataclass, fields
 from enum import IntEnum
 from typing import TYPE_CHECKING, Any, Optional, Union
 
-from ._private._dataclass_methods import field_eq, field_repr
-from ._private.codes import Code as _Code
 from ._private.json_values import json_value
+from ._private.records import Code as _Code
+from ._private.records import field_eq, field_repr
 
 if TYPE_CHECKING:  # read on first use (__getattr__ below)
     from ._private._lagent05_messages import AgentMessage, AgentStatusCode, FunctionCall, ModelStatusCode
@@ -98,7 +98,7 @@ class ActionReturn:
     repairs: Optional[list[str]] = None
 
     # Written here rather than by @dataclass, which compiles them at import
-    # (lagent_like._private._dataclass_methods says why).
+    # (lagent_like._private.records says why).
     def __init__(
         self,
         args: Optional[dict[str, Any]] = None,

@@ -2,7 +2,7 @@
 
 Each class below is declared ``@dataclass(init=False, repr=False, eq=False)`` with its
 ``__init__`` in its body and ``__repr__``/``__eq__``/``__hash__`` from
-``lagent_like._private._dataclass_methods`` (import time: see that module). Each is
+``lagent_like._private.records`` (import time: see that module). Each is
 checked against a dataclass generated from its own fields with the options it had:
 the same signature, state, repr, equality, hash and frozenness.
 """

@@ -13,8 +13,8 @@ from copy import deepcopy
 from dataclasses import asdict, dataclass, replace
 from typing import Any, Optional, Union
 
-from ._dataclass_methods import field_eq, field_repr
-from .codes import Code as _Code
+from .records import Code as _Code
+from .records import field_eq, field_repr
 
 __all__ = ["AgentMessage", "AgentStatusCode", "FunctionCall", "ModelStatusCode"]
 

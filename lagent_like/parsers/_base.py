@@ -18,7 +18,7 @@ import dataclasses
 import json
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Optional
 
-from .._private._dataclass_methods import (
+from .._private.records import (
     field_eq,
     field_hash,
     field_repr,
@@ -62,7 +62,7 @@ class ParserInput:
     modes: Mapping[str, str]
 
     # Written here rather than by @dataclass, which compiles them at import
-    # (lagent_like._private._dataclass_methods says why).
+    # (lagent_like._private.records says why).
     def __init__(
         self,
         name: str,

@@ -16,7 +16,6 @@ from collections.abc import Generator, Iterable
 from functools import partial
 from typing import TYPE_CHECKING, Any, Awaitable, Callable, NamedTuple, Optional, Union
 
-from .._private.coroutines import run_coroutine
 from .._private.log import logger
 from .._private.text import preview
 from ..context import handoff_of
@@ -236,6 +235,8 @@ def run_blocking(run: RunRequest) -> Outcome:
     try:
         outputs = call(route, run.args, run.context)
         if route.is_async:
+            from .._private.coroutines import run_coroutine  # async APIs only (asyncio's path)
+
             outputs = run_coroutine(outputs if route.timeout is None else _within(outputs, route))
     except (Exception, SystemExit) as exc:  # noqa: BLE001 - a failing tool is a result
         return None, exc
@@ -267,6 +268,8 @@ def _hook_result(request: tuple[Any, ...]) -> Any:
     try:
         answer = method(*args)
         if answer is not None and inspect.isawaitable(answer):
+            from .._private.coroutines import run_coroutine  # async hooks only
+
             answer = run_coroutine(_awaited(answer))
         return answer
     except GuardrailTripwire:

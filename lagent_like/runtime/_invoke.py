@@ -18,7 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 
-from .._private._dataclass_methods import (
+from .._private.log import logger
+from .._private.records import (
     field_eq,
     field_hash,
     field_repr,
@@ -26,8 +27,6 @@ from .._private._dataclass_methods import (
     frozen_setattr,
     mark_frozen,
 )
-from .._private.coroutines import run_coroutine
-from .._private.log import logger
 from .._private.text import preview
 from ..context import ToolContext, handoff_of
 from ..exceptions import LagentLikeError, ParseError, ToolError
@@ -135,7 +134,7 @@ class Route:
     json_args: Optional[Callable[[dict[str, Any]], dict[str, Any]]] = None
 
     # Written here rather than by @dataclass, which compiles them at import
-    # (lagent_like._private._dataclass_methods says why).
+    # (lagent_like._private.records says why).
     def __init__(
         self,
         action: Any,
@@ -387,6 +386,8 @@ def invoke(route: Route, raw: Any, context: Optional[ToolContext] = None) -> Act
     An async API runs to completion (through :func:`ainvoke`) on a private event loop.
     """
     if route.is_async:
+        from .._private.coroutines import run_coroutine  # async APIs only (asyncio's path)
+
         result: ActionReturn = run_coroutine(ainvoke(route, raw, context))
         return result
     got = read(route, raw)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .._private._dataclass_methods import (
+from .._private.records import (
     field_eq,
     field_hash,
     field_repr,
@@ -69,7 +69,7 @@ class ToolSettings:
     validation: Any = UNSET
 
     # Written here rather than by @dataclass, which compiles them at import
-    # (lagent_like._private._dataclass_methods says why).
+    # (lagent_like._private.records says why).
     def __init__(
         self,
         timeout: Any = UNSET,

@@ -15,7 +15,8 @@ from dataclasses import dataclass, fields
 from functools import cached_property
 from typing import Any, Callable, Optional
 
-from .._private._dataclass_methods import (
+from .._private.frozen import frozen, thawed
+from .._private.records import (
     field_eq,
     field_hash,
     field_repr,
@@ -23,7 +24,6 @@ from .._private._dataclass_methods import (
     frozen_setattr,
     mark_frozen,
 )
-from .._private.frozen import frozen, thawed
 from ..types._families import COERCE, OFF, check_mode
 from ..types._json_schema import hoist_definitions, parameter_schema
 from ..types._validation import compile_check, compile_validator, exact_type, validator_of
@@ -54,7 +54,7 @@ class DescribeOptions:
     annotations: Optional[dict[str, bool]] = None
 
     # Written here rather than by @dataclass, which compiles them at import
-    # (lagent_like._private._dataclass_methods says why).
+    # (lagent_like._private.records says why).
     def __init__(
         self,
         name: Optional[str] = None,
@@ -143,7 +143,7 @@ class Param:
     shape: Optional[dict[str, Any]] = None
 
     # Written here rather than by @dataclass, which compiles them at import
-    # (lagent_like._private._dataclass_methods says why).
+    # (lagent_like._private.records says why).
     def __init__(
         self,
         name: str,
@@ -237,7 +237,7 @@ class ApiSpec:
     doc_warnings: tuple[str, ...] = ()
 
     # Written here rather than by @dataclass, which compiles them at import
-    # (lagent_like._private._dataclass_methods says why).
+    # (lagent_like._private.records says why).
     def __init__(
         self,
         name: str,

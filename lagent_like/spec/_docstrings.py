@@ -22,8 +22,8 @@ from functools import lru_cache
 from operator import itemgetter
 from typing import Any, Callable, Optional
 
-from .._private._dataclass_methods import FACTORY, field_eq, field_repr
 from .._private.lazy import lazy_pattern
+from .._private.records import FACTORY, field_eq, field_repr
 from ..exceptions import LagentLikeError
 from ._google_fast import read_plain_google
 
@@ -124,7 +124,7 @@ class ReturnItem:
     description: str
 
     # Written here rather than by @dataclass, which compiles them at import
-    # (lagent_like._private._dataclass_methods says why).
+    # (lagent_like._private.records says why).
     def __init__(
         self,
         name: str,
@@ -162,7 +162,7 @@ class DocInfo:
     warnings: list[str] = field(default_factory=list)
 
     # Written here rather than by @dataclass, which compiles them at import
-    # (lagent_like._private._dataclass_methods says why).
+    # (lagent_like._private.records says why).
     def __init__(
         self,
         description: str = "",

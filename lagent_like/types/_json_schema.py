@@ -19,7 +19,7 @@ import enum
 import json
 from typing import Any, Optional
 
-from .._private._dataclass_methods import field_repr, frozen_delattr, frozen_setattr, mark_frozen
+from .._private.records import field_repr, frozen_delattr, frozen_setattr, mark_frozen
 from .._private.typing_compat import LITERAL_ORIGINS as _LITERAL_ORIGINS
 from .._private.typing_compat import UNION_ORIGINS as _UNION_ORIGINS
 from .._private.typing_compat import (
@@ -70,7 +70,7 @@ class PythonType:
     key: Optional[Schema] = None
 
     # Written here rather than by @dataclass, which compiles them at import
-    # (lagent_like._private._dataclass_methods says why).
+    # (lagent_like._private.records says why).
     def __init__(
         self,
         kind: str,

@@ -1,19 +1,22 @@
-"""``__repr__``, ``__eq__`` and ``__hash__`` of a dataclass, written once for the records made at import.
+"""What the package's records are built from: dataclass methods written once, and the codes' base.
 
-Why this module exists: ``@dataclass`` writes each class's ``__init__``, ``__repr__``,
-``__eq__`` and ``__hash__`` as source text and compiles it with ``exec`` when the class
-is created, 0.3 to 1 ms a class, paid by every program at import (15 dataclasses were
-most of the time ``from lagent_like import ActionExecutor, BaseAction, tool_api``
-spent in the package's own code). The records on that path are therefore declared
-``@dataclass(init=False, repr=False, eq=False)``: each writes its ``__init__`` in its
-class body (compiled once, with its module's bytecode; the call path builds these
-records, so it stays a plain function) and takes the three methods here, which read
-the fields that ``@dataclass`` recorded. A frozen one also takes :func:`frozen_setattr`
-and :func:`frozen_delattr` (``frozen=True`` compiles two more methods) and is marked
-frozen with :func:`mark_frozen`. ``dataclasses.fields``, ``replace``, ``asdict``,
-subclassing and pickling work as before; ``tests/test_r5_import_records.py`` checks
-each class against a dataclass generated from the same fields (signature, state,
-repr, equality, hash, frozenness).
+Why the methods are here: ``@dataclass`` writes each class's ``__init__``,
+``__repr__``, ``__eq__`` and ``__hash__`` as source text and compiles it with ``exec``
+when the class is created, 0.3 to 1 ms a class, paid by every program at import (15
+dataclasses were most of the time ``from lagent_like import ActionExecutor,
+BaseAction, tool_api`` spent in the package's own code). The records on that path are
+therefore declared ``@dataclass(init=False, repr=False, eq=False)``: each writes its
+``__init__`` in its class body (compiled once, with its module's bytecode; the call
+path builds these records, so it stays a plain function) and takes the three methods
+here, which read the fields that ``@dataclass`` recorded. A frozen one also takes
+:func:`frozen_setattr` and :func:`frozen_delattr` (``frozen=True`` compiles two more
+methods) and is marked frozen with :func:`mark_frozen`. ``dataclasses.fields``,
+``replace``, ``asdict``, subclassing and pickling work as before;
+``tests/test_r5_import_records.py`` checks each class against a dataclass generated
+from the same fields (signature, state, repr, equality, hash, frozenness).
+
+:class:`Code` is the base of the records' status codes: the schema's, and Lagent 0.5's
+stream codes, which load only when first read.
 """
 
 from __future__ import annotations
@@ -21,11 +24,13 @@ from __future__ import annotations
 import reprlib
 import weakref
 from dataclasses import FrozenInstanceError, fields
+from enum import IntEnum
 from operator import attrgetter
 from typing import Any, Callable, TypeVar
 
 __all__ = [
     "FACTORY",
+    "Code",
     "field_eq",
     "field_hash",
     "field_repr",
@@ -139,3 +144,11 @@ def mark_frozen(cls: _Class) -> _Class:
     """
     vars(cls)["__dataclass_params__"].frozen = True
     return cls
+
+
+class Code(IntEnum):
+    """A record's code: an ``IntEnum`` that prints as its number."""
+
+    def __str__(self) -> str:
+        """The number, as ``IntEnum`` prints it from Python 3.11 on, on every version."""
+        return str(self.value)
