@@ -22,14 +22,16 @@ from lagent_like.types._json_schema import PythonType
 #: Modules the core import stopped importing in round 5: ``contextvars`` only flags
 #: native function calling (``run_tool_calls``, MCP), ``heapq`` only ranks tools
 #: (``find_tools``), Lagent 0.5's message types serve only its message API, running a
-#: coroutine only async APIs and callbacks, and reading a signature only hooks and a
-#: callable ``enable``; most programs use none of them.
+#: coroutine only async APIs and callbacks, reading a signature only hooks and a
+#: callable ``enable``, and a hook's answer or failure only hooks; most programs use
+#: none of them.
 DEFERRED = (
     "contextvars",
     "heapq",
     "lagent_like._private._lagent05_messages",
     "lagent_like._private.coroutines",
     "lagent_like._private.signatures",
+    "lagent_like.runtime._hook_records",
 )
 
 

@@ -21,7 +21,6 @@ from .._private.text import preview
 from ..context import handoff_of
 from ..exceptions import GuardrailTripwire
 from ..schema import ActionReturn, ActionStatusCode
-from ._hook_records import HookFailed, after_answered, before_answered
 from ._invoke import Abandoned, Route, abandoned, call, read, record
 from .hooks import HookCall
 
@@ -115,6 +114,8 @@ def call_core(
         call_it = partial(method, output=output) if takes_output else method
         answer = yield call_it, (route.label, ret, context)
         if answer is not None:
+            from ._hook_records import after_answered  # a hook that answers only
+
             ret, output = after_answered(route, ret, answer, label)
     return ret
 
@@ -160,6 +161,8 @@ def _guarded_call(
     for method, label, _ in befores:
         answer = yield method, (route.label, args, context)
         if answer is not None:
+            from ._hook_records import before_answered  # a hook that answers only
+
             return before_answered(route, args, repairs, answer, label)
     breaker = route.breaker.get() if route.breaker is not None else None
     if breaker is not None:
@@ -275,6 +278,8 @@ def _hook_result(request: tuple[Any, ...]) -> Any:
     except GuardrailTripwire:
         raise  # a tripwire halts the run: it goes to the executor's caller
     except Exception as exc:  # noqa: BLE001 - a failing hook fails the call, closed
+        from ._hook_records import HookFailed  # a failing hook only
+
         return HookFailed(exc)
 
 
@@ -365,6 +370,8 @@ async def _hook_result_async(request: tuple[Any, ...]) -> Any:
     except GuardrailTripwire:
         raise  # a tripwire halts the run: it goes to the executor's caller
     except Exception as exc:  # noqa: BLE001 - a failing hook fails the call, closed
+        from ._hook_records import HookFailed  # a failing hook only
+
         return HookFailed(exc)
 
 
