@@ -2,7 +2,8 @@
 
 Run ``python benchmarks/bench_scale.py`` (a minute or two), ``--quick`` for a smoke
 run (100 and 1,000 APIs, fewer repeats), ``--sizes 100,1000,10000`` to choose the
-sizes, ``--json`` for the rows as JSON, ``--check`` to exit 1 when a verdict fails.
+sizes, ``--json`` for the rows as JSON, ``--check`` to exit 1 when a verdict fails,
+``--imports`` for the import rows alone (a few seconds).
 Without ``--check`` the script always exits 0: it is a report, not a test.
 
 Peers: Lagent 0.2.4 and the OpenAI Agents SDK are not dependencies. They are measured
@@ -542,6 +543,29 @@ def format_table(
     return "\n".join([title, *body])
 
 
+def our_imports() -> dict[str, float]:
+    """The two import rows of this package: ``import lagent_like`` and :data:`CORE_IMPORT`."""
+    return {
+        "lagent_like": measure_import("lagent_like", sys.executable),
+        CORE_IMPORT: measure_import("lagent_like", sys.executable, CORE_IMPORT),
+    }
+
+
+def import_rows(peer_python: str, sizes: list[int], repeats: int, as_json: bool, check: bool) -> int:
+    """``--imports``: print the import rows alone (the peers' too when ``peer_python`` exists)."""
+    imports = our_imports()
+    if os.path.exists(peer_python):
+        imports.update({m: measure_import(m, peer_python) for m in ("lagent.actions", "agents")})
+    if as_json:
+        print(json.dumps({"imports": imports}, indent=2))
+    else:
+        print(format_table(sizes, [], imports, repeats))
+    if check and imports[CORE_IMPORT] > IMPORT_TARGET_MS:
+        print(f"verdicts failed: {CORE_IMPORT}", file=sys.stderr)
+        return 1
+    return 0
+
+
 def main(argv: Optional[list[str]] = None) -> int:
     """Parse the options, measure, print the report; return the exit code."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
@@ -553,6 +577,11 @@ def main(argv: Optional[list[str]] = None) -> int:
     parser.add_argument("--json", action="store_true", help="print the rows as JSON")
     parser.add_argument("--check", action="store_true", help="exit 1 if a verdict fails")
     parser.add_argument("--peer-python", default=os.environ.get("BENCH_PEER_PYTHON", DEFAULT_PEER_PYTHON))
+    parser.add_argument(
+        "--imports",
+        action="store_true",
+        help="measure only the import rows (ours, and the peers' when their Python exists)",
+    )
     parser.add_argument("--peer", action="store_true", help=argparse.SUPPRESS)
     options = parser.parse_args(argv)
     sizes = [int(s) for s in options.sizes.split(",")] if options.sizes else list(DEFAULT_SIZES)
@@ -562,13 +591,12 @@ def main(argv: Optional[list[str]] = None) -> int:
     if options.peer:
         print(json.dumps(peer_main(sizes, repeats)))
         return 0
+    if options.imports:
+        return import_rows(options.peer_python, sizes, repeats, options.json, options.check)
     peers = run_peers(options.peer_python, sizes, repeats)
     ours = {n: measure_package(n, repeats, lagent=False) for n in sizes}
     rows = report(sizes, ours, peers)
-    imports = {
-        "lagent_like": measure_import("lagent_like", sys.executable),
-        CORE_IMPORT: measure_import("lagent_like", sys.executable, CORE_IMPORT),
-    }
+    imports = our_imports()
     list_ratio = measure_list_argument(max(repeats, 5))
     if peers is not None:
         imports.update({"lagent.actions": peers["import"]["lagent"], "agents": peers["import"]["sdk"]})

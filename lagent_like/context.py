@@ -15,13 +15,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
+from ._private.records import FACTORY, field_eq, field_repr
+
 __all__ = ["DEFAULT_SESSION", "AgentScope", "ToolActions", "ToolContext", "handoff_of"]
 
 #: The session of calls made without a ``session_id``.
 DEFAULT_SESSION = "default"
 
 
-@dataclass
+@dataclass(init=False, repr=False, eq=False)
 class ToolActions:
     """What a tool asks the agent running it to do once the call is over.
 
@@ -48,6 +50,25 @@ class ToolActions:
     handoff: Any = None
     handoff_message: Optional[str] = None
 
+    # Written here rather than by @dataclass, which compiles them at import
+    # (lagent_like._private.records says why).
+    def __init__(
+        self,
+        transfer_to_agent: Optional[str] = None,
+        escalate: bool = False,
+        skip_summarization: bool = False,
+        handoff: Any = None,
+        handoff_message: Optional[str] = None,
+    ) -> None:
+        self.transfer_to_agent = transfer_to_agent
+        self.escalate = escalate
+        self.skip_summarization = skip_summarization
+        self.handoff = handoff
+        self.handoff_message = handoff_message
+
+    __repr__ = field_repr
+    __eq__ = field_eq
+
     def __bool__(self) -> bool:
         """Whether any action was asked for."""
         return bool(
@@ -55,7 +76,7 @@ class ToolActions:
         )
 
 
-@dataclass
+@dataclass(init=False, repr=False, eq=False)
 class AgentScope:
     """What an agent run tells the executor about each call it makes.
 
@@ -82,8 +103,28 @@ class AgentScope:
     approved: bool = False
     paused_run: Optional[dict[str, Any]] = None
 
+    # Written here rather than by @dataclass (see ToolActions).
+    def __init__(
+        self,
+        agent_name: Optional[str] = None,
+        invocation_id: Optional[str] = None,
+        context: Any = None,
+        actions: ToolActions = FACTORY,
+        approved: bool = False,
+        paused_run: Optional[dict[str, Any]] = None,
+    ) -> None:
+        self.agent_name = agent_name
+        self.invocation_id = invocation_id
+        self.context = context
+        self.actions = ToolActions() if actions is FACTORY else actions
+        self.approved = approved
+        self.paused_run = paused_run
 
-@dataclass
+    __repr__ = field_repr
+    __eq__ = field_eq
+
+
+@dataclass(init=False, repr=False, eq=False)
 class ToolContext:
     """The context of one tool call.
 
@@ -129,6 +170,34 @@ class ToolContext:
     # costs each call's construction, and the call path is hot.
     _scope: Optional[AgentScope] = field(default=None, repr=False)
     _call: Optional[tuple[Any, Any]] = field(default=None, repr=False)
+
+    # Written here rather than by @dataclass (see ToolActions).
+    def __init__(
+        self,
+        session_id: str = DEFAULT_SESSION,
+        state: dict[str, Any] = FACTORY,
+        tool_name: str = "",
+        api_name: str = "",
+        call_id: Optional[str] = None,
+        executor: Any = None,
+        on_progress: Optional[Callable[[Any], Any]] = None,
+        cancelled: bool = False,
+        _scope: Optional[AgentScope] = None,
+        _call: Optional[tuple[Any, Any]] = None,
+    ) -> None:
+        self.session_id = session_id
+        self.state = {} if state is FACTORY else state
+        self.tool_name = tool_name
+        self.api_name = api_name
+        self.call_id = call_id
+        self.executor = executor
+        self.on_progress = on_progress
+        self.cancelled = cancelled
+        self._scope = _scope
+        self._call = _call
+
+    __repr__ = field_repr
+    __eq__ = field_eq
 
     @property
     def agent_name(self) -> Optional[str]:

@@ -3,17 +3,23 @@
 Lagent's agents read these fields, so names, defaults and code values are Lagent's.
 The record is plain data and round-trips through JSON-able dicts, so traces can be
 stored and replayed. Lagent 0.5's messages (:class:`AgentMessage`,
-:class:`FunctionCall`) live here too, as in ``lagent.schema``, as plain dataclasses:
-Lagent 0.5 code runs without pydantic.
+:class:`FunctionCall`) and stream codes are read from here too, as in ``lagent.schema``,
+as plain dataclasses (Lagent 0.5 code runs without pydantic); they are built on first
+read (``lagent_like._private._lagent05_messages``), since most programs never use them.
 """
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields, replace
+from dataclasses import dataclass, fields
 from enum import IntEnum
-from typing import Any, Optional, Union
+from typing import TYPE_CHECKING, Any, Optional, Union
 
 from ._private.json_values import json_value
+from ._private.records import Code as _Code
+from ._private.records import field_eq, field_repr
+
+if TYPE_CHECKING:  # read on first use (__getattr__ below)
+    from ._private._lagent05_messages import AgentMessage, AgentStatusCode, FunctionCall, ModelStatusCode
 
 __all__ = [
     "ActionReturn",
@@ -24,14 +30,6 @@ __all__ = [
     "FunctionCall",
     "ModelStatusCode",
 ]
-
-
-class _Code(IntEnum):
-    """A record's code: an ``IntEnum`` that prints as its number."""
-
-    def __str__(self) -> str:
-        # The number, as IntEnum prints it from Python 3.11 on, on every version.
-        return str(self.value)
 
 
 class ActionStatusCode(_Code):
@@ -66,7 +64,7 @@ def _code(enum: type[IntEnum], value: int) -> Union[IntEnum, int]:
         return value
 
 
-@dataclass
+@dataclass(init=False, repr=False, eq=False)
 class ActionReturn:
     """The outcome of one tool call.
 
@@ -98,6 +96,37 @@ class ActionReturn:
     attempts: int = 1
     full_result: Optional[list[dict[str, Any]]] = None
     repairs: Optional[list[str]] = None
+
+    # Written here rather than by @dataclass, which compiles them at import
+    # (lagent_like._private.records says why).
+    def __init__(
+        self,
+        args: Optional[dict[str, Any]] = None,
+        url: Optional[str] = None,
+        type: Optional[str] = None,
+        result: Optional[list[dict[str, Any]]] = None,
+        errmsg: Optional[str] = None,
+        state: Union[ActionStatusCode, int] = ActionStatusCode.SUCCESS,
+        thought: Optional[str] = None,
+        valid: Union[ActionValidCode, int] = ActionValidCode.OPEN,
+        attempts: int = 1,
+        full_result: Optional[list[dict[str, Any]]] = None,
+        repairs: Optional[list[str]] = None,
+    ) -> None:
+        self.args = args
+        self.url = url
+        self.type = type
+        self.result = result
+        self.errmsg = errmsg
+        self.state = state
+        self.thought = thought
+        self.valid = valid
+        self.attempts = attempts
+        self.full_result = full_result
+        self.repairs = repairs
+
+    __repr__ = field_repr
+    __eq__ = field_eq
 
     def format_result(self) -> str:
         """Render the result for a model's observation.
@@ -152,99 +181,27 @@ class ActionReturn:
         return cls(**values)
 
 
-@dataclass
-class FunctionCall:
-    """A call a model asked for, as Lagent 0.5 passes it in an :class:`AgentMessage`.
+#: Lagent 0.5's names, built on first read (PEP 562).
+_LAGENT05 = ("AgentMessage", "AgentStatusCode", "FunctionCall", "ModelStatusCode")
 
-    Attributes:
-        name: ``'Tool'`` or ``'Tool.api'``.
-        parameters: the arguments, a dict or the model's argument string.
+
+def __getattr__(name: str) -> Any:
+    """Lagent 0.5's message types, imported when one is first read.
+
+    All four are kept in the module once read, so that annotations naming them resolve
+    here (``typing.get_type_hints(AgentMessage)``).
+
+    Raises:
+        AttributeError: ``name`` is not one of them.
     """
+    if name not in _LAGENT05:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from ._private import _lagent05_messages as messages
 
-    name: str
-    parameters: Union[dict[str, Any], str]
-
-
-class ModelStatusCode(_Code):
-    """The state of a model's streamed reply (Lagent 0.5's codes)."""
-
-    END = 0
-    STREAM_ING = 1
-    SERVER_ERR = -1
-    SESSION_CLOSED = -2
-    SESSION_OUT_OF_LIMIT = -3
-    SESSION_INVALID_ARG = -4
-    SESSION_READY = 2
+    for each in _LAGENT05:
+        globals()[each] = getattr(messages, each)
+    return globals()[name]
 
 
-class AgentStatusCode(_Code):
-    """The state of an agent's streamed message (Lagent 0.5's codes)."""
-
-    END = 0
-    STREAM_ING = 1
-    SERVER_ERR = -1
-    SESSION_CLOSED = -2
-    SESSION_OUT_OF_LIMIT = -3
-    SESSION_INVALID_ARG = -4
-    SESSION_READY = 2
-    PLUGIN_START = 3
-    PLUGIN_END = 4
-    PLUGIN_RETURN = 5
-    CODING = 6
-    CODE_END = 7
-    CODE_RETURN = 8
-
-
-@dataclass
-class AgentMessage:
-    """A message between Lagent 0.5 agents and executors; fields and defaults are Lagent's.
-
-    Lagent 0.5 makes it a pydantic model; here it is a dataclass with the same fields,
-    plus pydantic's ``model_dump``, ``model_copy`` and ``copy`` for code that calls them.
-
-    Attributes:
-        content: what the message says; for an executor, a :class:`FunctionCall` or
-            ``{'name': ..., 'parameters': ...}``; in its reply, the :class:`ActionReturn`.
-        sender: who sent it.
-        formatted: the content as a parser read it (Lagent's ``ActionPreprocessor``
-            reads the call from here).
-        extra_info: anything else.
-        type: the kind of message.
-        receiver: who it is for.
-        stream_state: a :class:`ModelStatusCode` or :class:`AgentStatusCode`.
-    """
-
-    content: Any
-    sender: str = "user"
-    formatted: Optional[Any] = None
-    extra_info: Optional[Any] = None
-    type: Optional[str] = None
-    receiver: Optional[str] = None
-    stream_state: Union[ModelStatusCode, AgentStatusCode, int] = AgentStatusCode.END
-
-    def model_dump(self) -> dict[str, Any]:
-        """Return the fields as a dict, nested dataclasses included (pydantic's name)."""
-        return asdict(self)
-
-    def model_copy(self, update: Optional[dict[str, Any]] = None, deep: bool = False) -> AgentMessage:
-        """Return a copy with the fields in ``update`` replaced (pydantic's name).
-
-        Args:
-            update: field name -> new value.
-            deep: copy the field values too.
-        """
-        source = self
-        if deep:
-            import copy
-
-            source = copy.deepcopy(self)
-        return replace(source, **(update or {}))
-
-    def copy(self, *, update: Optional[dict[str, Any]] = None, deep: bool = False) -> AgentMessage:
-        """Return a copy, as :meth:`model_copy` (pydantic 1's name, used in Lagent's examples).
-
-        Args:
-            update: field name -> new value.
-            deep: copy the field values too.
-        """
-        return self.model_copy(update, deep)
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

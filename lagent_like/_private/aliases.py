@@ -12,8 +12,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from .lazy import lazy_pattern
+
 LEGAL_NAME = re.compile(r"[a-zA-Z0-9_-]{1,64}")
-_ILLEGAL = re.compile(r"[^a-zA-Z0-9_-]")
+#: What an alias replaces (compiled on first use: most names are legal already).
+_ILLEGAL = lazy_pattern(r"[^a-zA-Z0-9_-]")
 _MAX = 64
 
 
@@ -29,7 +32,7 @@ def readable_alias(name: str) -> str:
     """The alias ``name`` gets unless it clashes: legal, and as close to ``name`` as it can be."""
     if LEGAL_NAME.fullmatch(name):
         return name
-    alias = _ILLEGAL.sub("_", name.replace(".", "__")) or "tool"
+    alias = _ILLEGAL().sub("_", name.replace(".", "__")) or "tool"
     return alias if len(alias) <= _MAX else hashed_alias(alias, name)
 
 

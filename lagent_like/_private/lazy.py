@@ -73,3 +73,32 @@ def lazy_pattern(source: str, flags: int = 0) -> Callable[[], re.Pattern[str]]:
         return compiled[0]
 
     return pattern
+
+
+class LazyModule:
+    """A stand-in for a module, imported on the first read of one of its attributes.
+
+    For a module that only a path most programs never take uses (``heapq`` for tool
+    search): ``heapq = lazy_module("heapq")`` at the top, ``heapq.nsmallest(...)`` below,
+    and importing the package does not import it. Each read looks the module up again
+    (a dict lookup once imported).
+    """
+
+    __slots__ = ("_name",)
+
+    def __init__(self, name: str) -> None:
+        """Stand in for the module ``name`` (absolute)."""
+        self._name = name
+
+    def __getattr__(self, attribute: str) -> Any:
+        """``attribute`` of the module, imported now if it is not yet."""
+        return getattr(import_module(self._name), attribute)
+
+
+def lazy_module(name: str) -> Any:
+    """A :class:`LazyModule` for ``name``, typed ``Any`` (its attributes are the module's).
+
+    Args:
+        name: the module's absolute name.
+    """
+    return LazyModule(name)

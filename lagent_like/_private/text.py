@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import functools
-import re
 from collections.abc import Collection, Iterable, Sequence
 from typing import Union
 
 from ._names_index import SCANNED_WHOLE, NameIndex, scan
+from .lazy import lazy_pattern
 
 #: The longest value text :func:`preview` shows.
 MAX_SHOWN = 120
-_TAG = re.compile(r"[ \t]*([\w+-]*)")
+#: A fence's language tag (compiled on first use: only argument repair reads fences).
+_TAG = lazy_pattern(r"[ \t]*([\w+-]*)")
 
 
 def fenced_blocks(text: str) -> list[tuple[str, str]]:
@@ -30,7 +31,7 @@ def fenced_blocks(text: str) -> list[tuple[str, str]]:
         line_end = text.find("\n", start + 3)
         if line_end < 0:
             break
-        tag = _TAG.match(text, start + 3, line_end)
+        tag = _TAG().match(text, start + 3, line_end)
         end = text.find("```", line_end + 1)
         blocks.append((tag.group(1) if tag else "", text[line_end + 1 : end if end >= 0 else len(text)]))
         if end < 0:

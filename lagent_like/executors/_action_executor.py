@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Sequence
-from typing import Any, Callable, Optional, overload
+from typing import TYPE_CHECKING, Any, Callable, Optional, overload
 
 from ..runtime._core import call_core, drive_sync
 from ..runtime._invoke import invoke
 from ..runtime._messages import native_calls
-from ..schema import ActionReturn, AgentMessage
+from ..schema import ActionReturn
 from ._base import ExecutorOptions
 from ._exports import _id_text, call_results, read_calls
 from ._intake import ToolLike, batch_job
@@ -24,11 +24,15 @@ from ._lagent05 import (
     MessageApi,
     call_id_of,
     call_of,
+    is_message,
     message_session,
     not_a_call,
     replaced,
     session_of,
 )
+
+if TYPE_CHECKING:
+    from ..schema import AgentMessage
 
 __all__ = ["ActionExecutor", "ExecutorOptions", "ToolLike"]
 
@@ -138,7 +142,7 @@ class ActionExecutor(MessageApi):
         """
         # One test on the common path: a str name with its command.
         if name.__class__ is not str or command is NO_COMMAND:
-            if isinstance(name, AgentMessage):  # Lagent 0.5: executor(message, session_id=0)
+            if is_message(name):  # Lagent 0.5: executor(message, session_id=0)
                 if context is not None:
                     raise TypeError(
                         "a Lagent 0.5 message call takes no context=; call with a name and arguments"

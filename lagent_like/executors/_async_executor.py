@@ -9,14 +9,14 @@ run in worker threads (or inline for tools with ``blocking = False``).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Awaitable, Callable, Optional, overload
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, Optional, overload
 
 from ..runtime._core import call_core, drive_async
 from ..runtime._invoke import Route, ainvoke
 from ..runtime._messages import native_calls
 from ..runtime._streaming import on_loop
 from ..runtime.settings import ToolSettings
-from ..schema import ActionReturn, AgentMessage
+from ..schema import ActionReturn
 from ._exports import call_results, read_calls
 from ._intake import batch_job
 from ._lagent05 import (
@@ -24,11 +24,15 @@ from ._lagent05 import (
     MessageApi,
     call_id_of,
     call_of,
+    is_message,
     message_session,
     not_a_call,
     replaced,
     session_of,
 )
+
+if TYPE_CHECKING:
+    from ..schema import AgentMessage
 
 __all__ = ["AsyncActionExecutor"]
 
@@ -90,7 +94,7 @@ class AsyncActionExecutor(MessageApi):
         """
         # One test on the common path: a str name with its command.
         if name.__class__ is not str or command is NO_COMMAND:
-            if isinstance(name, AgentMessage):  # Lagent 0.5: await executor(message, session_id=0)
+            if is_message(name):  # Lagent 0.5: await executor(message, session_id=0)
                 if context is not None:
                     raise TypeError(
                         "a Lagent 0.5 message call takes no context=; call with a name and arguments"

@@ -22,14 +22,15 @@ reconfiguring tools makes the next search build a new one.
 
 from __future__ import annotations
 
-import heapq
 import math
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, Callable, NamedTuple, Optional, Protocol
 
-from .._private.lazy import lazy_pattern
+from .._private.lazy import lazy_module, lazy_pattern
 from ._base import ExecutorBase
+
+heapq = lazy_module("heapq")  # imported on the first search: most programs never search
 
 __all__ = [
     "EmbeddingRanker",

@@ -18,16 +18,20 @@ from __future__ import annotations
 
 import inspect
 import itertools
+import sys
 import threading
 from collections.abc import Iterable
-from typing import Any, Callable, Optional, Union
+from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 
 from ..context import DEFAULT_SESSION
 from ..exceptions import ToolDefinitionError
 from ..runtime.hooks import Hook
-from ..schema import ActionReturn, ActionStatusCode, ActionValidCode, AgentMessage, FunctionCall
+from ..schema import ActionReturn, ActionStatusCode, ActionValidCode
 from ._find import ToolSearch
 from ._intake import ToolLike
+
+if TYPE_CHECKING:
+    from ..schema import AgentMessage
 
 __all__ = [
     "NO_COMMAND",
@@ -36,6 +40,7 @@ __all__ = [
     "call_id_of",
     "call_of",
     "created",
+    "is_message",
     "is_message_hook",
     "message_session",
     "not_a_call",
@@ -151,9 +156,21 @@ class MessageHookHandle:
         self._owner._drop_message_hook(self)
 
 
+#: Where Lagent 0.5's message types live once read (``lagent_like.schema`` builds them
+#: on first read): until then no value can be one, and the executors do not import them.
+_MESSAGES = "lagent_like._private._lagent05_messages"
+
+
+def is_message(value: Any) -> bool:
+    """Whether ``value`` is a Lagent 0.5 ``AgentMessage`` (never before the type is first read)."""
+    messages = sys.modules.get(_MESSAGES)
+    return messages is not None and isinstance(value, messages.AgentMessage)
+
+
 def call_of(content: Any) -> Optional[tuple[Any, Any]]:
     """``(name, parameters)`` of a message's content, or ``None`` when it holds no call."""
-    if isinstance(content, FunctionCall):
+    messages = sys.modules.get(_MESSAGES)
+    if messages is not None and isinstance(content, messages.FunctionCall):
         return content.name, content.parameters
     if isinstance(content, dict) and "name" in content and "parameters" in content:
         return content["name"], content["parameters"]
@@ -304,6 +321,8 @@ class MessageApi(ToolSearch):
 
     def _reply(self, record: Any) -> AgentMessage:
         """The message answering a call: the record as content, sent by the executor's class."""
+        from ..schema import AgentMessage  # built by the message that came in
+
         if isinstance(record, AgentMessage):
             return record
         return AgentMessage(sender=type(self).__name__, content=record)

@@ -18,6 +18,14 @@ import dataclasses
 import json
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Optional
 
+from .._private.records import (
+    field_eq,
+    field_hash,
+    field_repr,
+    frozen_delattr,
+    frozen_setattr,
+    mark_frozen,
+)
 from .._private.text import as_text, did_you_mean, preview
 from ..exceptions import ParseError
 from ..types._families import check_mode
@@ -31,7 +39,8 @@ if TYPE_CHECKING:
 __all__ = ["BaseParser", "ParserInput", "render_outputs"]
 
 
-@dataclasses.dataclass(frozen=True)
+@mark_frozen
+@dataclasses.dataclass(init=False, repr=False, eq=False)
 class ParserInput:
     """What a parser reads: the specs of a tool's APIs, how a model names each, their modes.
 
@@ -51,6 +60,27 @@ class ParserInput:
     specs: Mapping[str, ApiSpec]
     label: Callable[[str], str]
     modes: Mapping[str, str]
+
+    # Written here rather than by @dataclass, which compiles them at import
+    # (lagent_like._private.records says why).
+    def __init__(
+        self,
+        name: str,
+        specs: Mapping[str, ApiSpec],
+        label: Callable[[str], str],
+        modes: Mapping[str, str],
+    ) -> None:
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "specs", specs)
+        object.__setattr__(self, "label", label)
+        object.__setattr__(self, "modes", modes)
+
+    __repr__ = field_repr
+    __eq__ = field_eq
+    __hash__ = field_hash
+    # Frozen: as @dataclass(frozen=True) would make it, without compiling at import.
+    __setattr__ = frozen_setattr
+    __delattr__ = frozen_delattr
 
 
 class BaseParser:

@@ -16,13 +16,11 @@ from collections.abc import Generator, Iterable
 from functools import partial
 from typing import TYPE_CHECKING, Any, Awaitable, Callable, NamedTuple, Optional, Union
 
-from .._private.coroutines import run_coroutine
 from .._private.log import logger
 from .._private.text import preview
 from ..context import handoff_of
 from ..exceptions import GuardrailTripwire
 from ..schema import ActionReturn, ActionStatusCode
-from ._hook_records import HookFailed, after_answered, before_answered
 from ._invoke import Abandoned, Route, abandoned, call, read, record
 from .hooks import HookCall
 
@@ -63,12 +61,13 @@ class RunRequest(NamedTuple):
 #: Request: wait this many seconds before the next attempt.
 _Sleep = float
 
-Request = Union[_Hook, RunRequest, _Sleep]
-Core = Generator[Request, Any, ActionReturn]
-#: The guarded call: its record and the value the record was made from.
-Guarded = Generator[Request, Any, tuple[ActionReturn, Any]]
-#: Runs a tool somewhere else, timeout included; answers an :data:`Outcome`.
-RunElsewhere = Callable[[RunRequest], Awaitable[Outcome]]
+if TYPE_CHECKING:  # annotations only: typing's subscripts cost import time
+    Request = Union[_Hook, RunRequest, _Sleep]
+    Core = Generator[Request, Any, ActionReturn]
+    #: The guarded call: its record and the value the record was made from.
+    Guarded = Generator[Request, Any, tuple[ActionReturn, Any]]
+    #: Runs a tool somewhere else, timeout included; answers an :data:`Outcome`.
+    RunElsewhere = Callable[[RunRequest], Awaitable[Outcome]]
 
 _FAILED = (ActionStatusCode.API_ERROR, ActionStatusCode.HTTP_ERROR, ActionStatusCode.TIMEOUT)
 
@@ -115,6 +114,8 @@ def call_core(
         call_it = partial(method, output=output) if takes_output else method
         answer = yield call_it, (route.label, ret, context)
         if answer is not None:
+            from ._hook_records import after_answered  # a hook that answers only
+
             ret, output = after_answered(route, ret, answer, label)
     return ret
 
@@ -160,6 +161,8 @@ def _guarded_call(
     for method, label, _ in befores:
         answer = yield method, (route.label, args, context)
         if answer is not None:
+            from ._hook_records import before_answered  # a hook that answers only
+
             return before_answered(route, args, repairs, answer, label)
     breaker = route.breaker.get() if route.breaker is not None else None
     if breaker is not None:
@@ -235,6 +238,8 @@ def run_blocking(run: RunRequest) -> Outcome:
     try:
         outputs = call(route, run.args, run.context)
         if route.is_async:
+            from .._private.coroutines import run_coroutine  # async APIs only (asyncio's path)
+
             outputs = run_coroutine(outputs if route.timeout is None else _within(outputs, route))
     except (Exception, SystemExit) as exc:  # noqa: BLE001 - a failing tool is a result
         return None, exc
@@ -266,11 +271,15 @@ def _hook_result(request: tuple[Any, ...]) -> Any:
     try:
         answer = method(*args)
         if answer is not None and inspect.isawaitable(answer):
+            from .._private.coroutines import run_coroutine  # async hooks only
+
             answer = run_coroutine(_awaited(answer))
         return answer
     except GuardrailTripwire:
         raise  # a tripwire halts the run: it goes to the executor's caller
     except Exception as exc:  # noqa: BLE001 - a failing hook fails the call, closed
+        from ._hook_records import HookFailed  # a failing hook only
+
         return HookFailed(exc)
 
 
@@ -361,6 +370,8 @@ async def _hook_result_async(request: tuple[Any, ...]) -> Any:
     except GuardrailTripwire:
         raise  # a tripwire halts the run: it goes to the executor's caller
     except Exception as exc:  # noqa: BLE001 - a failing hook fails the call, closed
+        from ._hook_records import HookFailed  # a failing hook only
+
         return HookFailed(exc)
 
 

@@ -18,8 +18,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Optional, Union
 
-from .._private.coroutines import run_coroutine
 from .._private.log import logger
+from .._private.records import (
+    field_eq,
+    field_hash,
+    field_repr,
+    frozen_delattr,
+    frozen_setattr,
+    mark_frozen,
+)
 from .._private.text import preview
 from ..context import ToolContext, handoff_of
 from ..exceptions import LagentLikeError, ParseError, ToolError
@@ -71,7 +78,8 @@ class BreakerSlot:
         return self.breaker
 
 
-@dataclass(frozen=True)
+@mark_frozen
+@dataclass(init=False, repr=False, eq=False)
 class Route:
     """One callable name, resolved: what a call runs and the settings around it.
 
@@ -124,6 +132,59 @@ class Route:
     random: Optional[Callable[[], float]] = None
     live: Any = None
     json_args: Optional[Callable[[dict[str, Any]], dict[str, Any]]] = None
+
+    # Written here rather than by @dataclass, which compiles them at import
+    # (lagent_like._private.records says why).
+    def __init__(
+        self,
+        action: Any,
+        key: str,
+        label: str,
+        tool: str,
+        func: Callable[..., Any],
+        read: Callable[[Any], Any],
+        render: Optional[Callable[[Any], list[dict[str, Any]]]],
+        is_async: bool,
+        context_params: tuple[str, ...] = (),
+        keep_valid: bool = True,
+        direct: bool = True,
+        timeout: Optional[float] = None,
+        retry: Optional[RetryPolicy] = None,
+        breaker: Optional[BreakerSlot] = None,
+        formatter: Optional[Formatter] = None,
+        max_output_chars: Optional[int] = None,
+        blocking: bool = True,
+        random: Optional[Callable[[], float]] = None,
+        live: Any = None,
+        json_args: Optional[Callable[[dict[str, Any]], dict[str, Any]]] = None,
+    ) -> None:
+        object.__setattr__(self, "action", action)
+        object.__setattr__(self, "key", key)
+        object.__setattr__(self, "label", label)
+        object.__setattr__(self, "tool", tool)
+        object.__setattr__(self, "func", func)
+        object.__setattr__(self, "read", read)
+        object.__setattr__(self, "render", render)
+        object.__setattr__(self, "is_async", is_async)
+        object.__setattr__(self, "context_params", context_params)
+        object.__setattr__(self, "keep_valid", keep_valid)
+        object.__setattr__(self, "direct", direct)
+        object.__setattr__(self, "timeout", timeout)
+        object.__setattr__(self, "retry", retry)
+        object.__setattr__(self, "breaker", breaker)
+        object.__setattr__(self, "formatter", formatter)
+        object.__setattr__(self, "max_output_chars", max_output_chars)
+        object.__setattr__(self, "blocking", blocking)
+        object.__setattr__(self, "random", random)
+        object.__setattr__(self, "live", live)
+        object.__setattr__(self, "json_args", json_args)
+
+    __repr__ = field_repr
+    __eq__ = field_eq
+    __hash__ = field_hash
+    # Frozen: as @dataclass(frozen=True) would make it, without compiling at import.
+    __setattr__ = frozen_setattr
+    __delattr__ = frozen_delattr
 
 
 class Abandoned(LagentLikeError, TimeoutError):
@@ -325,6 +386,8 @@ def invoke(route: Route, raw: Any, context: Optional[ToolContext] = None) -> Act
     An async API runs to completion (through :func:`ainvoke`) on a private event loop.
     """
     if route.is_async:
+        from .._private.coroutines import run_coroutine  # async APIs only (asyncio's path)
+
         result: ActionReturn = run_coroutine(ainvoke(route, raw, context))
         return result
     got = read(route, raw)

@@ -11,35 +11,53 @@ than the executor accepts is refused at once, before any parsing, so that one hu
 from __future__ import annotations
 
 import contextlib
-import contextvars
 import re
+import threading
 from collections.abc import Iterator, Mapping
-from typing import Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from ..schema import ActionReturn, ActionStatusCode, ActionValidCode
 
-#: Set while a call comes through native function calling (run_tool_calls, MCP).
-_NATIVE: contextvars.ContextVar[bool] = contextvars.ContextVar("lagent_like_native_calls", default=False)
+if TYPE_CHECKING:
+    from contextvars import ContextVar
+
+#: The flag set while a call comes through native function calling (run_tool_calls,
+#: MCP), made by the first such call: ``contextvars`` costs import time, and a program
+#: that never calls natively never needs it (until then, no call is native).
+_NATIVE: list[ContextVar[bool]] = []
+_MAKING = threading.Lock()
+
+
+def _native() -> ContextVar[bool]:
+    """The native-calls flag, made on first use (once, whichever thread comes first)."""
+    if not _NATIVE:
+        with _MAKING:
+            if not _NATIVE:
+                import contextvars
+
+                _NATIVE.append(contextvars.ContextVar("lagent_like_native_calls", default=False))
+    return _NATIVE[0]
 
 
 @contextlib.contextmanager
 def native_calls() -> Iterator[None]:
     """Within this block, messages name tools by the function-calling aliases."""
-    token = _NATIVE.set(True)
+    flag = _native()
+    token = flag.set(True)
     try:
         yield
     finally:
-        _NATIVE.reset(token)
+        flag.reset(token)
 
 
 def mark_native() -> None:
     """Name tools by their aliases for the rest of the current task (one serving native calls)."""
-    _NATIVE.set(True)
+    _native().set(True)
 
 
 def is_native() -> bool:
     """Whether the current task serves native calls (the model was given the aliases)."""
-    return _NATIVE.get()
+    return bool(_NATIVE) and _NATIVE[0].get()
 
 
 def names_the_model_saw(api_names: list[str], aliases: dict[str, str]) -> list[str]:
@@ -48,7 +66,7 @@ def names_the_model_saw(api_names: list[str], aliases: dict[str, str]) -> list[s
     A model calling natively (OpenAI, Anthropic, MCP) was given the legal aliases
     (``Rich__literal``); a model reading a prompt, the ``Rich.literal`` names.
     """
-    return [aliases.get(n, n) for n in api_names] if _NATIVE.get() else api_names
+    return [aliases.get(n, n) for n in api_names] if is_native() else api_names
 
 
 def alias_renamer(aliases: Mapping[str, str]) -> Optional[Callable[[str], str]]:

@@ -20,7 +20,6 @@ import inspect
 from collections.abc import AsyncIterator, Iterator
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
-from .._private.coroutines import run_coroutine
 from .._private.log import logger
 from .._private.text import preview
 
@@ -57,6 +56,8 @@ def _deliver(context: Optional[ToolContext], chunk: Any) -> None:
     try:
         answer = sink(chunk)
         if answer is not None and inspect.isawaitable(answer):
+            from .._private.coroutines import run_coroutine  # async callbacks only
+
             run_coroutine(_awaited(answer))
     except Exception:  # noqa: BLE001 - a faulty progress callback must not fail the call
         _failed(sink, chunk)
@@ -195,5 +196,7 @@ def drained(outputs: Any) -> Any:
     if inspect.isgenerator(outputs):
         return drain(outputs)
     if inspect.isasyncgen(outputs):
+        from .._private.coroutines import run_coroutine  # async generators only
+
         return run_coroutine(drain_async(outputs))
     return outputs

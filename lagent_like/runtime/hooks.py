@@ -46,7 +46,6 @@ import threading
 from collections.abc import Awaitable, Callable
 from typing import Any, NamedTuple, Optional, Union
 
-from .._private.signatures import refusal, signature_of
 from ..exceptions import ToolDefinitionError
 from ..schema import ActionReturn, ActionStatusCode
 
@@ -88,6 +87,8 @@ def _read_method(hook: Any, method_name: str) -> Optional[HookCall]:
     label = f"{type(hook).__name__}.{method_name}"
     if not callable(method):
         raise ToolDefinitionError(label, [f"must be a method, got {type(method).__qualname__}"])
+    from .._private.signatures import refusal, signature_of  # hooks only: most programs add none
+
     signature = signature_of(method)
     # An 'output' parameter is there to receive the output: if it cannot by keyword (it
     # would take the context instead), that is a mistake, not a method without one.

@@ -13,6 +13,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from .._private.records import (
+    field_eq,
+    field_hash,
+    field_repr,
+    frozen_delattr,
+    frozen_setattr,
+    mark_frozen,
+)
 from ..types._families import mode_problem
 
 __all__ = ["UNSET", "ToolSettings"]
@@ -32,7 +40,8 @@ class _Unset:
 UNSET: Any = _Unset()
 
 
-@dataclass(frozen=True)
+@mark_frozen
+@dataclass(init=False, repr=False, eq=False)
 class ToolSettings:
     """The runtime settings of one tool; a field left :data:`UNSET` is the executor's.
 
@@ -58,6 +67,30 @@ class ToolSettings:
     circuit_breaker: Any = UNSET
     blocking: bool = True
     validation: Any = UNSET
+
+    # Written here rather than by @dataclass, which compiles them at import
+    # (lagent_like._private.records says why).
+    def __init__(
+        self,
+        timeout: Any = UNSET,
+        retry: Any = UNSET,
+        circuit_breaker: Any = UNSET,
+        blocking: bool = True,
+        validation: Any = UNSET,
+    ) -> None:
+        object.__setattr__(self, "timeout", timeout)
+        object.__setattr__(self, "retry", retry)
+        object.__setattr__(self, "circuit_breaker", circuit_breaker)
+        object.__setattr__(self, "blocking", blocking)
+        object.__setattr__(self, "validation", validation)
+        self.__post_init__()
+
+    __repr__ = field_repr
+    __eq__ = field_eq
+    __hash__ = field_hash
+    # Frozen: as @dataclass(frozen=True) would make it, without compiling at import.
+    __setattr__ = frozen_setattr
+    __delattr__ = frozen_delattr
 
     def __post_init__(self) -> None:
         problems = []

@@ -16,6 +16,14 @@ from functools import cached_property
 from typing import Any, Callable, Optional
 
 from .._private.frozen import frozen, thawed
+from .._private.records import (
+    field_eq,
+    field_hash,
+    field_repr,
+    frozen_delattr,
+    frozen_setattr,
+    mark_frozen,
+)
 from ..types._families import COERCE, OFF, check_mode
 from ..types._json_schema import hoist_definitions, parameter_schema
 from ..types._validation import compile_check, compile_validator, exact_type, validator_of
@@ -23,7 +31,8 @@ from ..types._validation import compile_check, compile_validator, exact_type, va
 __all__ = ["DEFAULT_OPTIONS", "NO_DEFAULT", "ApiSpec", "DescribeOptions", "Param", "copy_description"]
 
 
-@dataclass(frozen=True)
+@mark_frozen
+@dataclass(init=False, repr=False, eq=False)
 class DescribeOptions:
     """The options of ``tool_api``, the one list of them; see ``tool_api``'s docstring.
 
@@ -43,6 +52,36 @@ class DescribeOptions:
     #: MCP display name and hints (``lagent_like.spec._metadata``); not in the description.
     title: Optional[str] = None
     annotations: Optional[dict[str, bool]] = None
+
+    # Written here rather than by @dataclass, which compiles them at import
+    # (lagent_like._private.records says why).
+    def __init__(
+        self,
+        name: Optional[str] = None,
+        explode_return: bool = False,
+        returns_named_value: bool = False,
+        include_arguments: Optional[list[str]] = None,
+        exclude_arguments: Optional[list[str]] = None,
+        validation: Optional[str] = None,
+        title: Optional[str] = None,
+        annotations: Optional[dict[str, bool]] = None,
+    ) -> None:
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "explode_return", explode_return)
+        object.__setattr__(self, "returns_named_value", returns_named_value)
+        object.__setattr__(self, "include_arguments", include_arguments)
+        object.__setattr__(self, "exclude_arguments", exclude_arguments)
+        object.__setattr__(self, "validation", validation)
+        object.__setattr__(self, "title", title)
+        object.__setattr__(self, "annotations", annotations)
+        self.__post_init__()
+
+    __repr__ = field_repr
+    __eq__ = field_eq
+    __hash__ = field_hash
+    # Frozen: as @dataclass(frozen=True) would make it, without compiling at import.
+    __setattr__ = frozen_setattr
+    __delattr__ = frozen_delattr
 
     def __post_init__(self) -> None:
         for key in ("include_arguments", "exclude_arguments"):
@@ -67,7 +106,8 @@ _Class = type
 NO_DEFAULT: Any = inspect.Parameter.empty
 
 
-@dataclass(frozen=True, eq=False)
+@mark_frozen
+@dataclass(init=False, repr=False, eq=False)
 class Param:
     """One described parameter of an API.
 
@@ -102,6 +142,39 @@ class Param:
     exact: Optional[_Class] = None
     shape: Optional[dict[str, Any]] = None
 
+    # Written here rather than by @dataclass, which compiles them at import
+    # (lagent_like._private.records says why).
+    def __init__(
+        self,
+        name: str,
+        type: str = "STRING",
+        description: str = "",
+        required: bool = True,
+        default: Any = NO_DEFAULT,
+        annotation: Any = NO_DEFAULT,
+        declared: Any = NO_DEFAULT,
+        enum: Optional[tuple[Any, ...]] = None,
+        check: Optional[Callable[[Any], Any]] = None,
+        exact: Optional[_Class] = None,
+        shape: Optional[dict[str, Any]] = None,
+    ) -> None:
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "type", type)
+        object.__setattr__(self, "description", description)
+        object.__setattr__(self, "required", required)
+        object.__setattr__(self, "default", default)
+        object.__setattr__(self, "annotation", annotation)
+        object.__setattr__(self, "declared", declared)
+        object.__setattr__(self, "enum", enum)
+        object.__setattr__(self, "check", check)
+        object.__setattr__(self, "exact", exact)
+        object.__setattr__(self, "shape", shape)
+
+    __repr__ = field_repr
+    # Frozen: as @dataclass(frozen=True) would make it, without compiling at import.
+    __setattr__ = frozen_setattr
+    __delattr__ = frozen_delattr
+
     def entry(self) -> dict[str, Any]:
         """This parameter in Lagent's description format (then its ``schema``, if it has keys)."""
         entry: dict[str, Any] = {"name": self.name, "type": self.type, "description": self.description}
@@ -116,7 +189,8 @@ class Param:
 _ModeChecks = tuple[dict[str, Any], dict[str, Any], Optional[Callable[[Any], Any]]]
 
 
-@dataclass(frozen=True, eq=False)
+@mark_frozen
+@dataclass(init=False, repr=False, eq=False)
 class ApiSpec:
     """Everything known about one API: what describing produces and everything else reads.
 
@@ -161,6 +235,43 @@ class ApiSpec:
     schema: Optional[dict[str, Any]] = None
     whole: Optional[Callable[[Any], Any]] = None
     doc_warnings: tuple[str, ...] = ()
+
+    # Written here rather than by @dataclass, which compiles them at import
+    # (lagent_like._private.records says why).
+    def __init__(
+        self,
+        name: str,
+        summary: str = "",
+        params: tuple[Param, ...] = (),
+        return_data: tuple[dict[str, Any], ...] = (),
+        func: Optional[Callable[..., Any]] = None,
+        options: DescribeOptions = DEFAULT_OPTIONS,
+        context_params: tuple[str, ...] = (),
+        accepts_any_kwargs: bool = False,
+        extra: Any = NO_DEFAULT,
+        is_async: bool = False,
+        schema: Optional[dict[str, Any]] = None,
+        whole: Optional[Callable[[Any], Any]] = None,
+        doc_warnings: tuple[str, ...] = (),
+    ) -> None:
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "summary", summary)
+        object.__setattr__(self, "params", params)
+        object.__setattr__(self, "return_data", return_data)
+        object.__setattr__(self, "func", func)
+        object.__setattr__(self, "options", options)
+        object.__setattr__(self, "context_params", context_params)
+        object.__setattr__(self, "accepts_any_kwargs", accepts_any_kwargs)
+        object.__setattr__(self, "extra", extra)
+        object.__setattr__(self, "is_async", is_async)
+        object.__setattr__(self, "schema", schema)
+        object.__setattr__(self, "whole", whole)
+        object.__setattr__(self, "doc_warnings", doc_warnings)
+
+    __repr__ = field_repr
+    # Frozen: as @dataclass(frozen=True) would make it, without compiling at import.
+    __setattr__ = frozen_setattr
+    __delattr__ = frozen_delattr
 
     @cached_property
     def description(self) -> dict[str, Any]:

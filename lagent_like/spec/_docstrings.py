@@ -23,6 +23,7 @@ from operator import itemgetter
 from typing import Any, Callable, Optional
 
 from .._private.lazy import lazy_pattern
+from .._private.records import FACTORY, field_eq, field_repr
 from ..exceptions import LagentLikeError
 from ._google_fast import read_plain_google
 
@@ -108,7 +109,7 @@ def _parser(style: str) -> Callable[[str], Any]:
     return _PARSERS[style]
 
 
-@dataclass
+@dataclass(init=False, repr=False, eq=False)
 class ReturnItem:
     """One named value under ``Returns:``.
 
@@ -122,8 +123,23 @@ class ReturnItem:
     type: Optional[str]
     description: str
 
+    # Written here rather than by @dataclass, which compiles them at import
+    # (lagent_like._private.records says why).
+    def __init__(
+        self,
+        name: str,
+        type: Optional[str],
+        description: str,
+    ) -> None:
+        self.name = name
+        self.type = type
+        self.description = description
 
-@dataclass
+    __repr__ = field_repr
+    __eq__ = field_eq
+
+
+@dataclass(init=False, repr=False, eq=False)
 class DocInfo:
     """The parts of one docstring that a tool description uses.
 
@@ -144,6 +160,27 @@ class DocInfo:
     google_text: str = ""
     named_returns: list[ReturnItem] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+
+    # Written here rather than by @dataclass, which compiles them at import
+    # (lagent_like._private.records says why).
+    def __init__(
+        self,
+        description: str = "",
+        params: dict[str, tuple[Optional[str], str]] = FACTORY,
+        returns_text: str = "",
+        google_text: str = "",
+        named_returns: list[ReturnItem] = FACTORY,
+        warnings: list[str] = FACTORY,
+    ) -> None:
+        self.description = description
+        self.params = {} if params is FACTORY else params
+        self.returns_text = returns_text
+        self.google_text = google_text
+        self.named_returns = [] if named_returns is FACTORY else named_returns
+        self.warnings = [] if warnings is FACTORY else warnings
+
+    __repr__ = field_repr
+    __eq__ = field_eq
 
 
 def reduce_roles(text: str) -> str:

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-import re
 import types
 from typing import Any, NamedTuple, Optional
 
+from .._private.lazy import lazy_pattern
 from .._private.typing_compat import (
     LITERAL_ORIGINS,
     UNION_ORIGINS,
@@ -47,7 +47,8 @@ LAGENT_CLASSES: dict[str, type] = {
 #: Wrappers whose first argument is the type a model sees.
 _TRANSPARENT_WORDS = frozenset({"optional", "annotated", "typing"})
 
-_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+#: A word of a docstring type (compiled on first use: only docstring-typed parameters read it).
+_WORD = lazy_pattern(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 class TypeInfo(NamedTuple):
@@ -162,7 +163,7 @@ def describe_type_word(text: Optional[str]) -> Optional[str]:
     """
     if not text:
         return None
-    for word in _WORD.findall(text):
+    for word in _WORD().findall(text):
         word = word.lower()
         if word not in _TRANSPARENT_WORDS:
             return WORD_TYPES.get(word, fam.STRING.lagent)
@@ -177,7 +178,7 @@ def declared_class_of_word(text: Optional[str]) -> Optional[type]:
     """
     if not text:
         return None
-    for word in _WORD.findall(text):
+    for word in _WORD().findall(text):
         word = word.lower()
         if word not in _TRANSPARENT_WORDS:
             family = fam.FAMILY_OF_WORD.get(word, fam.STRING)

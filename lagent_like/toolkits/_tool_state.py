@@ -19,7 +19,6 @@ from .._private._names_index import SCANNED_WHOLE, NameIndex
 from .._private._watched import watched_copy
 from .._private.frozen import frozen
 from .._private.log import logger
-from .._private.signatures import refusal, signature_of
 from .._private.text import MAX_LISTED, as_text, did_you_mean, listing, preview
 from ..exceptions import ToolDefinitionError
 from ..parsers import BaseParser
@@ -120,6 +119,8 @@ def checked_enable(value: Any, owner: str) -> Union[bool, EnableCheck]:
         raise ToolDefinitionError(
             owner, [f"{wanted}; {preview(value)} is async, but tools are described synchronously"]
         )
+    from .._private.signatures import refusal, signature_of  # a callable enable only
+
     signature = signature_of(value)
     if signature is None:  # nothing to read (some builtins): asked with no argument
         return EnableCheck(value, False)

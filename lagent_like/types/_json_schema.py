@@ -19,6 +19,7 @@ import enum
 import json
 from typing import Any, Optional
 
+from .._private.records import field_repr, frozen_delattr, frozen_setattr, mark_frozen
 from .._private.typing_compat import LITERAL_ORIGINS as _LITERAL_ORIGINS
 from .._private.typing_compat import UNION_ORIGINS as _UNION_ORIGINS
 from .._private.typing_compat import (
@@ -44,7 +45,8 @@ _UNIQUE = (set, frozenset, collections.abc.Set)
 PYTHON = "$python"
 
 
-@dataclasses.dataclass(frozen=True, eq=False)
+@mark_frozen
+@dataclasses.dataclass(init=False, repr=False, eq=False)
 class PythonType:
     """What only the annotation says about a schema node: the Python value to build.
 
@@ -66,6 +68,27 @@ class PythonType:
     values: tuple[Any, ...] = ()
     build: Any = list
     key: Optional[Schema] = None
+
+    # Written here rather than by @dataclass, which compiles them at import
+    # (lagent_like._private.records says why).
+    def __init__(
+        self,
+        kind: str,
+        cls: Any = None,
+        values: tuple[Any, ...] = (),
+        build: Any = list,
+        key: Optional[Schema] = None,
+    ) -> None:
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "cls", cls)
+        object.__setattr__(self, "values", values)
+        object.__setattr__(self, "build", build)
+        object.__setattr__(self, "key", key)
+
+    __repr__ = field_repr
+    # Frozen: as @dataclass(frozen=True) would make it, without compiling at import.
+    __setattr__ = frozen_setattr
+    __delattr__ = frozen_delattr
 
 
 #: Classes whose schema says everything: no Python value to build beyond the JSON one.
