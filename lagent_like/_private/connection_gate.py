@@ -159,13 +159,13 @@ class _GatedProtocol(asyncio.Protocol):
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         # A stream transport by duck type, not by class: uvloop's does not derive from
         # asyncio.Transport (an isinstance check reset every connection under uvloop).
-        self._transport = cast(asyncio.Transport, transport)
-        address = transport.get_extra_info("peername")
+        stream = self._transport = cast(asyncio.Transport, transport)
+        address = stream.get_extra_info("peername")
         self._peer = (str(address[0]), int(address[1])) if address else ("", 0)
         refusal = self.gate._admit(self._peer, self)
         if refusal is not None:
-            transport.write(refusal)
-            transport.close()
+            stream.write(refusal)
+            stream.close()
             return
         args, kwargs = self._arguments
         self._protocol = self.inner(*args, **kwargs)
