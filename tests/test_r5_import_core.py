@@ -1,6 +1,6 @@
 """The core names' import stays lean: what round 5 took off it stays off.
 
-The subprocess probe is ``tests/test_r4_define_import.py``'s, given this round's list.
+The subprocess probe is ``tests/_probe.py``'s, given this round's list.
 """
 
 from __future__ import annotations
@@ -11,7 +11,8 @@ import pickle
 import typing
 
 import pytest
-import test_r4_define_import as r4
+from _benchmarks import benchmark_module
+from _probe import imported_after
 
 from lagent_like.parsers._base import ParserInput
 from lagent_like.runtime._invoke import Route
@@ -42,14 +43,13 @@ DEFERRED = (
         pytest.param("import lagent_like", id="package"),
     ],
 )
-def test_the_core_import_leaves_the_deferred_modules_unimported(
-    code: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(r4, "NOT_IMPORTED", DEFERRED)
+def test_the_core_import_leaves_the_deferred_modules_unimported(code: str) -> None:
     # Python 3.9's collections imports heapq itself: only what the standard library
     # the package uses does not import counts.
-    stdlib = r4._imported("import collections, dataclasses, inspect, json, threading, typing, weakref")
-    assert r4._imported(code) == stdlib
+    stdlib = imported_after(
+        "import collections, dataclasses, inspect, json, threading, typing, weakref", DEFERRED
+    )
+    assert imported_after(code, DEFERRED) == stdlib
 
 
 def test_searching_tools_imports_what_ranking_needs() -> None:
@@ -125,7 +125,7 @@ def test_the_native_calls_flag_is_made_on_first_use_and_scoped_to_its_block() ->
 def test_bench_scale_measures_the_import_rows_alone(
     core_ms: float, code: int, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    bench = r4._bench_scale()
+    bench = benchmark_module("bench_scale")
     measured = {"lagent_like": 6.0, bench.CORE_IMPORT: core_ms}
     monkeypatch.setattr(
         bench, "measure_import", lambda module, python, statement=None: measured[statement or module]
@@ -178,3 +178,24 @@ def test_an_executor_answers_a_lagent05_message_with_a_message() -> None:
         AgentMessage(sender="agent", content=FunctionCall("add", {"a": 1, "b": 2})), session_id=0
     )
     assert (reply.sender, reply.content.result) == ("ActionExecutor", [{"type": "text", "content": "3"}])
+
+
+@pytest.mark.parametrize("cls", FROZEN)
+def test_a_plain_subclass_of_a_frozen_record_sets_its_own_attributes_but_no_field(cls: type) -> None:
+    # @dataclass(frozen=True)'s rule: the frozen class refuses every name; a plain
+    # subclass refuses only the fields.
+    plain = type("Plain", (cls,), {})
+    record = object.__new__(plain)
+    record.note = "mine"
+    assert record.note == "mine"
+    del record.note
+    field = dataclasses.fields(cls)[0].name
+    with pytest.raises(dataclasses.FrozenInstanceError, match=rf"^cannot assign to field '{field}'$"):
+        setattr(record, field, None)
+    with pytest.raises(dataclasses.FrozenInstanceError, match=rf"^cannot delete field '{field}'$"):
+        delattr(record, field)
+    own = object.__new__(cls)
+    with pytest.raises(dataclasses.FrozenInstanceError, match=r"^cannot assign to field 'note'$"):
+        own.note = "mine"
+    with pytest.raises(dataclasses.FrozenInstanceError, match=r"^cannot delete field 'note'$"):
+        del own.note

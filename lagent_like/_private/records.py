@@ -57,10 +57,12 @@ FACTORY: Any = _Factory()
 class _Plan:
     """What the three methods read of one class's fields, gathered on its first use."""
 
-    __slots__ = ("compared", "hashed", "shown")
+    __slots__ = ("compared", "hashed", "names", "shown")
 
     def __init__(self, cls: type) -> None:
         own = fields(cls)
+        #: Every field's name (a frozen record refuses to set these, whatever its class).
+        self.names = frozenset(f.name for f in own)
         #: The names shown in the repr, in field order.
         self.shown = tuple(f.name for f in own if f.repr)
         #: The values compared for equality, as one tuple (``attrgetter`` is the fastest read).
@@ -112,27 +114,42 @@ def field_hash(self: Any) -> int:
     return hash(_plan(type(self)).hashed(self))
 
 
+def _refuses(self: Any, name: str, method: str, function: Any) -> bool:
+    """Whether a frozen record refuses to change ``name``, by ``@dataclass(frozen=True)``'s rule.
+
+    The rule: always on the frozen class itself (the one whose own ``method`` is
+    ``function``); on a plain subclass, only the fields, so that the subclass's own
+    attributes can still be set.
+    """
+    cls = type(self)
+    return vars(cls).get(method) is function or name in _plan(cls).names
+
+
 def frozen_setattr(self: Any, name: str, value: Any) -> None:
-    """Refuse every assignment, as ``@dataclass(frozen=True)`` does for a class without subclasses.
+    """Refuse an assignment as ``@dataclass(frozen=True)`` does.
 
     For the frozen records (see the module's docstring): ``@dataclass(frozen=True)``
     compiles this and :func:`frozen_delattr` for each class at import. Their
     ``__init__`` sets the fields with ``object.__setattr__``, as the generated one does.
-    (A plain, non-dataclass subclass cannot set attributes of its own either.)
+    A plain (non-dataclass) subclass may set attributes that are not fields.
 
     Raises:
-        FrozenInstanceError: always, with ``@dataclass``'s message.
+        FrozenInstanceError: with ``@dataclass``'s message.
     """
-    raise FrozenInstanceError(f"cannot assign to field {name!r}")
+    if _refuses(self, name, "__setattr__", frozen_setattr):
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+    object.__setattr__(self, name, value)
 
 
 def frozen_delattr(self: Any, name: str) -> None:
-    """Refuse every deletion, as ``@dataclass(frozen=True)`` does for a class without subclasses.
+    """Refuse a deletion as ``@dataclass(frozen=True)`` does (see :func:`frozen_setattr`).
 
     Raises:
-        FrozenInstanceError: always, with ``@dataclass``'s message.
+        FrozenInstanceError: with ``@dataclass``'s message.
     """
-    raise FrozenInstanceError(f"cannot delete field {name!r}")
+    if _refuses(self, name, "__delattr__", frozen_delattr):
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+    object.__delattr__(self, name)
 
 
 def mark_frozen(cls: _Class) -> _Class:
