@@ -27,6 +27,8 @@ from collections.abc import AsyncIterator, Sequence
 from typing import Any, Callable, Optional
 from urllib.parse import urlsplit
 
+from ..exceptions import LagentLikeError
+
 __all__ = ["Refused", "UpstreamHttp", "UpstreamLost", "http_endpoint"]
 
 #: Idle connections kept per server; more are closed once their answers are read.
@@ -42,11 +44,11 @@ _EVENT_STREAM = "text/event-stream"
 _JSON = "application/json"
 
 
-class UpstreamLost(Exception):
+class UpstreamLost(LagentLikeError):
     """The server's answer to a POST never came: the connection failed or ended first."""
 
 
-class Refused(Exception):
+class Refused(LagentLikeError):
     """The server refused the POST at the HTTP level (a status other than 200), before any tool ran.
 
     Status 0: the POST was not sent at all (no connection could be made).
@@ -105,7 +107,7 @@ class _Connection:
             self.writer.close()
 
 
-class _Unanswered(Exception):
+class _Unanswered(LagentLikeError):
     """The connection ended before a single byte of the answer (a kept-alive one the server closed)."""
 
 
