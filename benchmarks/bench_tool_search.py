@@ -26,11 +26,15 @@ few hundred queries. ``--embed MODULE:FUNCTION`` also measures an
 :class:`~lagent_like.executors._find.EmbeddingRanker` over that embedding function, and
 two ``HybridRanker`` rows fusing it with the lexical ranker, by ranks and by scores (e.g.
 ``--embed mpnet_embed:embed``, see ``benchmarks/mpnet_embed.py``, or ``--embed
-minilm_numpy:embed``, or ``--embed use_embed:embed``); ``--embed-cache FILE`` keeps the
+minilm_numpy:embed``, ``--embed use_embed:embed``, or ``--embed wordllama_embed:embed``);
+``--embed-cache FILE`` keeps the
 vectors for the next run. Both may be given more than once (a cache per model, in the
 same order): a last row then fuses the lexical ranker with every model, by scores.
 Their ms/query leave out embedding the query, which is printed apart (the mean over
 10 queries embedded one at a time).
+``--split`` also prints recall on two halves of the queries, taken by a fixed rule
+(sorted ids, every other one): ideas are tuned on the first (dev) and kept only if
+they help the second (held out) too.
 Times are the median of ``--repeat`` passes over all queries, in ms per query, with
 the index built beforehand (its build time is reported apart).
 """
@@ -154,19 +158,37 @@ def _by_catalogue(data: dict[str, Any]) -> dict[Any, list[dict[str, Any]]]:
     return groups
 
 
+def dev_ids(data: dict[str, Any]) -> set[str]:
+    """The development half of the queries: every other id in sorted order (the rest is held out)."""
+    return set(sorted(q["id"] for q in data["queries"])[0::2])
+
+
 def recall(
-    ranker: Any, data: dict[str, Any], index: Any = None, ks: tuple[int, ...] = (1, 5)
+    ranker: Any,
+    data: dict[str, Any],
+    index: Any = None,
+    ks: tuple[int, ...] = (1, 5),
+    only: set[str] | None = None,
 ) -> dict[int, float]:
-    """The share of queries whose tool is in the first k results, for each k.
+    """The share of queries (those in ``only``, when given) whose tool is in the first k results.
 
     A query is searched in the catalogue with its function as its own test case
     describes it: the shared ``index`` (built here when not given) serves the queries
     whose case agrees with the catalogue, a catalogue with the one function replaced
     serves each other version.
     """
+    hits = found_at(ranker, data, index, ks)
+    ids = [q["id"] for q in data["queries"] if only is None or q["id"] in only]
+    return {k: sum(hits[i][k] for i in ids) / max(1, len(ids)) for k in ks}
+
+
+def found_at(
+    ranker: Any, data: dict[str, Any], index: Any = None, ks: tuple[int, ...] = (1, 5)
+) -> dict[str, dict[int, bool]]:
+    """Per query id, whether its tool is among the first k results, for each k (see :func:`recall`)."""
     documents = [document(f) for f in data["functions"]]
     place = {doc.name: number for number, doc in enumerate(documents)}
-    found = dict.fromkeys(ks, 0)
+    hits: dict[str, dict[int, bool]] = {}
     for own, queries in _by_catalogue(data).items():
         if own is None:
             searched = index if index is not None else ranker.index(documents)
@@ -176,9 +198,8 @@ def recall(
             searched = ranker.index(replaced)
         for q in queries:
             names = [m.name for m in searched.search(q["query"], max(ks))]
-            for k in ks:
-                found[k] += q["tool"] in names[:k]
-    return {k: found[k] / max(1, len(data["queries"])) for k in ks}
+            hits[q["id"]] = {k: q["tool"] in names[:k] for k in ks}
+    return hits
 
 
 def ms_per_query(index: Any, queries: list[dict[str, Any]], repeat: int) -> float:
@@ -194,22 +215,23 @@ def ms_per_query(index: Any, queries: list[dict[str, Any]], repeat: int) -> floa
     return statistics.median(passes)
 
 
-def measure(name: str, ranker: Any, data: dict[str, Any], repeat: int) -> dict[str, Any]:
-    """One ranker's row: recall@1, recall@5, ms per query, index build seconds."""
+def measure(name: str, ranker: Any, data: dict[str, Any], repeat: int, split: bool = False) -> dict[str, Any]:
+    """One ranker's row: recall@1 and @5 (per half too with ``split``), ms per query, index build s."""
     documents = [document(f) for f in data["functions"]]
     start = time.perf_counter()
     index = ranker.index(documents)
     built = time.perf_counter() - start
-    scores = recall(ranker, data, index)
-    return {
-        "ranker": name,
-        "tools": len(documents),
-        "queries": len(data["queries"]),
-        "recall@1": round(scores[1], 4),
-        "recall@5": round(scores[5], 4),
-        "ms/query": round(ms_per_query(index, data["queries"], repeat), 3),
-        "build s": round(built, 2),
-    }
+    hits = found_at(ranker, data, index)
+    row: dict[str, Any] = {"ranker": name, "tools": len(documents), "queries": len(data["queries"])}
+    dev = dev_ids(data)
+    halves = {"": None, "dev ": dev, "held-out ": {q["id"] for q in data["queries"]} - dev}
+    for label, only in halves.items() if split else [("", None)]:
+        ids = [q["id"] for q in data["queries"] if only is None or q["id"] in only]
+        for k in (1, 5):
+            row[f"{label}recall@{k}"] = round(sum(hits[i][k] for i in ids) / max(1, len(ids)), 4)
+    row["ms/query"] = round(ms_per_query(index, data["queries"], repeat), 3)
+    row["build s"] = round(built, 2)
+    return row
 
 
 def _slim(schema: Any) -> Any:
@@ -314,6 +336,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--embed-only", action="store_true", help="leave out the lexical rows")
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument(
+        "--split", action="store_true", help="also print recall on the dev and held-out halves of the queries"
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     if args.bfcl or args.bfcl_dir:
@@ -325,24 +350,30 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     rows = []
     if not args.embed_only:
-        rows.append(measure("lexical (BM25F)", LexicalRanker(), data, args.repeat))
+        rows.append(measure("lexical (BM25F)", LexicalRanker(), data, args.repeat, args.split))
         plain = LexicalRanker(
-            {"title": 1.0, "description": 1.0, "parameters": 0.0}, name_bonus=0.0, grams=0.0, coverage=0.0
+            {"title": 1.0, "description": 1.0, "parameters": 0.0},
+            name_bonus=0.0,
+            grams=0.0,
+            coverage=0.0,
+            spelling=0.0,
         )
-        rows.append(measure("plain BM25, name + description", plain, data, args.repeat))
+        rows.append(measure("plain BM25, name + description", plain, data, args.repeat, args.split))
     embeds = []
     for number, given in enumerate(args.embed or ()):
         cache = args.embed_cache[number] if number < len(args.embed_cache or ()) else None
         embeds.append((given, _embedding(given, cache, data)))
     for given, embed in embeds:
-        rows.append(measure(f"embedding ({given})", EmbeddingRanker(embed), data, 1))
+        rows.append(measure(f"embedding ({given})", EmbeddingRanker(embed), data, 1, args.split))
         for fusion in ("ranks", "scores"):
             hybrid = HybridRanker([LexicalRanker(), EmbeddingRanker(embed)], fusion=fusion)
-            rows.append(measure(f"hybrid by {fusion}: lexical + embedding ({given})", hybrid, data, 1))
+            rows.append(
+                measure(f"hybrid by {fusion}: lexical + embedding ({given})", hybrid, data, 1, args.split)
+            )
     if len(embeds) > 1:
         every = HybridRanker([LexicalRanker(), *(EmbeddingRanker(e) for _, e in embeds)], fusion="scores")
         label = " + ".join(given for given, _ in embeds)
-        rows.append(measure(f"hybrid by scores: lexical + {label}", every, data, 1))
+        rows.append(measure(f"hybrid by scores: lexical + {label}", every, data, 1, args.split))
     if args.json:
         print(json.dumps(rows, indent=1))
     else:

@@ -34,8 +34,8 @@ def _snowball() -> Optional[Callable[[str], str]]:
 @pytest.mark.parametrize(
     ("stem", "floor_at_1", "floor_at_5"),
     [
-        pytest.param("snowball", 0.689, 0.909, id="snowball"),
-        pytest.param("suffix-stripper", 0.686, 0.887, id="suffix-stripper"),
+        pytest.param("snowball", 0.695, 0.912, id="snowball"),
+        pytest.param("suffix-stripper", 0.692, 0.887, id="suffix-stripper"),
     ],
 )
 def test_lexical_recall_on_the_bfcl_sample(

@@ -48,7 +48,8 @@ WEATHER = [
     ],
 )
 def test_character_grams_rank_a_misspelt_word_among_tools_sharing_a_word(grams: float, first: str) -> None:
-    index = LexicalRanker(grams=grams, coverage=0.0).index(WEATHER)
+    # spelling=0: round 5's spelling tolerance alone would find the forecast (tested in test_r5_recall_*).
+    index = LexicalRanker(grams=grams, coverage=0.0, spelling=0.0).index(WEATHER)
     assert [m.name for m in index.search("weather forcasts", 2)] == [
         first,
         ({"weather_alerts", "get_weather_forecast"} - {first}).pop(),
@@ -60,7 +61,7 @@ def test_character_grams_rank_a_misspelt_word_among_tools_sharing_a_word(grams: 
     [pytest.param("wether forcasts", id="misspelt-only"), pytest.param("zzz qqq", id="unrelated")],
 )
 def test_character_grams_find_no_tool_sharing_no_word(request_text: str) -> None:
-    assert LexicalRanker(grams=12.0).index(DOCUMENTS).search(request_text, 3) == []
+    assert LexicalRanker(grams=12.0, spelling=0.0).index(DOCUMENTS).search(request_text, 3) == []
 
 
 def test_coverage_scales_a_score_by_the_share_of_the_request_a_tool_holds() -> None:

@@ -9,8 +9,11 @@ with its own weight and length normalisation, and every word stemmed (Snowball's
 English stemmer when the ``snowballstemmer`` package is installed, else a small
 suffix stripper). A request's values count as the words for their kind: a date
 ("March 5th", "2023-10-01", "Friday") adds ``date``, a time of day adds ``time``, an
-amount of money adds ``amount``, since a request names the values it has, not the
-parameters they fill. Among the tools sharing a word with the request, those holding
+amount of money adds ``amount``, a measure ("10 km", "5 units") adds ``unit``, since a
+request names the values it has, not the parameters they fill. A request word no tool
+holds (a misspelling such as "wether", or glued words such as "milesfrom") counts, at
+half weight, as the catalogue's words one edit away from it, or as the two words it
+glues. Among the tools sharing a word with the request, those holding
 more of its words, and those whose name and description are alike letter by letter
 (character n-grams), score more. The scores of each word in each document are
 computed when the index is built, so a query only adds up posting lists. An embedding ranker
@@ -226,11 +229,19 @@ _VALUE_KINDS = (
         ),
         "amount",
     ),
+    (
+        lazy_pattern(
+            r"\b\d+(?:\.\d+)?\s*(?:km|kilomet(?:er|re)s?|miles?|met(?:er|re)s?|kg|kilograms?|lbs?|celsius"
+            r"|fahrenheit|units?|feet|ft|inch(?:es)?|cm|mm|grams?|lit(?:er|re)s?|gallons?)\b|\u00b0\s*[CF]\b",
+            re.IGNORECASE,
+        ),
+        "unit",
+    ),
 )
 
 
 def _value_kinds(query: str) -> list[str]:
-    """The words naming the kinds of value ``query`` holds (dates, times, amounts of money)."""
+    """The words naming the kinds of value ``query`` holds (dates, times, amounts, measures)."""
     return [word for pattern, word in _VALUE_KINDS if pattern().search(query)]
 
 
@@ -303,12 +314,15 @@ class _LexicalIndex:
         bonus: float,
         grams: Optional[_GramIndex] = None,
         coverage: float = 0.0,
+        spelling: float = 0.0,
     ) -> None:
         self._names = names
         self._postings = postings
         self._bonus = bonus
         self._grams = grams
         self._coverage = coverage
+        self._spelling = spelling
+        self._near: Optional[_NearTerms] = None  # built on the first word the catalogue lacks
 
     def search(self, query: str, limit: int) -> list[ToolMatch]:
         """Return up to ``limit`` matches for ``query``, best first (ties by catalogue order)."""
@@ -317,12 +331,12 @@ class _LexicalIndex:
         matched: dict[int, int] = {}
         postings = self._postings
         terms = _query_terms(query)
-        for term in terms:
+        for term, scale in self._weighted(terms, query):
             for doc, weight, share in postings.get(term, ()):
-                scores[doc] = scores.get(doc, 0.0) + weight
+                scores[doc] = scores.get(doc, 0.0) + weight * scale
                 matched[doc] = matched.get(doc, 0) + 1
                 if share:
-                    named[doc] = named.get(doc, 0.0) + share
+                    named[doc] = named.get(doc, 0.0) + share * scale
         bonus = self._bonus
         for doc, share in named.items():
             scores[doc] *= 1.0 + bonus * share
@@ -336,11 +350,74 @@ class _LexicalIndex:
         best = heapq.nsmallest(limit, scores.items(), key=lambda item: (-item[1], item[0]))
         return [ToolMatch(self._names[doc], round(score, 6)) for doc, score in best]
 
+    def _weighted(self, terms: set[str], query: str) -> Iterator[tuple[str, float]]:
+        """Each query term with weight 1; for a term no tool holds, its near terms at ``spelling``."""
+        postings = self._postings
+        unknown = [] if not self._spelling else [term for term in terms if term not in postings]
+        for term in terms:
+            if term in postings or not unknown:
+                yield term, 1.0
+        if unknown:
+            if self._near is None:
+                self._near = _NearTerms(postings)
+            # The word as written, for cutting glued words (a stem cuts badly: "convertcurr").
+            written = {stem: word.lower() for word in _CAMEL().findall(query) for stem in words(word)}
+            for term in unknown:
+                for other in self._near.lookup(term, written.get(term, term)):
+                    yield other, self._spelling
+
     def _cover(self, scores: dict[int, float], matched: dict[int, int], terms: int) -> None:
         """Scale each score by ``(share of the request's terms the tool holds) ** coverage``."""
         power = self._coverage
         for doc in scores:
-            scores[doc] *= (matched[doc] / terms) ** power
+            # A misspelt term may reach a tool through two near terms: a share stays <= 1.
+            scores[doc] *= (min(matched[doc], terms) / terms) ** power
+
+
+class _NearTerms:
+    """What a term no tool holds may stand for: catalogue terms one edit away, or two glued terms.
+
+    Edits are found through deletion neighbourhoods (as SymSpell does): two words
+    are one insertion, deletion or substitution apart, or have two letters swapped,
+    when deleting at most one letter from each makes them equal, so each catalogue
+    term is filed under itself and its one-letter deletions, and a query term looks
+    up the same keys of its own.
+    """
+
+    def __init__(self, postings: dict[str, Any]) -> None:
+        self._known = postings
+        self._deletes: dict[str, list[str]] = {}
+        for term in postings:
+            if len(term) >= _SPELT:
+                for key in _deletes(term):
+                    self._deletes.setdefault(key, []).append(term)
+
+    def lookup(self, term: str, word: str) -> list[str]:
+        """The known terms ``term`` (the stem of ``word``) may misspell, or the two that ``word`` glues."""
+        if len(term) < _SPELT:
+            return []
+        found = dict.fromkeys(t for key in _deletes(term) for t in self._deletes.get(key, ()))
+        found.pop(term, None)
+        if found:
+            return list(found)
+        return self._parts(word)
+
+    def _parts(self, word: str) -> list[str]:
+        """The terms of the first cut of ``word`` into two words the catalogue holds (stop words allowed)."""
+        known = self._known
+        for cut in range(3, len(word) - 1):
+            parts = words(word[:cut]) + words(word[cut:])
+            if parts and all(part in known for part in parts):
+                return parts
+        return []
+
+
+_SPELT = 5  # shorter words are left as they are: one edit makes another word
+
+
+def _deletes(term: str) -> set[str]:
+    """``term`` and every way of deleting one of its letters."""
+    return {term} | {term[:i] + term[i + 1 :] for i in range(len(term))}
 
 
 def _query_terms(query: str) -> set[str]:
@@ -373,6 +450,10 @@ class LexicalRanker:
             half again the index build, so it is offered, not the default.
         coverage: the score is multiplied by the share of the request's terms the
             tool holds to this power; 0 turns it off.
+        spelling: the weight of a request word that no tool holds when it is read as
+            the catalogue's words one edit away from it (one letter inserted, deleted,
+            replaced, or two swapped; words of five letters or more), or else as the
+            two catalogue words it glues (``milesfrom``); 0 turns it off.
     """
 
     def __init__(
@@ -383,6 +464,7 @@ class LexicalRanker:
         name_bonus: float = 0.2,
         grams: float = 0.0,
         coverage: float = 0.2,
+        spelling: float = 0.5,
     ) -> None:
         self.weights = {"title": 2.0, "description": 1.0, "parameters": 0.7, **(weights or {})}
         self.k1 = k1
@@ -390,6 +472,7 @@ class LexicalRanker:
         self.name_bonus = name_bonus
         self.grams = grams
         self.coverage = coverage
+        self.spelling = spelling
 
     def _field_frequencies(self, documents: Sequence[ToolDocument]) -> list[dict[str, float]]:
         """Per document: term -> the fields' weighted, length-normalised frequencies, summed."""
@@ -428,7 +511,9 @@ class LexicalRanker:
         grams = None
         if self.grams:
             grams = _GramIndex([f"{doc.title} {doc.description}" for doc in documents], self.grams)
-        return _LexicalIndex([doc.name for doc in documents], postings, self.name_bonus, grams, self.coverage)
+        return _LexicalIndex(
+            [doc.name for doc in documents], postings, self.name_bonus, grams, self.coverage, self.spelling
+        )
 
 
 class _EmbeddingIndex:
