@@ -454,6 +454,11 @@ class LexicalRanker:
             the catalogue's words one edit away from it (one letter inserted, deleted,
             replaced, or two swapped; words of five letters or more), or else as the
             two catalogue words it glues (``milesfrom``); 0 turns it off.
+
+    Raises:
+        TypeError: an option is not a number (a bool is not one), or ``weights`` not a dict.
+        ValueError: an option is negative or not finite, ``b`` is above 1, or ``weights``
+            names a field other than ``title``, ``description`` and ``parameters``.
     """
 
     def __init__(
@@ -466,6 +471,12 @@ class LexicalRanker:
         coverage: float = 0.2,
         spelling: float = 0.5,
     ) -> None:
+        options = {"k1": k1, "b": b, "name_bonus": name_bonus, "grams": grams, "coverage": coverage}
+        _check_weights(weights)
+        for option, value in {**options, "spelling": spelling, **(weights or {})}.items():
+            _check_number(option, value)
+        if b > 1:
+            raise ValueError(f"LexicalRanker: b must be between 0 and 1, got {b!r}")
         self.weights = {"title": 2.0, "description": 1.0, "parameters": 0.7, **(weights or {})}
         self.k1 = k1
         self.b = b
@@ -514,6 +525,38 @@ class LexicalRanker:
         return _LexicalIndex(
             [doc.name for doc in documents], postings, self.name_bonus, grams, self.coverage, self.spelling
         )
+
+
+def _check_weights(weights: object) -> None:
+    """Refuse ``weights`` that are not a dict of :class:`ToolDocument`'s text fields.
+
+    Raises:
+        TypeError: ``weights`` is not a dict.
+        ValueError: it names another field.
+    """
+    if weights is None:
+        return
+    if not isinstance(weights, dict):
+        raise TypeError(
+            f"LexicalRanker: weights must be a dict of field -> weight, got {type(weights).__name__}"
+        )
+    fields = ("title", "description", "parameters")
+    unknown = sorted(str(field) for field in weights if field not in fields)
+    if unknown:
+        raise ValueError(f"LexicalRanker: weights names no field {unknown}: the fields are {list(fields)}")
+
+
+def _check_number(option: str, value: object) -> None:
+    """Refuse an option that is not a finite number >= 0 (a bool is refused: it reads as 0 or 1).
+
+    Raises:
+        TypeError: ``value`` is not an int or a float.
+        ValueError: it is negative or not finite.
+    """
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise TypeError(f"LexicalRanker: {option} must be a number, got {type(value).__name__} {value!r}")
+    if not 0 <= value < float("inf"):
+        raise ValueError(f"LexicalRanker: {option} must be a finite number >= 0, got {value!r}")
 
 
 class _EmbeddingIndex:
