@@ -366,7 +366,7 @@ async def piped_stdio_client(
     pipe = UpstreamPipe(process, reader)
     try:
         with asyncio_marked():
-            stdout, _ = await loop.connect_read_pipe(
+            stdout_transport, _ = await loop.connect_read_pipe(
                 lambda: _ServerLines(reader, pipe.take), os.fdopen(stdout_fd, "rb", buffering=0)
             )
     except BaseException:
@@ -389,5 +389,5 @@ async def piped_stdio_client(
                 await pipe.stop()
                 for stream in (read_stream, write_stream, session_in, session_out):
                     await stream.aclose()
-                stdout.close()
+                stdout_transport.close()
             group.cancel_scope.cancel()

@@ -5,7 +5,9 @@ message to stdout in a worker thread: three thread hand-offs per call, a large p
 of what a call costs when the tool itself takes no time (and twice over for a proxy,
 which is a server and a client). It takes the two streams as arguments, so this
 module hands it stdin and stdout as asyncio pipe streams instead, read and written
-on the server's loop.
+on the server's loop. A proxy's lines are taken as each chunk is read, in the read
+callback (:class:`LineSplitter`): a passed-through call costs two turns of the
+loop, one per direction, and one ``read`` and one ``write`` each.
 
 Only when both are pipes or sockets (as an MCP host starts a server); a terminal or
 a file keeps the SDK's own streams. As the SDK does, file descriptors 0 and 1 are
