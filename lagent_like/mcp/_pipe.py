@@ -35,6 +35,7 @@ from mcp.client.stdio import StdioServerParameters, get_default_environment
 from mcp.shared.message import SessionMessage
 
 from .._private.log import logger
+from ._stdio import LineSplitter, asyncio_marked
 
 __all__ = ["PASS_PREFIX", "RemotePipe", "UpstreamPipe", "pass_id", "piped_stdio_client"]
 
@@ -76,8 +77,9 @@ class UpstreamPipe:
     Runs on the loop that started the server; every method is called there.
     """
 
-    def __init__(self, process: asyncio.subprocess.Process) -> None:
+    def __init__(self, process: asyncio.subprocess.Process, stdout: asyncio.StreamReader) -> None:
         self._process = process
+        self._stdout = stdout
         self._waiting: dict[str, LineHandler] = {}
         self.closed = asyncio.Event()
 
@@ -130,20 +132,23 @@ class UpstreamPipe:
         for handler in waiting.values():
             handler(None, None)
 
+    def take(self, line: bytes) -> bool:
+        """Hand ``line`` (one line of the server) to the sender waiting for it; ``False``: the session's."""
+        if not self._waiting:
+            return False
+        line = line[:-1] if line.endswith(b"\n") else line
+        return _MARK in line and self._claim(line)
+
     async def pump_out(self, session_in: Any) -> None:
-        """Read the server's stdout: raw answers to their senders, the rest parsed for the session."""
-        stdout = self._process.stdout
-        assert stdout is not None  # started with pipes
+        """Read the server's lines that :meth:`take` left: parsed for the session."""
+        stdout = self._stdout
         try:
             async with session_in:
                 while True:
                     line = await stdout.readline()
                     if not line:
                         break
-                    line = line[:-1] if line.endswith(b"\n") else line
-                    if self._waiting and _MARK in line and self._claim(line):
-                        continue
-                    await session_in.send(_parsed(line))
+                    await session_in.send(_parsed(line[:-1] if line.endswith(b"\n") else line))
         except (anyio.ClosedResourceError, anyio.BrokenResourceError):
             pass  # the session is gone; the output is still read to its end, below
         except (ValueError, OSError) as exc:  # a line beyond MAX_LINE, a broken pipe
@@ -189,6 +194,47 @@ class UpstreamPipe:
             if await _exited(process, _EXIT_GRACE, group=True):
                 return
         logger().warning("MCP server process %d is still alive after being killed; left behind", process.pid)
+
+
+class _ServerLines(asyncio.Protocol):
+    """The server's stdout, read in lines as each chunk comes.
+
+    A line that answers a raw line goes to its sender in the callback that read it
+    (``take``, :meth:`UpstreamPipe.take`): one turn of the event loop from the
+    server's write to the client's answer. The rest goes on to ``reader``, from which
+    the session's lines are read.
+
+    Args:
+        reader: where the lines not taken go.
+        take: takes a line for its sender (``True``) or leaves it (``False``).
+    """
+
+    def __init__(self, reader: asyncio.StreamReader, take: Callable[[bytes], bool]) -> None:
+        self._reader = reader
+        self._take = take
+        self._splitter = LineSplitter(self._line, reader.feed_data, MAX_LINE)
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.ReadTransport)  # a pipe's read end
+        self._reader.set_transport(transport)
+
+    def data_received(self, data: bytes) -> None:
+        self._splitter.feed(data)
+
+    def eof_received(self) -> Optional[bool]:
+        self._splitter.end()  # a last line without a newline counts too
+        self._reader.feed_eof()
+        return None
+
+    def connection_lost(self, exc: Optional[Exception]) -> None:
+        if exc is None:
+            self._reader.feed_eof()
+        else:
+            self._reader.set_exception(exc)
+
+    def _line(self, line: bytes) -> None:
+        if not self._take(line):
+            self._reader.feed_data(line)
 
 
 class RemotePipe:
@@ -296,20 +342,38 @@ async def piped_stdio_client(
     Yields:
         The session's two streams and the :class:`UpstreamPipe` for raw lines.
     """
-    process = await asyncio.create_subprocess_exec(
-        server.command,
-        *server.args,
-        stdin=asyncio.subprocess.PIPE,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=errlog,
-        env={**get_default_environment(), **(server.env or {})},
-        cwd=server.cwd,
-        start_new_session=True,
-        limit=MAX_LINE,
-    )
+    loop = asyncio.get_running_loop()
+    # The server's stdout is a pipe of our own, read by our protocol: the subprocess
+    # transport's own would hand each chunk on through one more turn of the loop.
+    stdout_fd, child_stdout = os.pipe()
+    try:
+        process = await asyncio.create_subprocess_exec(
+            server.command,
+            *server.args,
+            stdin=asyncio.subprocess.PIPE,
+            stdout=child_stdout,
+            stderr=errlog,
+            env={**get_default_environment(), **(server.env or {})},
+            cwd=server.cwd,
+            start_new_session=True,
+        )
+    except BaseException:
+        os.close(stdout_fd)
+        raise
+    finally:
+        os.close(child_stdout)
+    reader = asyncio.StreamReader(limit=MAX_LINE)
+    pipe = UpstreamPipe(process, reader)
+    try:
+        with asyncio_marked():
+            stdout_transport, _ = await loop.connect_read_pipe(
+                lambda: _ServerLines(reader, pipe.take), os.fdopen(stdout_fd, "rb", buffering=0)
+            )
+    except BaseException:
+        await pipe.stop()
+        raise
     session_in, read_stream = anyio.create_memory_object_stream[Any](_SESSION_BUFFER)
     write_stream, session_out = anyio.create_memory_object_stream[SessionMessage](0)
-    pipe = UpstreamPipe(process)
     writer_done = asyncio.Event()
     async with anyio.create_task_group() as group:
         group.start_soon(pipe.pump_out, session_in)
@@ -325,4 +389,5 @@ async def piped_stdio_client(
                 await pipe.stop()
                 for stream in (read_stream, write_stream, session_in, session_out):
                     await stream.aclose()
+                stdout_transport.close()
             group.cancel_scope.cancel()
