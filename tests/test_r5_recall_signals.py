@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import pytest
 
+from lagent_like.executors import _find
 from lagent_like.executors._find import LexicalRanker, ToolDocument, _value_kinds
 
 DOCUMENTS = [
@@ -36,6 +37,23 @@ def test_a_word_no_tool_holds_counts_as_the_catalogue_words_near_it(
     request_text: str, found: list[str]
 ) -> None:
     assert [m.name for m in LexicalRanker().index(DOCUMENTS).search(request_text, 3)] == found
+
+
+@pytest.mark.parametrize(
+    "request_text",
+    [
+        pytest.param("wether in Boston", id="letter-missing"),
+        pytest.param("weaather in Boston", id="letter-added"),
+        pytest.param("the wheather", id="letter-added-inside"),
+    ],
+)
+def test_misspellings_are_read_with_the_fallback_suffix_stripper_too(
+    request_text: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Without snowballstemmer, "wether" stems to "weth" (4 letters) and "weather" to
+    # "weath": the length rule reads the word as written, so the stems still meet.
+    monkeypatch.setattr(_find, "_WORDS", _find._Words(_find._strip_suffix))
+    assert [m.name for m in LexicalRanker().index(DOCUMENTS).search(request_text, 3)] == ["get_weather"]
 
 
 def test_without_spelling_a_misspelt_request_finds_nothing() -> None:

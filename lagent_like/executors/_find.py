@@ -394,7 +394,7 @@ class _NearTerms:
 
     def lookup(self, term: str, word: str) -> list[str]:
         """The known terms ``term`` (the stem of ``word``) may misspell, or the two that ``word`` glues."""
-        if len(term) < _SPELT:
+        if len(word) < _SPELT:  # the word as written: stemmers cut misspellings oddly ("wether" -> "weth")
             return []
         found = dict.fromkeys(t for key in _deletes(term) for t in self._deletes.get(key, ()))
         found.pop(term, None)
@@ -412,7 +412,7 @@ class _NearTerms:
         return []
 
 
-_SPELT = 5  # shorter words are left as they are: one edit makes another word
+_SPELT = 5  # shorter request words are left as they are: one edit makes another word
 
 
 def _deletes(term: str) -> set[str]:
