@@ -72,7 +72,7 @@ def _served(manager: Any, names: Any) -> tuple[list[tuple[bytes, bool]], list[di
     async def send(message: dict[str, Any]) -> None:
         sent.append(message)
 
-    passing = HttpPassThrough(None, names, ClientLimits(None, None), lambda arguments: None, lambda text: {})
+    passing = HttpPassThrough(names, ClientLimits(None, None), lambda arguments: None, lambda text: {})
     app = passing.wrap(sdk_app, manager)
     passing.bind("s1", "mcp-1", "mcp-1", None)
     headers = [

@@ -224,7 +224,6 @@ class HttpPassThrough:
     """The fast path of a proxy served over streamable HTTP: which POSTs it takes, and their answers.
 
     Args:
-        executor: the executor being served (its ``api_of`` finds the served tools).
         names: the proxy's names (served name to upstream toolkit and tool).
         limits: the per-client slots the slow path uses too.
         refuse: why arguments are refused for their size (``None``: they fit).
@@ -233,13 +232,11 @@ class HttpPassThrough:
 
     def __init__(
         self,
-        executor: Any,
         names: ProxyNames,
         limits: ClientLimits,
         refuse: Callable[[dict[str, Any]], Optional[str]],
         error_result: Callable[[str], dict[str, Any]],
     ) -> None:
-        self._executor = executor
         self._names = names
         self._limits = limits
         self._refuse = refuse
@@ -379,10 +376,7 @@ class HttpPassThrough:
 
     def _target(self, name: str) -> Optional[tuple[_Upstream, str]]:
         """``(upstream, its tool name)`` of served name ``name``, when it is a served proxied tool."""
-        alias = self._names.inward(name)
-        if alias is None or self._executor.api_of(alias) is None:
-            return None
-        found = self._names.upstream(alias)
+        found = self._names.proxied(name)
         if found is None:
             return None
         upstream = self._upstreams.get(id(found[0]))

@@ -70,7 +70,6 @@ class PassThrough:
     task.
 
     Args:
-        executor: the executor being served (its ``api_of`` finds the served tools).
         names: the proxy's names (served name to upstream toolkit and tool).
         limits: the per-client slots the slow path uses too.
         refuse: why arguments are refused for their size (``None``: they fit).
@@ -79,13 +78,11 @@ class PassThrough:
 
     def __init__(
         self,
-        executor: Any,
         names: ProxyNames,
         limits: ClientLimits,
         refuse: Callable[[dict[str, Any]], Optional[str]],
         error_result: Callable[[str], dict[str, Any]],
     ) -> None:
-        self._executor = executor
         self._names = names
         self._limits = limits
         self._refuse = refuse
@@ -165,10 +162,7 @@ class PassThrough:
 
     def _target(self, name: str) -> Optional[tuple[Any, str, Union[UpstreamPipe, RemotePipe]]]:
         """``(toolkit, upstream tool, open pipe)`` of served name ``name``, when it can pass."""
-        alias = self._names.inward(name)
-        if alias is None or self._executor.api_of(alias) is None:
-            return None
-        upstream = self._names.upstream(alias)
+        upstream = self._names.proxied(name)
         if upstream is None:
             return None
         toolkit, tool = upstream

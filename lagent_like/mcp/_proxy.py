@@ -84,6 +84,17 @@ class ProxyNames:
         """``(MCPToolkit, the server's tool name)`` when executor name ``alias`` is a proxied tool."""
         return self._upstream.get(alias)
 
+    def proxied(self, name: str) -> Optional[tuple[Any, str]]:
+        """``(MCPToolkit, the server's tool name)`` of served name ``name``, a proxied tool still held.
+
+        What the pass-throughs ask of a call before taking it; ``None``: the SDK's path
+        answers it (a local tool, a name not served, a tool removed since).
+        """
+        alias = self.inward(name)
+        if alias is None or self._executor.api_of(alias) is None:
+            return None
+        return self.upstream(alias)
+
     def _claim(self, alias: str) -> Optional[tuple[str, Optional[str]]]:
         """``(wanted name, toolkit)`` of exported tool ``alias``; ``None`` when it is withheld."""
         api = self._executor.api_of(alias)

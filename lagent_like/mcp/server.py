@@ -426,20 +426,15 @@ def build_mcp_server(
     if names is None or not isinstance(server, _ChangingServer):
         return server
     proxy = server
-    proxy.pass_through = PassThrough(
-        executor,
+    # The same rules for both transports' fast paths (and the slow path's limits).
+    rules = (
         names,
         limits,
         lambda arguments: _oversized(arguments, _limit(executor, max_argument_chars)),
         _error_json,
     )
-    proxy.http_pass_through = HttpPassThrough(
-        executor,
-        names,
-        limits,
-        lambda arguments: _oversized(arguments, _limit(executor, max_argument_chars)),
-        _error_json,
-    )
+    proxy.pass_through = PassThrough(*rules)
+    proxy.http_pass_through = HttpPassThrough(*rules)
     _tell_of_changes(executor, names, proxy, sessions, proxy.pass_through, proxy.http_pass_through)
     return proxy
 
