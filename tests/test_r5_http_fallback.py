@@ -10,6 +10,7 @@ import pytest
 pytest.importorskip("mcp", reason="needs the 'mcp' extra: pip install '.[mcp]' (or 'lagent-like[mcp]')")
 
 from lagent_like.mcp._http_passthrough import HttpPassThrough
+from lagent_like.mcp._passthrough import PassRules
 from lagent_like.mcp._sessions import ClientLimits
 
 BODY = b'{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"shout","arguments":{}}}'
@@ -72,7 +73,9 @@ def _served(manager: Any, names: Any) -> tuple[list[tuple[bytes, bool]], list[di
     async def send(message: dict[str, Any]) -> None:
         sent.append(message)
 
-    passing = HttpPassThrough(names, ClientLimits(None, None), lambda arguments: None, lambda text: {})
+    passing = HttpPassThrough(
+        PassRules(names, ClientLimits(None, None), lambda arguments: None, lambda text: {})
+    )
     app = passing.wrap(sdk_app, manager)
     passing.bind("s1", "mcp-1", "mcp-1", None)
     headers = [

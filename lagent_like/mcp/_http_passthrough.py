@@ -47,10 +47,8 @@ from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 from starlette.requests import Request
 
 from .._private.log import logger
-from ._passthrough import _key, restored_answer
+from ._passthrough import PassRules, _key, restored_answer
 from ._pipe import pass_id
-from ._proxy import ProxyNames
-from ._sessions import ClientLimits
 from ._upstream_http import Refused, UpstreamHttp, UpstreamLost, http_endpoint
 
 __all__ = ["HttpPassThrough", "HttpSessionNotes"]
@@ -224,23 +222,11 @@ class HttpPassThrough:
     """The fast path of a proxy served over streamable HTTP: which POSTs it takes, and their answers.
 
     Args:
-        names: the proxy's names (served name to upstream toolkit and tool).
-        limits: the per-client slots the slow path uses too.
-        refuse: why arguments are refused for their size (``None``: they fit).
-        error_result: the JSON (a ``CallToolResult`` dumped) of an error result saying ``text``.
+        rules: what a call is checked against (shared with the stdio fast path).
     """
 
-    def __init__(
-        self,
-        names: ProxyNames,
-        limits: ClientLimits,
-        refuse: Callable[[dict[str, Any]], Optional[str]],
-        error_result: Callable[[str], dict[str, Any]],
-    ) -> None:
-        self._names = names
-        self._limits = limits
-        self._refuse = refuse
-        self._error_result = error_result
+    def __init__(self, rules: PassRules) -> None:
+        self._names, self._limits, self._refuse, self._error_result = rules
         self._bound: dict[str, tuple[str, Any]] = {}
         self._flight: dict[tuple[str, str], asyncio.Future[None]] = {}
         self._upstreams: dict[int, _Upstream] = {}

@@ -26,7 +26,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import json
-from typing import Any, Callable, Optional, Union
+from typing import Any, Callable, NamedTuple, Optional, Union
 
 from mcp.shared.dispatcher import coerce_request_id
 
@@ -61,6 +61,22 @@ class _Call:
         self.queued: Optional[asyncio.Future[None]] = None
 
 
+class PassRules(NamedTuple):
+    """What both transports' fast paths check a call against, built once by the server.
+
+    Attributes:
+        names: the proxy's names (served name to upstream toolkit and tool).
+        limits: the per-client slots the slow path uses too.
+        refuse: why arguments are refused for their size (``None``: they fit).
+        error_result: the JSON (a ``CallToolResult`` dumped) of an error result saying ``text``.
+    """
+
+    names: ProxyNames
+    limits: ClientLimits
+    refuse: Callable[[dict[str, Any]], Optional[str]]
+    error_result: Callable[[str], dict[str, Any]]
+
+
 class PassThrough:
     """The fast path of a proxy served over stdio: which lines it takes, and their answers.
 
@@ -70,23 +86,11 @@ class PassThrough:
     task.
 
     Args:
-        names: the proxy's names (served name to upstream toolkit and tool).
-        limits: the per-client slots the slow path uses too.
-        refuse: why arguments are refused for their size (``None``: they fit).
-        error_result: the JSON (a ``CallToolResult`` dumped) of an error result saying ``text``.
+        rules: what a call is checked against (shared with the HTTP fast path).
     """
 
-    def __init__(
-        self,
-        names: ProxyNames,
-        limits: ClientLimits,
-        refuse: Callable[[dict[str, Any]], Optional[str]],
-        error_result: Callable[[str], dict[str, Any]],
-    ) -> None:
-        self._names = names
-        self._limits = limits
-        self._refuse = refuse
-        self._error_result = error_result
+    def __init__(self, rules: PassRules) -> None:
+        self._names, self._limits, self._refuse, self._error_result = rules
         self._session: Optional[str] = None
         self._client: Any = None
         self._flight: dict[str, _Call] = {}

@@ -46,7 +46,7 @@ from ..runtime._streaming import on_loop  # noqa: E402
 from ..schema import ActionReturn, ActionStatusCode  # noqa: E402
 from ._http import HttpGuard, allowed_hosts_for, listen, resolve_token  # noqa: E402
 from ._http_passthrough import HttpPassThrough  # noqa: E402
-from ._passthrough import PassThrough  # noqa: E402
+from ._passthrough import PassRules, PassThrough  # noqa: E402
 from ._proxy import ProxyNames  # noqa: E402
 from ._sessions import ClientLimits, Sessions, ToolListNotices, _connection_of, client_key  # noqa: E402
 from ._stdio import pipe_streams  # noqa: E402
@@ -427,14 +427,14 @@ def build_mcp_server(
         return server
     proxy = server
     # The same rules for both transports' fast paths (and the slow path's limits).
-    rules = (
+    rules = PassRules(
         names,
         limits,
         lambda arguments: _oversized(arguments, _limit(executor, max_argument_chars)),
         _error_json,
     )
-    proxy.pass_through = PassThrough(*rules)
-    proxy.http_pass_through = HttpPassThrough(*rules)
+    proxy.pass_through = PassThrough(rules)
+    proxy.http_pass_through = HttpPassThrough(rules)
     _tell_of_changes(executor, names, proxy, sessions, proxy.pass_through, proxy.http_pass_through)
     return proxy
 
