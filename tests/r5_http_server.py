@@ -15,6 +15,8 @@ stdio instead). Its tools:
 - ``whoami``: the JSON-RPC id of its own request, as text;
 - ``count``: how many times it was called in this MCP session (state of the session);
 - ``die``: the process exits in the middle of the call;
+- ``ask``: sends the client ping, roots/list, sampling/createMessage and elicitation/create
+  requests on its own call's stream and says, a line each, what each got back;
 - ``PythonInterpreter``: has the name of a code-executing tool (echoes ``command``).
 """
 
@@ -28,6 +30,8 @@ import mcp_types as types
 import uvicorn
 from _upstream import ANY, COMMON_TOOLS, PIPE_TOOLS, PipeTools, common_result, serve_stdio, text_result
 from mcp.server.lowlevel import Server
+from mcp.shared.exceptions import MCPError
+from mcp.shared.message import ServerMessageMetadata
 
 TOOLS = [
     *(COMMON_TOOLS[name] for name in ("shout", "fail", "steps")),
@@ -35,7 +39,46 @@ TOOLS = [
     types.Tool(name="count", description="Calls in this session.", input_schema=ANY),
     PIPE_TOOLS["die"],
     COMMON_TOOLS["PythonInterpreter"],
+    types.Tool(name="ask", description="Asks the client.", input_schema=ANY),
 ]
+
+#: What ``ask`` sends the client, and the result type each expects.
+QUESTIONS = [
+    (types.PingRequest(), types.EmptyResult),
+    (types.ListRootsRequest(), types.ListRootsResult),
+    (
+        types.CreateMessageRequest(
+            params=types.CreateMessageRequestParams(
+                messages=[types.SamplingMessage(role="user", content=types.TextContent(text="hi"))],
+                max_tokens=5,
+            )
+        ),
+        types.CreateMessageResult,
+    ),
+    (
+        types.ElicitRequest(
+            params=types.ElicitRequestFormParams(
+                message="Name?", requested_schema={"type": "object", "properties": {}}
+            )
+        ),
+        types.ElicitResult,
+    ),
+]
+
+
+async def ask(ctx: Any) -> types.CallToolResult:
+    """Send each of :data:`QUESTIONS` on this call's own stream; a line per answer."""
+    lines = []
+    for request, result_type in QUESTIONS:
+        try:
+            await ctx.session.send_request(
+                request, result_type, metadata=ServerMessageMetadata(related_request_id=ctx.request_id)
+            )
+        except MCPError as exc:
+            lines.append(f"{request.method}: error {exc.error.code} {exc.error.message}")
+        else:
+            lines.append(f"{request.method}: answered")
+    return text_result("\n".join(lines))
 
 
 def main() -> None:
@@ -50,6 +93,8 @@ def main() -> None:
         answer = await common_result(ctx, tool, arguments) or await pipe_tools.answer(ctx, tool)
         if answer is not None:
             return answer
+        if tool == "ask":
+            return await ask(ctx)
         if tool == "count":
             key = id(getattr(ctx.session, "_connection", ctx.session))
             counts[key] = counts.get(key, 0) + 1

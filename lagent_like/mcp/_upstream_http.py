@@ -11,7 +11,10 @@ that such a POST needs: one request with a ``Content-Length``, a response framed
 
 The answer is handed back as soon as the event carrying it is read; the rest of the
 body (an SSE stream's end, which a server without ``TCP_NODELAY`` may hold back for
-a delayed ACK) is read in the background before the connection is used again.
+a delayed ACK) is read in the background before the connection is used again. A
+request the server sends the client on the answer's stream (a ping, a sampling or
+elicitation request) is answered as the proxy's own SDK client session answers it
+(see :func:`client_reply`): unanswered, it would hold the call until its timeout.
 
 Only ``http://`` endpoints: an ``https://`` server's TLS settings (certificates, a
 custom client) are the SDK client's, so its calls keep going through the SDK.
@@ -29,7 +32,7 @@ from urllib.parse import urlsplit
 
 from ..exceptions import LagentLikeError
 
-__all__ = ["Refused", "UpstreamHttp", "UpstreamLost", "http_endpoint"]
+__all__ = ["Refused", "UpstreamHttp", "UpstreamLost", "client_reply", "http_endpoint"]
 
 #: Idle connections kept per server; more are closed once their answers are read.
 _MAX_IDLE = 8
@@ -42,6 +45,16 @@ _QUICKACK: Optional[int] = getattr(socket, "TCP_QUICKACK", None)
 
 _EVENT_STREAM = "text/event-stream"
 _JSON = "application/json"
+
+#: What the proxy's client refuses, as the SDK's ``ClientSession`` without callbacks does
+#: (``MCPToolkit`` gives it none, so it declares no sampling, elicitation or roots).
+_REFUSED = {
+    "sampling/createMessage": "Sampling not supported",
+    "elicitation/create": "Elicitation not supported",
+    "roots/list": "List roots not supported",
+}
+_INVALID_REQUEST = -32600
+_METHOD_NOT_FOUND = -32601
 
 
 class UpstreamLost(LagentLikeError):
@@ -60,6 +73,24 @@ class Refused(LagentLikeError):
     def __init__(self, status: int) -> None:
         super().__init__(f"HTTP {status}")
         self.status = status
+
+
+def client_reply(request: dict[str, Any]) -> dict[str, Any]:
+    """The response the proxy's SDK client session gives the server's ``request``.
+
+    A ping is answered with an empty result; sampling, elicitation and roots, which
+    the session does not offer, are refused (-32600, the SDK's messages); any other
+    method is not found (-32601, the method as its data).
+    """
+    method = request.get("method")
+    reply: dict[str, Any] = {"jsonrpc": "2.0", "id": request.get("id")}
+    if method == "ping":
+        reply["result"] = {}
+    elif method in _REFUSED:
+        reply["error"] = {"code": _INVALID_REQUEST, "message": _REFUSED[str(method)]}
+    else:
+        reply["error"] = {"code": _METHOD_NOT_FOUND, "message": "Method not found", "data": method}
+    return reply
 
 
 def http_endpoint(url: str) -> Optional[tuple[str, int, str]]:
@@ -184,7 +215,8 @@ class UpstreamHttp:
     async def post(self, body: bytes, headers: Sequence[tuple[str, str]], answer_id: str) -> bytes:
         """POST ``body``; the JSON text of the server's JSON-RPC response whose id is ``answer_id``.
 
-        Events of an SSE answer before it (progress, log messages) are skipped.
+        Events of an SSE answer before it (progress, log messages) are skipped; a
+        request among them is answered as :func:`client_reply` says.
 
         Args:
             body: the JSON-RPC request.
@@ -209,7 +241,7 @@ class UpstreamHttp:
                 if not _answers(text, answer_id):
                     raise UpstreamLost("the JSON answer is not the response to the request")
             elif kind == _EVENT_STREAM:
-                text = await _answer_event(frame, answer_id)
+                text = await _answer_event(frame, answer_id, lambda asked: self._reply(asked, headers))
             else:
                 raise UpstreamLost(f"the answer's content type is {kind!r}")
         except (OSError, ValueError, asyncio.IncompleteReadError) as exc:
@@ -220,6 +252,10 @@ class UpstreamHttp:
             raise
         self._finish(conn, frame, head)
         return text
+
+    def _reply(self, request: dict[str, Any], headers: Sequence[tuple[str, str]]) -> None:
+        """Answer the server's ``request`` (sent on a POST's stream) on another connection."""
+        self.notify(json.dumps(client_reply(request)).encode(), headers)
 
     def _finish(self, conn: _Connection, frame: _Body, head: dict[str, str]) -> None:
         """Read the rest of the body in the background, then keep the connection if it may be."""
@@ -373,18 +409,33 @@ async def _events(frame: _Body) -> AsyncIterator[bytes]:
             return
 
 
-async def _answer_event(frame: _Body, answer_id: str) -> bytes:
-    """The data of the event that answers request ``answer_id``; the events before it are skipped."""
+async def _answer_event(frame: _Body, answer_id: str, asked: Callable[[dict[str, Any]], None]) -> bytes:
+    """The data of the event that answers request ``answer_id``; each request before it goes to ``asked``.
+
+    Other events before it (notifications, responses to other ids) are skipped.
+    """
     async for data in _events(frame):
-        if _answers(data, answer_id):
-            return data
+        message = _message(data)
+        if message is None:
+            continue
+        if "method" not in message:
+            if message.get("id") == answer_id:
+                return data
+        elif "id" in message:
+            asked(message)
     raise UpstreamLost("the event stream ended without the answer")
 
 
 def _answers(text: bytes, answer_id: str) -> bool:
     """Whether ``text`` is a JSON-RPC response (or error) to request ``answer_id``."""
+    message = _message(text)
+    return message is not None and "method" not in message and message.get("id") == answer_id
+
+
+def _message(text: bytes) -> Optional[dict[str, Any]]:
+    """``text`` read as a JSON-RPC message (a JSON object), else ``None``."""
     try:
         message: Any = json.loads(text)
     except ValueError:
-        return False
-    return isinstance(message, dict) and "method" not in message and message.get("id") == answer_id
+        return None
+    return message if isinstance(message, dict) else None
