@@ -393,6 +393,24 @@ def test_a_closed_executor_refuses_calls(ray_module: Any) -> None:
         asyncio.run(closed("Crash", "{}"))
 
 
+def test_a_closed_executor_refuses_a_lagent05_message_before_any_hook_runs(ray_module: Any) -> None:
+    from lagent_like.ray.executor import RayActionExecutor
+    from lagent_like.schema import AgentMessage, FunctionCall
+
+    seen: list[str] = []
+
+    class Noting:
+        def before_action(self, executor: Any, message: Any, session_id: int) -> None:
+            seen.append("before")
+
+    closed = RayActionExecutor([Crash()], hooks=[Noting()])
+    closed.close()
+    message = AgentMessage(sender="agent", content=FunctionCall(name="Crash", parameters={}))
+    with pytest.raises(RuntimeError, match="this RayActionExecutor is closed"):
+        asyncio.run(closed(message, session_id=0))
+    assert seen == []
+
+
 def test_settings_naming_unknown_tools_or_not_positive_are_rejected(ray_module: Any) -> None:
     from lagent_like.ray.executor import RayActionExecutor
 

@@ -224,6 +224,18 @@ class RayActionExecutor(AsyncActionExecutor):
             raise RuntimeError("this RayActionExecutor is closed")
         return super()._route_of_call(name, command, session_id, call_id)
 
+    async def call_message(self, message: Any, session_id: Any = 0, **kwargs: Any) -> Any:
+        """Run the call in a Lagent 0.5 message, as the async executor does; a closed executor takes none.
+
+        Refused before the hooks' ``before_action`` runs: no hook sees a call that cannot run.
+
+        Raises:
+            RuntimeError: the executor is closed.
+        """
+        if self._closed:
+            raise RuntimeError("this RayActionExecutor is closed")
+        return await super().call_message(message, session_id, **kwargs)
+
     def _run_route(
         self,
         route: Route,
