@@ -225,9 +225,10 @@ def _check_again(check: Check, value: Any) -> Any:
     """``check`` of ``value`` without its null fields, if it has any (a faulty validator refuses)."""
     from ..function_calling._dialects import has_null_field, without_nulls  # import time: failures only
 
-    if not has_null_field(value):
-        return Refusal("a value its check accepts")
     try:
+        # Inside the try: a value nested past Python's recursion limit is refused as it was.
+        if not has_null_field(value):
+            return Refusal("a value its check accepts")
         return check(without_nulls(value))
     except Exception:  # noqa: BLE001 - reported with the first refusal
         return Refusal("a value its check accepts")
