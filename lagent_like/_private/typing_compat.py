@@ -34,6 +34,7 @@ __all__ = [
     "get_args",
     "get_origin",
     "get_type_hints",
+    "is_any",
     "is_typeddict",
     "strip_annotated",
     "typed_dict_fields",
@@ -54,6 +55,18 @@ def _special_forms(name: str) -> tuple[Any, ...]:
     if extensions is not None:
         forms.append(getattr(extensions, name, None))
     return tuple(f for f in dict.fromkeys(forms) if f is not None)
+
+
+def is_any(tp: Any) -> bool:
+    """Whether ``tp`` is ``typing.Any`` or typing-extensions' own (a class of its own before 3.11).
+
+    Both are classes on some versions (``typing.Any`` from 3.11), yet take any value, not
+    their instances: an annotation reader asks this before treating a class as a class.
+    """
+    if tp is Any:
+        return True
+    extensions = sys.modules.get("typing_extensions")  # imported already by a program using its Any
+    return extensions is not None and tp is getattr(extensions, "Any", None)
 
 
 #: What ``get_origin`` returns for ``Literal[...]`` (typing's and typing-extensions').

@@ -26,6 +26,7 @@ from .._private.typing_compat import (
     get_args,
     get_origin,
     get_type_hints,
+    is_any,
     is_typeddict,
     strip_annotated,
     typed_dict_fields,
@@ -203,6 +204,8 @@ def schema_of(annotation: Any, seen: frozenset[Any] = frozenset(), python: bool 
         return _with(schema, python, PythonType("tuple"))
     if origin is not None and isinstance(origin, type):
         return _generic_schema(origin, args, seen, python)
+    if is_any(annotation):  # a class on some versions, but it takes anything, not its instances
+        return {}
     if isinstance(annotation, type):
         schema = _class_schema(annotation, seen, python)
         if annotation in _UNIQUE and not python:
