@@ -18,6 +18,7 @@ import dataclasses
 import json
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Optional
 
+from .._private.json_values import json_value
 from .._private.records import (
     field_eq,
     field_hash,
@@ -244,22 +245,39 @@ class BaseParser:
 def render_outputs(outputs: Any) -> list[dict[str, Any]]:
     """Render a tool's return value as result items: ``BaseParser``'s rendering.
 
-    A dict, list, tuple or dataclass instance becomes JSON text (non-ASCII kept,
-    unknown objects via ``str``); a list of ``{'type', 'content'}`` items passes
-    through unchanged; anything else becomes ``str(outputs)``.
+    A dict, list, tuple, dataclass instance or pydantic model becomes JSON text
+    (non-ASCII kept; inside it, values as :func:`~lagent_like._private.json_values.json_value`
+    writes them: an ``Enum`` its value, a set a list, unknown objects their ``str``);
+    a list of ``{'type', 'content'}`` items passes through unchanged; anything else
+    becomes ``str(outputs)``.
     """
     if type(outputs) is str:
         content = outputs
     elif isinstance(outputs, (dict, list, tuple)):
         if isinstance(outputs, list) and _is_items(outputs):
             return list(outputs)
-        content = json.dumps(outputs, ensure_ascii=False, default=str)
-    elif dataclasses.is_dataclass(outputs) and not isinstance(outputs, type):
+        content = _json_text(outputs)
+    elif not isinstance(outputs, type) and (
+        dataclasses.is_dataclass(outputs) or callable(getattr(outputs, "model_dump", None))
+    ):
         # JSON like a dict, so that MCP can serve it as structured content.
-        content = json.dumps(dataclasses.asdict(outputs), ensure_ascii=False, default=str)
+        content = _json_text(json_value(outputs))
     else:
         content = str(outputs)
     return [{"type": "text", "content": content}]
+
+
+def _json_text(outputs: Any) -> str:
+    """``outputs`` as JSON text: the C encoder first, the one JSON view of values if it refuses.
+
+    The encoder takes most results as they are (fast for large ones); keys it refuses
+    (a tuple, an ``Enum``) are written as :func:`json_value` writes them, rather than
+    failing a call whose tool has already run.
+    """
+    try:
+        return json.dumps(outputs, ensure_ascii=False, default=json_value)
+    except (TypeError, ValueError):
+        return json.dumps(json_value(outputs), ensure_ascii=False)
 
 
 def _is_items(outputs: list[Any]) -> bool:
