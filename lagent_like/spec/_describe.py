@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import builtins
 import dataclasses
+import functools
 import inspect
 import sys
 import types
@@ -374,6 +375,28 @@ def _read_signature(func: Callable[..., Any], owner: str, problems: list[str]) -
     return names, kept, None if _any_string(annotations.values()) else hints, var_keyword
 
 
+def _doc_of(func: Callable[..., Any]) -> tuple[Optional[str], frozenset[str]]:
+    """The docstring that describes ``func``, and the parameters a partial has bound.
+
+    A ``functools.partial`` carries the class's docstring ("partial(func, *args,
+    **keywords) - new function ..."), not its function's; a callable object's own
+    docstring is its class's, while its ``__call__`` says what a call does. The
+    function's docstring may still describe what the partial has bound: those
+    entries are not strays.
+    """
+    if isinstance(func, functools.partial):
+        inner: Any = func
+        while isinstance(inner, functools.partial):
+            inner = inner.func
+        bound = frozenset(getattr(inspect.signature(inner, follow_wrapped=False), "parameters", ()))
+        return _doc_of(inner)[0], bound
+    if not isinstance(func, (types.FunctionType, types.MethodType, types.BuiltinFunctionType, type)):
+        call = inspect.getattr_static(type(func), "__call__", None)
+        if getattr(call, "__doc__", None):
+            return call.__doc__, frozenset()
+    return func.__doc__, frozenset()
+
+
 def _stray_note(documented: dict[str, Any], every: AbstractSet[str], kept: list[ParamTuple]) -> Optional[str]:
     """The note for docstring entries that name no parameter, or ``None``."""
     if documented.keys() <= every:
@@ -462,7 +485,7 @@ def build_api_spec(func: Callable[..., Any], opts: DescribeOptions) -> ApiSpec: 
     owner = getattr(func, "__qualname__", None) or repr(func)
     problems: list[str] = []
     every, kept, hints, var_keyword = _read_signature(func, owner, problems)
-    doc = func.__doc__
+    doc, bound = _doc_of(func)
     info = docstrings.parse_docstring(doc)
     notes = info.warnings  # shared with every docstring of the text: copied before adding to it
     choices = None
@@ -474,7 +497,7 @@ def build_api_spec(func: Callable[..., Any], opts: DescribeOptions) -> ApiSpec: 
         notes = [*notes, *choice_notes]
     documented = info.params
     # A docstring that describes only parameters of the signature (the common case) has no stray note.
-    stray = None if documented.keys() <= every else _stray_note(documented, every, kept)
+    stray = None if documented.keys() <= every else _stray_note(documented, every | bound, kept)
     if stray is not None:
         notes = [*notes, stray]
     if hints is None:
@@ -494,7 +517,10 @@ def build_api_spec(func: Callable[..., Any], opts: DescribeOptions) -> ApiSpec: 
     return_data = _return_data(info, opts, problems) if opts is not DEFAULT_OPTIONS else []
     api_name = opts.name or getattr(func, "__name__", None)
     if not isinstance(api_name, str) or not api_name:
-        problems.append(f"has no __name__ to call the API by; give one: tool_api(name=...), got {api_name!r}")
+        problems.append(
+            f"has no __name__ to call the API by; give one: tool_api(name=...) or FunctionTool(func, name=...), "
+            f"got {api_name!r}"
+        )
         api_name = ""
     if problems:
         raise ToolDefinitionError(owner, problems)

@@ -87,7 +87,7 @@ class FunctionTool(BaseAction, register=False):
         description: Optional[str] = None,
         **settings: Any,
     ) -> None:
-        spec = api_spec_of(func) or build_api_spec(func, DescribeOptions())
+        spec = api_spec_of(func) or build_api_spec(func, DescribeOptions(name=name))
         changes: dict[str, Any] = {}
         if name is not None and name != spec.name:
             changes["name"] = name
