@@ -80,3 +80,22 @@ def test_a_pydantic_model_result_is_json_like_a_dataclass() -> None:
     model = Slot(start=datetime.datetime(2024, 1, 2, 3, 4, 5))
     assert rendered(model) == '{"start": "2024-01-02T03:04:05", "color": "red"}'
     assert rendered({"slots": [model]}) == '{"slots": [{"start": "2024-01-02T03:04:05", "color": "red"}]}'
+
+
+def test_a_served_tool_returning_a_pydantic_model_sends_it_as_structured_content() -> None:
+    pydantic = pytest.importorskip("pydantic", reason="needs pydantic: pip install pydantic")
+    pytest.importorskip("mcp", reason="needs the 'mcp' extra: pip install '.[mcp]' (or 'lagent-like[mcp]')")
+    from lagent_like.mcp.server import _to_result
+
+    class Slot(pydantic.BaseModel):
+        start: datetime.datetime
+        seats: int
+
+    def book() -> Slot:
+        """Book a slot."""
+        return Slot(start=datetime.datetime(2024, 1, 2, 9), seats=2)
+
+    record = ActionExecutor([FunctionTool(book, name="book")])("book", "{}")
+    result = _to_result(record, structured=True)
+    assert result.is_error is False
+    assert result.structured_content == {"start": "2024-01-02T09:00:00", "seats": 2}
