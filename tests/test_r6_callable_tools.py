@@ -15,7 +15,7 @@ from typing import Any, Callable
 
 import pytest
 
-from lagent_like import ActionExecutor, FunctionTool, ToolDefinitionError
+from lagent_like import ActionExecutor, FunctionTool, ToolDefinitionError, tool_api
 
 
 def add(a: int, b: int, c: int = 0) -> int:
@@ -98,3 +98,16 @@ def test_a_partial_without_a_name_is_refused_naming_both_ways_to_give_one() -> N
         match=r"has no __name__ to call the API by; give one: tool_api\(name=\.\.\.\) or FunctionTool\(func, name=\.\.\.\)",
     ):
         FunctionTool(functools.partial(add, 1))
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        pytest.param(lambda: FunctionTool(add, name=""), id="function-tool-empty"),
+        pytest.param(lambda: FunctionTool(add, name=5), id="function-tool-number"),
+        pytest.param(lambda: tool_api(name="")(add), id="tool-api-empty"),
+    ],
+)
+def test_a_bad_name_given_is_refused_as_such(make: Callable[[], Any]) -> None:
+    with pytest.raises(ToolDefinitionError, match=r"add: the name must be a non-empty string, got (''|5)$"):
+        make()

@@ -516,10 +516,13 @@ def build_api_spec(func: Callable[..., Any], opts: DescribeOptions) -> ApiSpec: 
         described = [p for p in described if p[0] not in context_params]
     return_data = _return_data(info, opts, problems) if opts is not DEFAULT_OPTIONS else []
     api_name = opts.name or getattr(func, "__name__", None)
-    if not isinstance(api_name, str) or not api_name:
+    if opts.name is not None and (not isinstance(opts.name, str) or not opts.name):
+        problems.append(f"the name must be a non-empty string, got {opts.name!r}")
+        api_name = ""
+    elif not isinstance(api_name, str) or not api_name:
         problems.append(
-            f"has no __name__ to call the API by; give one: tool_api(name=...) or FunctionTool(func, name=...), "
-            f"got {api_name!r}"
+            "has no __name__ to call the API by; give one: tool_api(name=...) or "
+            f"FunctionTool(func, name=...), got {api_name!r}"
         )
         api_name = ""
     if problems:

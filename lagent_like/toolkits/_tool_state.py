@@ -420,7 +420,8 @@ def setup_state(
     name = copied.get("name") if isinstance(copied, dict) else None
     if not isinstance(name, str) or not name:
         raise ToolDefinitionError(
-            cls.__qualname__, [f"a description needs a non-empty 'name', got {description!r}"]
+            cls.__qualname__,
+            [f"a description needs a non-empty 'name', got {name if description is None else description!r}"],
         )
     entries = _api_entries(copied)
     problems = _required_problems(name, copied, entries)
