@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import sys
 from collections.abc import Mapping
 from typing import Any
 
@@ -23,8 +24,10 @@ def json_value(value: Any) -> Any:
     """``value`` as JSON data: what a JSON round trip gives back equal.
 
     An ``Enum`` is its value, a dataclass or a pydantic model its dict, a tuple or set
-    a list, a mapping's keys strings; anything else without a JSON form (a ``datetime``,
-    a ``Path``) its ``str``.
+    a list, a mapping's keys strings; a ``datetime``, ``date`` or ``time`` its ISO 8601
+    text, a ``timedelta`` its ISO 8601 duration, ``bytes`` their UTF-8 text (the JSON
+    forms ``lagent_like.types._value_classes`` reads back); anything else without a
+    JSON form (a ``Path``, a ``Decimal``, a ``UUID``) its ``str``.
     """
     kind = type(value)
     if kind in PLAIN:
@@ -46,7 +49,35 @@ def json_value(value: Any) -> Any:
     for base in (bool, int, float, str):
         if isinstance(value, base):  # a subclass of a JSON class: the plain value
             return base(value)
+    return _text(value)
+
+
+def _text(value: Any) -> str:
+    """A value without a JSON form as text: the one its class reads back, else its ``str``."""
+    if isinstance(value, (bytes, bytearray)):
+        return bytes(value).decode("utf-8", "backslashreplace")
+    iso = getattr(value, "isoformat", None)
+    if callable(iso) and not isinstance(value, type):  # datetime, date, time
+        return str(iso())
+    # Only a program that imported datetime has a timedelta: looked up, never imported.
+    timedelta = getattr(sys.modules.get("datetime"), "timedelta", None)
+    if timedelta is not None and isinstance(value, timedelta):
+        return _iso_duration(value, timedelta)
     return str(value)
+
+
+def _iso_duration(value: Any, timedelta: type) -> str:
+    """``timedelta(days=1, hours=2, minutes=30)`` as ``'P1DT2H30M'``."""
+    sign = "-" if value < timedelta(0) else ""
+    value = abs(value)
+    hours, rest = divmod(value.seconds, 3600)
+    minutes, seconds = divmod(rest, 60)
+    second_text = f"{seconds}.{value.microseconds:06d}".rstrip("0") if value.microseconds else str(seconds)
+    clock = "".join(f"{n}{unit}" for n, unit in ((hours, "H"), (minutes, "M")) if n)
+    if seconds or value.microseconds:
+        clock += f"{second_text}S"
+    text = (f"{value.days}D" if value.days else "") + (f"T{clock}" if clock else "")
+    return f"{sign}P{text}" if text else "PT0S"
 
 
 def _key(key: Any) -> str:

@@ -245,10 +245,17 @@ def without_nulls(value: Any) -> Any:
 
 #: Keywords of OpenAPI 3.0's Schema object that Gemini's function declarations accept.
 _GEMINI_KEEP = frozenset(
-    ("description", "title", "format", "minItems", "maxItems", "minLength", "maxLength", "pattern",
+    ("description", "title", "minItems", "maxItems", "minLength", "maxLength", "pattern",
      "minimum", "maximum", "minProperties", "maxProperties", "example")
 )  # fmt: skip
 _GEMINI_TYPES = {t: t.upper() for t in ("string", "number", "integer", "boolean", "array", "object")}
+#: The formats Gemini accepts, per type; it refuses a declaration with any other
+#: ("only 'enum' and 'date-time' are supported for STRING type").
+_GEMINI_FORMATS = {
+    "STRING": frozenset(("enum", "date-time")),
+    "NUMBER": frozenset(("float", "double")),
+    "INTEGER": frozenset(("int32", "int64")),
+}
 
 
 class _Walk(NamedTuple):
@@ -379,6 +386,13 @@ class _Declaration(_Node):
         if "type" not in self.out and numbers:
             self.out["type"] = "INTEGER" if all(isinstance(v, int) for v in value) else "NUMBER"
 
+    def string_format(self, key: str, value: Any) -> None:
+        """A format Gemini knows for the node's type stays; another is dropped (the executor checks it)."""
+        if value in _GEMINI_FORMATS.get(self.out.get("type", ""), ()):
+            self.out[key] = value
+        else:
+            self.walk.dropped.append(f"format {value!r} {_where(self.path)}")
+
     def const(self, key: str, value: Any) -> None:
         if isinstance(value, str):
             self.out["enum"] = [value]
@@ -424,6 +438,7 @@ _GEMINI_RULES: dict[str, Rule] = {
     **dict.fromkeys(_GEMINI_KEEP, _Node.keep),
     "enum": _Declaration.enum,
     "const": _Declaration.const,
+    "format": _Declaration.string_format,
     "items": _Declaration.items,
     "properties": _Declaration.properties,
     "required": _Declaration.required,

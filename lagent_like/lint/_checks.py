@@ -17,7 +17,9 @@ from typing import Any, Optional
 
 from .._private.aliases import LEGAL_NAME, assign_aliases
 from ..function_calling._dialects import GEMINI_NAME, to_gemini_schema, to_openai_strict_schema
+from ..spec._api_spec import NO_DEFAULT
 from ..spec._describe import ApiSpec
+from ..types._json_schema import opaque_note
 
 __all__ = [
     "LARGE_DESCRIPTION_TOKENS",
@@ -40,6 +42,7 @@ SEVERITIES: dict[str, str] = {
     "param-no-description": "warning",
     "default-string-type": "warning",
     "doubtful-definition": "warning",
+    "no-json-value": "warning",
     "unread-setting": "warning",
     "illegal-name": "warning",
     "large-description": "warning",
@@ -151,6 +154,13 @@ def _doubtful_findings(tool: ToolView, api: ApiView) -> list[LintFinding]:
     ]
 
 
+def _json_value_findings(tool: ToolView, api: ApiView) -> list[LintFinding]:
+    """Parameters no JSON value fits (also issued as ``DefinitionWarning``): a model cannot call with them."""
+    params = api.spec.params if api.spec else ()
+    notes = (opaque_note(p.name, p.annotation) for p in params if p.annotation is not NO_DEFAULT)
+    return [finding("no-json-value", tool.name, api.name, note) for note in notes if note is not None]
+
+
 def _name_finding(tool: ToolView, api: ApiView, alias: str) -> Optional[LintFinding]:
     parts = [("tool name", tool.name)] + ([("API name", api.short)] if tool.is_toolkit else [])
     illegal = [(kind, value) for kind, value in parts if not LEGAL_NAME.fullmatch(value)]
@@ -187,6 +197,7 @@ def _api_findings(tool: ToolView, api: ApiView, alias: str) -> list[LintFinding]
         )
     findings.extend(_parameter_findings(tool, api))
     findings.extend(_doubtful_findings(tool, api))
+    findings.extend(_json_value_findings(tool, api))
     name_finding = _name_finding(tool, api, alias)
     if name_finding is not None:
         findings.append(name_finding)

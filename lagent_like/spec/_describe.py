@@ -23,7 +23,7 @@ from typing import Any, Callable, Optional, TypeVar
 from .._private.typing_compat import Annotated, get_args, get_type_hints, strip_annotated
 from ..context import ToolContext
 from ..exceptions import DefinitionWarning, ToolDefinitionError
-from ..types._json_schema import hoist_definitions, object_shape
+from ..types._json_schema import hoist_definitions, object_shape, opaque_note
 from ..types._pydantic import annotated_problems, field_default_problems, field_description
 from . import _docstrings as docstrings
 from ._api_spec import (
@@ -541,6 +541,7 @@ def build_api_spec(func: Callable[..., Any], opts: DescribeOptions) -> ApiSpec: 
             p if p.name not in literal else _param(p.name, p.default, (None, p.description), literal[p.name])
             for p in params
         ]
+    _warn_opaque(owner, params)
     shapes = [p.shape for p in params if p.shape is not None]
     if len(shapes) > 1 and sum("$defs" in shape for shape in shapes) > 1:
         _check_definitions(owner, params)
@@ -566,6 +567,19 @@ def build_api_spec(func: Callable[..., Any], opts: DescribeOptions) -> ApiSpec: 
             "description": lagent_description(api_name, summary, param_tuple, return_tuple),
         },
     )
+
+
+def _warn_opaque(owner: str, params: list[Param]) -> None:
+    """Warn of parameters no JSON value fits (``lagent-like lint`` reports them as ``no-json-value``).
+
+    The API stays definable: Python callers may pass such objects; a model never can.
+    """
+    for param in params:
+        if param.annotation is _EMPTY:
+            continue
+        note = opaque_note(param.name, param.annotation)
+        if note is not None:
+            warnings.warn(f"{owner}: {note}", DefinitionWarning, stacklevel=definition_stacklevel())
 
 
 def _check_definitions(owner: str, params: list[Param]) -> None:

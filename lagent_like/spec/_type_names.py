@@ -26,6 +26,7 @@ from .._private.typing_compat import (
 )
 from ..types import _families as fam
 from ..types._pydantic import is_model
+from ..types._value_classes import value_class_of
 
 #: The Lagent type words of parameters with a shape (nested fields) worth describing.
 SHAPED_WORDS = frozenset({fam.OBJECT.lagent, fam.ARRAY.lagent})
@@ -73,7 +74,8 @@ def _type_of_values(values: list[Any]) -> str:
 def _class_type(cls: type) -> str:
     if dataclasses.is_dataclass(cls) or is_typeddict(cls) or is_model(cls):
         return fam.OBJECT.lagent
-    return fam.family_of_class(cls).lagent
+    value = value_class_of(cls)  # datetime, Decimal, ...: before bytes' string family
+    return value.lagent if value is not None else fam.family_of_class(cls).lagent
 
 
 #: Ready answers for plain classes, the common case, without any ``typing`` introspection.

@@ -17,6 +17,7 @@ import collections.abc
 import dataclasses
 import enum
 import json
+from collections.abc import Iterator
 from typing import Any, Optional
 
 from .._private.records import field_repr, frozen_delattr, frozen_setattr, mark_frozen
@@ -33,6 +34,7 @@ from .._private.typing_compat import (
 )
 from . import _families as fam
 from ._pydantic import is_model, model_schema, pydantic_metadata
+from ._value_classes import value_class_of
 
 Schema = dict[str, Any]
 
@@ -55,9 +57,10 @@ class PythonType:
         kind: ``'literal'`` (exact values), ``'enum'`` (a member from its value),
             ``'sequence'`` (built by ``build``), ``'tuple'`` (fixed items), ``'mapping'``
             (keys checked by ``key``), ``'fields'`` (a TypedDict or dataclass ``cls``),
-            ``'again'`` (``cls`` inside its own definition), ``'instance'`` (an
-            ``isinstance`` check of ``cls``) or ``'model'`` (pydantic validates ``cls``:
-            a model, or an ``Annotated`` type whose metadata pydantic reads).
+            ``'again'`` (``cls`` inside its own definition), ``'value'`` (a value
+            class such as ``datetime``, read from its JSON form: ``_value_classes.py``),
+            ``'instance'`` (an ``isinstance`` check of ``cls``) or ``'model'`` (pydantic
+            validates ``cls``: a model, or an ``Annotated`` type whose metadata pydantic reads).
         cls: the class concerned.
         values: the ``Literal`` values.
         build: the sequence class.
@@ -129,6 +132,9 @@ def _class_schema(cls: type, seen: frozenset[Any], python: bool = False) -> Sche
         return _with(_enum_schema([m.value for m in cls]), python, PythonType("enum", cls))
     if is_model(cls):
         return _with(model_schema(cls), python, PythonType("model", cls))
+    value = value_class_of(cls)
+    if value is not None:
+        return _with(dict(value.schema), python, PythonType("value", cls))
     fields = _fields_of(cls)
     if fields is not None:
         described = _object_schema(cls, *fields, seen, python)
@@ -192,9 +198,8 @@ def schema_of(annotation: Any, seen: frozenset[Any] = frozenset(), python: bool 
     origin, args = get_origin(annotation), get_args(annotation)
     if origin in _UNION_ORIGINS:
         members = [schema_of(a, seen, python) for a in args]
-        simple = [m.get("type") for m in members if list(m) == ["type"]]
-        if len(simple) == len(members):
-            return {"type": list(dict.fromkeys(simple))}
+        if all(list(m) == ["type"] for m in members):
+            return {"type": list(dict.fromkeys(_type_words(m["type"] for m in members)))}
         return {"anyOf": members}
     if origin in _LITERAL_ORIGINS:
         return _with(_enum_schema(list(args)), python, PythonType("literal", values=args))
@@ -212,6 +217,12 @@ def schema_of(annotation: Any, seen: frozenset[Any] = frozenset(), python: bool 
             schema["uniqueItems"] = True
         return schema
     return {}
+
+
+def _type_words(kinds: Any) -> Iterator[str]:
+    """The type words of a union's members, each a word or a list of them (``Decimal``'s)."""
+    for kind in kinds:
+        yield from kind if isinstance(kind, list) else (kind,)
 
 
 def _generic_schema(origin: type, args: tuple[Any, ...], seen: frozenset[Any], python: bool) -> Schema:
@@ -368,3 +379,66 @@ def _names_keys(node: Any) -> bool:
     if not isinstance(node, dict):
         return False
     return "properties" in node or "$ref" in node or any(_names_keys(v) for v in node.values())
+
+
+#: One value of each JSON type: a class none of them is an instance of holds no JSON value.
+_JSON_SAMPLES: tuple[Any, ...] = ("", 0, 0.5, True, None, [], {})
+
+#: :func:`opaque_classes`'s answers per annotation (a program's few annotations; the define benchmark).
+_OPAQUE: dict[Any, tuple[type, ...]] = {}
+
+
+def opaque_classes(annotation: Any) -> tuple[type, ...]:
+    """The classes in ``annotation`` that no JSON value can be (``class Foo: pass``), at any depth.
+
+    Such a class is checked with ``isinstance``: Python callers may pass its objects, but
+    a model, which sends JSON, never can. Dataclasses, TypedDicts, pydantic models, enums
+    and the value classes (``datetime``, ``Decimal``...) are read from JSON, so they are
+    not among them. The fields of a dataclass or TypedDict are not looked into.
+    """
+    try:
+        known = _OPAQUE.get(annotation)
+    except TypeError:  # an unhashable annotation object
+        return _walk_opaque(annotation)
+    if known is None:
+        known = _walk_opaque(annotation)
+        if len(_OPAQUE) < _KEYLESS_LIMIT:
+            _OPAQUE[annotation] = known
+    return known
+
+
+def _walk_opaque(annotation: Any) -> tuple[type, ...]:
+    stripped, _ = strip_annotated(annotation)
+    if get_origin(stripped) in _LITERAL_ORIGINS:  # values, not classes
+        return ()
+    args = get_args(stripped)
+    if args:
+        return tuple(dict.fromkeys(cls for arg in args for cls in _walk_opaque(arg)))
+    return (stripped,) if isinstance(stripped, type) and _is_opaque(stripped) else ()
+
+
+def _is_opaque(cls: type) -> bool:
+    """Whether ``cls`` is checked with ``isinstance`` and no JSON value is one."""
+    if cls in _JSON_CLASSES or cls is object or is_any(cls) or issubclass(cls, enum.Enum):
+        return False
+    if is_model(cls) or value_class_of(cls) is not None or _fields_of(cls) is not None:
+        return False
+    info = _python_class_schema(cls).get(PYTHON)
+    if info is None or info.kind != "instance":
+        return False
+    try:
+        return not any(isinstance(value, cls) for value in _JSON_SAMPLES)
+    except TypeError:  # a class isinstance refuses (a protocol that is not runtime-checkable)
+        return False
+
+
+def opaque_note(name: str, annotation: Any) -> Optional[str]:
+    """What to say of parameter ``name`` when its annotation names an :func:`opaque_classes` class."""
+    classes = opaque_classes(annotation)
+    if not classes:
+        return None
+    names = " or ".join(f"a {cls.__name__}" for cls in classes)
+    return (
+        f"parameter {name!r}: no JSON value is {names}, so a model cannot send one; annotate it "
+        f"with a dataclass, TypedDict or pydantic model, or a JSON type"
+    )

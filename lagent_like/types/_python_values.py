@@ -22,6 +22,7 @@ from . import _families as fam
 from ._families import Check, Refusal
 from ._json_schema import PythonType
 from ._pydantic import model_check
+from ._value_classes import value_check
 
 __all__ = ["python_check"]
 
@@ -40,6 +41,8 @@ def python_check(
         return _enum(info.cls)
     if kind == "instance":
         return _instance(info.cls)
+    if kind == "value":
+        return value_check(info.cls, mode)
     if kind == "model":
         return model_check(info.cls, mode)
     array, mapping = fam.ARRAY.checks[mode], fam.OBJECT.checks[mode]
