@@ -8,6 +8,7 @@ the one place that says what such a value is as JSON.
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 import enum
 import sys
@@ -34,7 +35,7 @@ def json_value(value: Any) -> Any:
         return value
     if kind is dict or isinstance(value, Mapping):
         return {_key(k): json_value(v) for k, v in value.items()}
-    if kind is list or isinstance(value, (list, tuple, set, frozenset)):
+    if kind is list or isinstance(value, (list, tuple, set, frozenset, collections.deque)):
         return [json_value(v) for v in value]
     if isinstance(value, enum.Enum):
         return json_value(value.value)

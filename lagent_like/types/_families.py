@@ -20,6 +20,7 @@ Validation modes:
 
 from __future__ import annotations
 
+import collections
 import collections.abc
 import json
 import math
@@ -287,7 +288,7 @@ def _check_none(value: Any) -> Any:
 
 
 def _strict_array(value: Any) -> Any:
-    if isinstance(value, (list, tuple, set, frozenset)):
+    if isinstance(value, (list, tuple, set, frozenset, collections.deque)):
         return value
     return _NOT_ARRAY
 
@@ -359,7 +360,8 @@ BOOLEAN = Family(
 )  # fmt: skip
 ARRAY = Family(
     "array", "Array",
-    (list, tuple, set, frozenset, collections.abc.Sequence, collections.abc.Set, collections.abc.Iterable),
+    (list, tuple, set, frozenset, collections.deque, collections.abc.Sequence, collections.abc.Set,
+     collections.abc.Iterable),
     ("list", "tuple", "set", "sequence", "iterable", "array"), ("array", "list", "tuple"), None,
     _modes(_coerce_array, _strict_array),
     frozenset({"minItems", "maxItems", "uniqueItems", "items", "prefixItems", "contains", "minContains",

@@ -16,6 +16,7 @@ from __future__ import annotations
 import collections.abc
 import dataclasses
 import enum
+import functools
 import json
 from collections.abc import Iterator
 from typing import Any, Optional
@@ -63,7 +64,8 @@ class PythonType:
             validates ``cls``: a model, or an ``Annotated`` type whose metadata pydantic reads).
         cls: the class concerned.
         values: the ``Literal`` values.
-        build: the sequence class.
+        build: the sequence class, or the mapping class (``dict`` unless a subclass
+            such as ``OrderedDict`` or ``Counter`` is annotated).
         key: the schema of a mapping's keys.
     """
 
@@ -162,11 +164,33 @@ def _dataclass_fields(cls: type) -> tuple[dict[str, Any], list[str]]:
 
 def _python_class_schema(cls: type) -> Schema:
     """The schema of a class that is not a JSON one, for the validator: what to build or check."""
-    if cls in (list, tuple, set, frozenset):
+    if issubclass(cls, _SEQUENCE_CLASSES):
         return {"type": "array", "items": {}, PYTHON: PythonType("sequence", build=cls)}
-    if cls is dict:
-        return {"type": "object", PYTHON: PythonType("mapping", key={})}
+    if issubclass(cls, dict):
+        return {"type": "object", PYTHON: PythonType("mapping", key={}, build=_mapping_class(cls))}
     return {} if cls is object else {PYTHON: PythonType("instance", cls)}
+
+
+#: Classes an array is built into by calling them with its items (subclasses too:
+#: ``deque``, a user's ``class Tags(list)``); other array classes (``Sequence``) get a list.
+_SEQUENCE_CLASSES = (list, tuple, set, frozenset, collections.deque)
+
+
+def _sequence_class(origin: type) -> type:
+    """The class a JSON array is built into for ``origin``: itself when callable with the items."""
+    return origin if issubclass(origin, _SEQUENCE_CLASSES) else list
+
+
+def _mapping_class(origin: type) -> Any:
+    """The class a JSON object is built into for ``origin``: a ``dict`` subclass itself, else ``dict``.
+
+    A ``defaultdict`` is built with no default factory (a JSON object carries none).
+    """
+    if not issubclass(origin, dict) or origin is dict:
+        return dict
+    if issubclass(origin, collections.defaultdict):
+        return functools.partial(origin, None)
+    return origin
 
 
 def _plain_class_schema(cls: type) -> Schema:
@@ -231,17 +255,15 @@ def _generic_schema(origin: type, args: tuple[Any, ...], seen: frozenset[Any], p
     if kind == "array":
         schema: Schema = {"type": "array", "items": schema_of(args[0], seen, python) if args else {}}
         if python:
-            build = origin if origin in (list, tuple, set, frozenset) else list
-            schema[PYTHON] = PythonType("sequence", build=build)
+            schema[PYTHON] = PythonType("sequence", build=_sequence_class(origin))
         elif issubclass(origin, _UNIQUE):
             schema["uniqueItems"] = True
         return schema
     if kind == "object":
         value = schema_of(args[1], seen, python) if len(args) == 2 else {}
         key = schema_of(args[0], seen, python) if len(args) == 2 else {}
-        return _with(
-            {"type": "object", "additionalProperties": value}, python, PythonType("mapping", key=key)
-        )
+        info = PythonType("mapping", key=key, build=_mapping_class(origin))
+        return _with({"type": "object", "additionalProperties": value}, python, info)
     return {} if python else _class_schema(origin, seen)
 
 

@@ -53,9 +53,9 @@ def python_check(
         return _sequence(array, compile(schema.get("items", {}), f"{path}.items"), info.build)
     if kind == "mapping":
         key = compile(info.key or {}, f"{path}.propertyNames")
-        return _mapping(
-            mapping, key, compile(schema.get("additionalProperties", {}), f"{path}.additionalProperties")
-        )
+        item = compile(schema.get("additionalProperties", {}), f"{path}.additionalProperties")
+        checked = _mapping(mapping, key, item)
+        return checked if info.build in (dict, list) else _built(checked, info.build)
     return _class_check(info.cls, mode, lambda: _fields_of(compile, schema, info.cls, path, mode))
 
 
@@ -182,6 +182,16 @@ def _mapping(whole: Check, key: Check, item: Check) -> Check:
         return value if unchanged else checked
 
     return check
+
+
+def _built(check: Check, build: Callable[[Any], Any]) -> Check:
+    """``check``, its accepted value built into the annotated mapping class (``OrderedDict``, ``Counter``)."""
+
+    def built(value: Any) -> Any:
+        result = check(value)
+        return result if type(result) is Refusal else build(result)
+
+    return built
 
 
 def _fields(
