@@ -34,7 +34,7 @@ from .._private.typing_compat import (
     typed_dict_fields,
 )
 from . import _families as fam
-from ._pydantic import is_model, model_schema, pydantic_metadata
+from ._pydantic import is_model, is_pydantic_type, model_schema, pydantic_metadata
 from ._value_classes import value_class_of
 
 Schema = dict[str, Any]
@@ -137,6 +137,8 @@ def _class_schema(cls: type, seen: frozenset[Any], python: bool = False) -> Sche
     value = value_class_of(cls)
     if value is not None:
         return _with(dict(value.schema), python, PythonType("value", cls))
+    if is_pydantic_type(cls):
+        return _with(model_schema(cls), python, PythonType("model", cls))
     fields = _fields_of(cls)
     if fields is not None:
         described = _object_schema(cls, *fields, seen, python)
@@ -443,7 +445,9 @@ def _is_opaque(cls: type) -> bool:
     """Whether ``cls`` is checked with ``isinstance`` and no JSON value is one."""
     if cls in _JSON_CLASSES or cls is object or is_any(cls) or issubclass(cls, enum.Enum):
         return False
-    if is_model(cls) or value_class_of(cls) is not None or _fields_of(cls) is not None:
+    if is_model(cls) or is_pydantic_type(cls) or value_class_of(cls) is not None:
+        return False
+    if _fields_of(cls) is not None:
         return False
     info = _python_class_schema(cls).get(PYTHON)
     if info is None or info.kind != "instance":

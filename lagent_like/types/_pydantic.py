@@ -32,6 +32,7 @@ __all__ = [
     "field_default_problems",
     "field_description",
     "is_model",
+    "is_pydantic_type",
     "model_check",
     "model_schema",
     "pydantic_metadata",
@@ -54,6 +55,18 @@ def is_model(cls: Any) -> bool:
         return False
     dataclasses = sys.modules.get("pydantic.dataclasses")
     return dataclasses is not None and bool(dataclasses.is_pydantic_dataclass(cls))
+
+
+def is_pydantic_type(cls: Any) -> bool:
+    """Whether pydantic validates class ``cls`` by a schema of its own, not a model's (never imports it).
+
+    That is ``HttpUrl``, ``SecretStr``, ``EmailStr`` and any class with pydantic's
+    ``__get_pydantic_core_schema__`` hook: the peers built on pydantic (the OpenAI
+    Agents SDK, LangChain) read them from their JSON form, so pydantic does here too.
+    """
+    if "pydantic" not in sys.modules or not isinstance(cls, type) or is_model(cls):
+        return False
+    return callable(getattr(cls, "__get_pydantic_core_schema__", None))
 
 
 def pydantic_metadata(meta: Iterable[Any]) -> bool:
