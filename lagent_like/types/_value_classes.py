@@ -1,4 +1,4 @@
-"""Standard-library value classes as parameters: ``datetime``, ``Decimal``, ``UUID``, ``Path``...
+"""Standard-library value classes as parameters: ``datetime``, ``Decimal``, ``UUID``, ``Path``, IPs...
 
 A model sends JSON, which has no date, decimal, UUID or path; each of these classes has
 a JSON form instead (an ISO 8601 string, a number or numeric string, a string), which
@@ -164,6 +164,18 @@ VALUE_CLASSES: dict[str, ValueClass] = {
         ValueClass("pathlib", "PurePath", {"type": "string", "format": "path"}, _STRING,
                    "a string", _read_string),
         ValueClass("builtins", "bytes", {"type": "string"}, _STRING, "a string", _read_bytes),
+        ValueClass("ipaddress", "IPv4Address", {"type": "string", "format": "ipv4"}, _STRING,
+                   "a string such as '192.0.2.1'", _read_string),
+        ValueClass("ipaddress", "IPv6Address", {"type": "string", "format": "ipv6"}, _STRING,
+                   "a string such as '2001:db8::1'", _read_string),
+        ValueClass("ipaddress", "IPv4Network", {"type": "string", "format": "ipv4network"}, _STRING,
+                   "a string such as '192.0.2.0/24'", _read_string),
+        ValueClass("ipaddress", "IPv6Network", {"type": "string", "format": "ipv6network"}, _STRING,
+                   "a string such as '2001:db8::/32'", _read_string),
+        ValueClass("ipaddress", "IPv4Interface", {"type": "string", "format": "ipv4interface"}, _STRING,
+                   "a string such as '192.0.2.1/24'", _read_string),
+        ValueClass("ipaddress", "IPv6Interface", {"type": "string", "format": "ipv6interface"}, _STRING,
+                   "a string such as '2001:db8::1/32'", _read_string),
     )
 }  # fmt: skip
 
