@@ -11,7 +11,7 @@ import dataclasses
 import datetime
 import enum
 import warnings
-from typing import Any, Optional, Union
+from typing import Any, Callable, Optional, Union
 
 import pytest
 
@@ -66,6 +66,9 @@ def kit_of(annotation: Any) -> type[BaseAction]:
         pytest.param(Optional[Handle], "a Handle", id="optional"),
         pytest.param(Union[Handle, Label], "a Handle or a Label", id="union"),
         pytest.param(dict[str, Handle], "a Handle", id="dict-values"),
+        pytest.param(Callable[[int], int], "a Callable", id="callable"),
+        pytest.param(Optional[Callable[[], None]], "a Callable", id="optional-callable"),
+        pytest.param(type[int], "a type", id="a-class"),
         # A JSON value fits these: no warning, no finding.
         pytest.param(datetime.datetime, None, id="value-class"),
         pytest.param(Point, None, id="dataclass"),

@@ -433,12 +433,19 @@ def opaque_classes(annotation: Any) -> tuple[type, ...]:
 
 def _walk_opaque(annotation: Any) -> tuple[type, ...]:
     stripped, _ = strip_annotated(annotation)
-    if get_origin(stripped) in _LITERAL_ORIGINS:  # values, not classes
+    origin = get_origin(stripped)
+    if origin in _LITERAL_ORIGINS:  # values, not classes
         return ()
+    if stripped in _NO_JSON_FORMS or origin in _NO_JSON_FORMS:  # a function or a class: never JSON
+        return (origin or stripped,)
     args = get_args(stripped)
     if args:
         return tuple(dict.fromkeys(cls for arg in args for cls in _walk_opaque(arg)))
     return (stripped,) if isinstance(stripped, type) and _is_opaque(stripped) else ()
+
+
+#: Annotations of what no JSON value is, read as anything: ``Callable[...]`` and ``type[...]``.
+_NO_JSON_FORMS = (collections.abc.Callable, type)
 
 
 def _is_opaque(cls: type) -> bool:
