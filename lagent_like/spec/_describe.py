@@ -591,7 +591,8 @@ def _json_generic(hint: Any) -> bool:
     origin = getattr(hint, "__origin__", None)
     if origin in LITERAL_ORIGINS:
         return True
-    return origin in _JSON_ORIGINS and all(type(arg) is type and arg in _JSON_HINTS for arg in hint.__args__)
+    args = getattr(hint, "__args__", ())  # bare typing.List has none
+    return origin in _JSON_ORIGINS and all(type(arg) is type and arg in _JSON_HINTS for arg in args)
 
 
 def _warn_opaque(owner: str, params: list[Param]) -> None:
