@@ -151,6 +151,7 @@ class Shadow:
         pytest.param("def f(a: Any) -> int: ...", {"Any": typing.Any}, id="typing-any"),
     ],
 )
+@pytest.mark.filterwarnings("ignore:.*no JSON value is a Shadow")  # a plain class, on purpose
 def test_string_annotations_resolve_as_get_type_hints_does(source: str, namespace: dict[str, Any]) -> None:
     scope = dict(namespace)
     exec(source, scope)
