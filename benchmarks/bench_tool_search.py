@@ -26,7 +26,8 @@ few hundred queries. ``--embed MODULE:FUNCTION`` also measures an
 :class:`~lagent_like.executors._find.EmbeddingRanker` over that embedding function, and
 two ``HybridRanker`` rows fusing it with the lexical ranker, by ranks and by scores (e.g.
 ``--embed mpnet_embed:embed``, see ``benchmarks/mpnet_embed.py``, or ``--embed
-minilm_numpy:embed``, ``--embed use_embed:embed``, or ``--embed wordllama_embed:embed``);
+minilm_numpy:embed``, ``--embed use_embed:embed``, ``--embed wordllama_embed:embed``, or
+``--embed splade_embed:embed``);
 ``--embed-cache FILE`` keeps the
 vectors for the next run. Both may be given more than once (a cache per model, in the
 same order): a last row then fuses the lexical ranker with every model, by scores.
