@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import collections
 import json
-import warnings
 from typing import Any, Counter, DefaultDict, Deque, OrderedDict
 
 import pytest
+from _annotated import quiet_executor
 
-from lagent_like import ActionExecutor, ActionStatusCode, FunctionTool
+from lagent_like import ActionExecutor, ActionStatusCode
 
 
 class Tags(list[str]):
@@ -28,19 +28,13 @@ class Settings(dict[str, Any]):
     """A mapping of settings."""
 
 
+def shown(v: Any) -> str:
+    """The class and the JSON of what the tool received (a deque as its items)."""
+    return f"{type(v).__name__} {json.dumps(v if not isinstance(v, collections.deque) else list(v))}"
+
+
 def executor_for(annotation: Any) -> ActionExecutor:
-    def take(v: Any) -> str:
-        """Say what came.
-
-        Args:
-            v: the value.
-        """
-        return f"{type(v).__name__} {json.dumps(v if not isinstance(v, collections.deque) else list(v))}"
-
-    take.__annotations__ = {"v": annotation, "return": str}
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")  # no "no JSON value is a ..." warning
-        return ActionExecutor([FunctionTool(take, name="take")])
+    return quiet_executor(annotation, shown)
 
 
 @pytest.mark.parametrize(

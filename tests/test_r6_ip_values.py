@@ -4,27 +4,16 @@ from __future__ import annotations
 
 import ipaddress
 import json
-import warnings
 from typing import Any
 
 import pytest
+from _annotated import quiet_executor
 
-from lagent_like import ActionExecutor, ActionStatusCode, FunctionTool
+from lagent_like import ActionExecutor, ActionStatusCode
 
 
 def executor_for(annotation: Any) -> ActionExecutor:
-    def take(v: Any) -> str:
-        """Say what came.
-
-        Args:
-            v: the value.
-        """
-        return repr(v)
-
-    take.__annotations__ = {"v": annotation, "return": str}
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")  # no "no JSON value is a ..." warning
-        return ActionExecutor([FunctionTool(take, name="take")])
+    return quiet_executor(annotation)
 
 
 @pytest.mark.parametrize(

@@ -10,29 +10,19 @@ pydantic's schema and checked by pydantic, as a model is.
 from __future__ import annotations
 
 import json
-import warnings
 from typing import Any
 
 import pytest
 
 pydantic = pytest.importorskip("pydantic", reason="needs pydantic: pip install pydantic")
 
-from lagent_like import ActionExecutor, ActionStatusCode, FunctionTool  # noqa: E402
+from _annotated import quiet_executor  # noqa: E402
+
+from lagent_like import ActionExecutor, ActionStatusCode  # noqa: E402
 
 
 def executor_for(annotation: Any) -> ActionExecutor:
-    def take(v: Any) -> str:
-        """Say what came.
-
-        Args:
-            v: the value.
-        """
-        return f"{type(v).__name__} {v}"
-
-    take.__annotations__ = {"v": annotation, "return": str}
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")  # no "no JSON value is a ..." warning
-        return ActionExecutor([FunctionTool(take, name="take")])
+    return quiet_executor(annotation, lambda v: f"{type(v).__name__} {v}")
 
 
 @pytest.mark.parametrize(

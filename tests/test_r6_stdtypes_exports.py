@@ -14,25 +14,10 @@ import uuid
 from typing import Any, Optional
 
 import pytest
+from _annotated import tool_of
 
-from lagent_like import ActionExecutor, FunctionTool
+from lagent_like import ActionExecutor
 from lagent_like.lint import lint_action
-
-
-def tool_of(annotation: Any) -> FunctionTool:
-    """A tool ``f`` whose one parameter ``v`` has ``annotation``."""
-
-    def f(v: Any) -> str:
-        """Show the value.
-
-        Args:
-            v: the value.
-        """
-        return repr(v)
-
-    f.__annotations__["v"] = annotation
-    return FunctionTool(f, name="f")
-
 
 #: Each class, its exported fragment, its Gemini fragment (Gemini keeps only 'date-time');
 #: ``bytes`` was exported as a string already.

@@ -17,29 +17,15 @@ import uuid
 from typing import Any, Optional, Union
 
 import pytest
+from _annotated import tool_of
 from typing_extensions import TypedDict
 
-from lagent_like import ActionExecutor, ActionStatusCode, FunctionTool
+from lagent_like import ActionExecutor, ActionStatusCode
 from lagent_like.types._validation import compile_check
 from lagent_like.types._value_classes import _iso_text
 
 UTC = datetime.timezone.utc
 AN_ID = "12345678-1234-5678-1234-567812345678"
-
-
-def tool_of(annotation: Any) -> FunctionTool:
-    """A tool ``f`` whose one parameter ``v`` has ``annotation``; it returns ``repr(v)``."""
-
-    def f(v: Any) -> str:
-        """Show the value.
-
-        Args:
-            v: the value.
-        """
-        return repr(v)
-
-    f.__annotations__["v"] = annotation
-    return FunctionTool(f, name="f")
 
 
 def call(annotation: Any, value: Any, validation: str = "coerce") -> Any:
