@@ -220,8 +220,7 @@ class RayActionExecutor(AsyncActionExecutor):
         Raises:
             RuntimeError: the executor is closed.
         """
-        if self._closed:
-            raise RuntimeError("this RayActionExecutor is closed")
+        self._refuse_when_closed()
         return super()._route_of_call(name, command, session_id, call_id)
 
     async def call_message(self, message: Any, session_id: Any = 0, **kwargs: Any) -> Any:
@@ -232,9 +231,12 @@ class RayActionExecutor(AsyncActionExecutor):
         Raises:
             RuntimeError: the executor is closed.
         """
+        self._refuse_when_closed()
+        return await super().call_message(message, session_id, **kwargs)
+
+    def _refuse_when_closed(self) -> None:
         if self._closed:
             raise RuntimeError("this RayActionExecutor is closed")
-        return await super().call_message(message, session_id, **kwargs)
 
     def _run_route(
         self,
